@@ -1,0 +1,136 @@
+//! The command line: parses and validates flags into plain values, then calls the engine.
+//! Nothing below this module knows about flags.
+
+mod analyze;
+mod bench;
+mod play;
+mod solve;
+
+use clap::{Args, Parser, Subcommand};
+use inarow::engine::Options;
+use inarow::game::{Game, GameSpec, MoveError, play_moves};
+use inarow::search::alphabeta::Limits;
+use inarow::search::{Config, Driver, Scheme};
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(name = "inarow", version, about = "Solve, analyse and play k-in-a-row games")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve positions: prints `MOVES SCORE` per position.
+    Solve(solve::SolveArgs),
+    /// The exact score of every legal move of a position, best first.
+    Analyze(analyze::AnalyzeArgs),
+    /// Solve benchmark files of `MOVES EXPECTED` lines and compare.
+    Bench(bench::BenchArgs),
+    /// Play in the terminal against the solver, or two humans.
+    Play(play::PlayArgs),
+}
+
+/// The game and the solver's settings, shared by every command.
+#[derive(Args, Clone, Debug)]
+pub struct SolverArgs {
+    /// Game: connect4 (7x6, k=4), connect4:WxH, connect4:WxH:kK.
+    #[arg(long, short, default_value = "connect4", value_parser = parse_spec)]
+    game: GameSpec,
+    /// Only win / draw / loss (1 / 0 / -1), not the exact score.
+    #[arg(long)]
+    weak: bool,
+    /// Root driver: bisect, mtdf, deepening (from the extremes) or ab (one full window).
+    #[arg(long, default_value = "bisect")]
+    algo: Driver,
+    /// Transposition table size in MiB (0 = none).
+    #[arg(long, default_value_t = 64)]
+    tt_mb: usize,
+    /// Table replacement scheme: new, big or twobig.
+    #[arg(long, default_value = "twobig")]
+    tt_scheme: Scheme,
+    /// Key the table by position only, not by the smallest key over the mirror symmetry.
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Order moves by the game's base order only (centre first), not by threats.
+    #[arg(long)]
+    no_threat_order: bool,
+    /// Do not try the table's best move first.
+    #[arg(long)]
+    no_tt_move: bool,
+    /// Break ordering ties with the history heuristic.
+    #[arg(long)]
+    history: bool,
+    /// No enhanced transposition cutoffs.
+    #[arg(long)]
+    no_etc: bool,
+    /// Stop each search after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Stop each search after this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+fn parse_spec(s: &str) -> Result<GameSpec, String> {
+    s.parse()
+}
+
+impl SolverArgs {
+    fn options(&self) -> Result<Options, String> {
+        let time = match self.time {
+            Some(t) if !(t.is_finite() && t > 0.0) => {
+                return Err(format!("--time {t}: must be a positive number of seconds"));
+            }
+            t => t.map(Duration::from_secs_f64),
+        };
+        Ok(Options {
+            config: Config {
+                driver: self.algo,
+                tt_mb: self.tt_mb,
+                scheme: self.tt_scheme,
+                symmetry: !self.no_symmetry,
+                threat_order: !self.no_threat_order,
+                tt_move: !self.no_tt_move,
+                history: self.history,
+                etc: !self.no_etc,
+            },
+            weak: self.weak,
+            limits: Limits {
+                time,
+                nodes: self.nodes,
+            },
+        })
+    }
+}
+
+/// A move string from the command line or a file: `-` and the empty string are the empty board.
+fn parse_position<G: Game>(start: G, text: &str) -> Result<G, MoveError> {
+    let text = text.trim();
+    let text = if text == "-" { "" } else { text };
+    play_moves(start, text).map(|(pos, _)| pos)
+}
+
+/// How a position's moves are printed: `-` for the empty board.
+fn show_moves(text: &str) -> &str {
+    let text = text.trim();
+    if text.is_empty() { "-" } else { text }
+}
+
+/// Exit codes: 0 done; 1 bad input or a wrong benchmark answer; 3 a limit stopped a search.
+pub enum Outcome {
+    Done,
+    Failed,
+    Incomplete,
+}
+
+pub fn run() -> Result<Outcome, String> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Play(args) => play::run(args),
+    }
+}

@@ -1,0 +1,429 @@
+//! The exact solver: negamax alpha-beta over any [`Game`], with a transposition table, move
+//! ordering (the game's threat ranks, the table's best move, the history heuristic), enhanced
+//! transposition cutoffs, and root drivers that find the exact score with null-window searches
+//! (bisection of the score range, MTD(f), or deepening from the extremes) or one full window.
+//!
+//! Invariant of [`AlphaBeta::negamax`]: the side to move has no immediate win (the caller checks
+//! at the root; below it, [`Game::safe_moves`] never lets the opponent win at once).
+
+use super::score::win_at;
+use super::tt::{Bound, Scheme, Table};
+use crate::game::{Game, MoveList, RankedMove, Status};
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// How the root finds the exact score.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Driver {
+    /// One search with the full score window.
+    FullWindow,
+    /// Null-window searches that bisect the score range, biased towards 0 (Pons).
+    Bisection,
+    /// MTD(f): null-window searches walking from a first guess of 0.
+    Mtdf,
+    /// Null-window searches from the extremes inward: wins and losses within 1, 3, 5 … plies
+    /// first, so a short forced result is found with a search that is depth-limited by its window.
+    Deepening,
+}
+
+impl FromStr for Driver {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "ab" | "alphabeta" => Ok(Driver::FullWindow),
+            "bisect" | "bisection" => Ok(Driver::Bisection),
+            "mtdf" => Ok(Driver::Mtdf),
+            "deepening" | "id" => Ok(Driver::Deepening),
+            _ => Err(format!(
+                "unknown algorithm '{s}': expected bisect, mtdf, deepening or ab"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Driver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Driver::FullWindow => "ab",
+            Driver::Bisection => "bisect",
+            Driver::Mtdf => "mtdf",
+            Driver::Deepening => "deepening",
+        })
+    }
+}
+
+/// Every technique of the solver, each switchable so they can be compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub driver: Driver,
+    /// Table size in MiB; 0 = no table.
+    pub tt_mb: usize,
+    pub scheme: Scheme,
+    /// Key the table by the smallest key over the symmetries.
+    pub symmetry: bool,
+    /// Order moves by the game's threat ranks (else: the game's base order, centre first).
+    pub threat_order: bool,
+    /// Try the table's best move first.
+    pub tt_move: bool,
+    /// Break ties in the ordering by the history heuristic.
+    pub history: bool,
+    /// Enhanced transposition cutoff: look every child up before searching any, in the first
+    /// part of the game (before `max_plies * 2 / 3`).
+    pub etc: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            driver: Driver::Bisection,
+            tt_mb: 64,
+            scheme: Scheme::TwoBig,
+            symmetry: true,
+            threat_order: true,
+            tt_move: true,
+            history: false,
+            etc: true,
+        }
+    }
+}
+
+/// A search that hit its time or node limit before it finished.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    Time,
+    Nodes,
+}
+
+impl fmt::Display for Stopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stopped::Time => "time limit reached",
+            Stopped::Nodes => "node limit reached",
+        })
+    }
+}
+
+/// Limits on one search; the search checks them every few thousand nodes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+const HISTORY_SIZE: usize = 128;
+
+/// The alpha-beta solver for positions of `G`; keeps its table between searches.
+pub struct AlphaBeta<G: Game> {
+    config: Config,
+    table: Table,
+    history: [[u32; HISTORY_SIZE]; 2],
+    nodes: u64,
+    limits: Limits,
+    deadline: Option<Instant>,
+    stopped: Option<Stopped>,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> AlphaBeta<G> {
+    /// A solver for positions shaped like `sample` (whose key size sets the table layout).
+    pub fn new(sample: &G, config: Config) -> Self {
+        let table = Table::new(config.tt_mb, config.scheme, sample.key_bits());
+        AlphaBeta {
+            config,
+            table,
+            history: [[0; HISTORY_SIZE]; 2],
+            nodes: 0,
+            limits: Limits::default(),
+            deadline: None,
+            stopped: None,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Nodes searched since the last [`AlphaBeta::reset`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Forgets the table, the history and the node count.
+    pub fn reset(&mut self) {
+        self.table.clear();
+        self.history = [[0; HISTORY_SIZE]; 2];
+        self.nodes = 0;
+    }
+
+    /// Sets the limits that apply from now on (time counts from this call).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.deadline = limits.time.map(|t| Instant::now() + t);
+        self.stopped = None;
+    }
+
+    /// The exact score of `pos` (or, when `weak`, its sign: -1 loss, 0 draw, 1 win).
+    pub fn solve(&mut self, pos: &G, weak: bool) -> Result<i32, Stopped> {
+        let m = pos.max_plies();
+        let n = pos.ply();
+        match pos.status() {
+            Status::Win(_) => return Ok(if weak { -1 } else { -win_at(m, n) }),
+            Status::Draw => return Ok(0),
+            Status::Ongoing => {}
+        }
+        if pos.has_winning_move() {
+            return Ok(if weak { 1 } else { win_at(m, n + 1) });
+        }
+        let (m, n) = (m as i32, n as i32);
+        let (mut lo, mut hi) = (-(m - n) / 2, (m + 1 - n) / 2);
+        if weak {
+            lo = lo.max(-1);
+            hi = hi.min(1);
+        }
+        let value = match self.config.driver {
+            Driver::FullWindow => {
+                let r = self.negamax(pos, lo - 1, hi + 1);
+                r.clamp(lo, hi)
+            }
+            Driver::Bisection => {
+                while lo < hi {
+                    let mut med = lo + (hi - lo) / 2;
+                    if med <= 0 && lo / 2 < med {
+                        med = lo / 2;
+                    } else if med >= 0 && hi / 2 > med {
+                        med = hi / 2;
+                    }
+                    self.narrow(pos, med, &mut lo, &mut hi);
+                }
+                lo
+            }
+            Driver::Mtdf => {
+                let mut guess = 0.clamp(lo, hi);
+                while lo < hi {
+                    let test = if guess <= lo { lo } else { guess - 1 };
+                    guess = self.narrow(pos, test, &mut lo, &mut hi);
+                }
+                lo
+            }
+            Driver::Deepening => {
+                let mut from_top = true;
+                while lo < hi {
+                    let test = if from_top { hi - 1 } else { lo };
+                    self.narrow(pos, test, &mut lo, &mut hi);
+                    from_top = !from_top;
+                }
+                lo
+            }
+        };
+        match self.stopped {
+            Some(s) => Err(s),
+            None => Ok(if weak { value.signum() } else { value }),
+        }
+    }
+
+    /// One null-window test "is the value above `test`?", narrowing `[lo, hi]`; returns the
+    /// bound it found.
+    fn narrow(&mut self, pos: &G, test: i32, lo: &mut i32, hi: &mut i32) -> i32 {
+        let r = self.negamax(pos, test, test + 1);
+        if self.stopped.is_some() {
+            *lo = *hi;
+            return r;
+        }
+        if r <= test {
+            *hi = r.max(*lo);
+        } else {
+            *lo = r.min(*hi);
+        }
+        r.clamp(*lo, *hi)
+    }
+
+    /// Whether the value of `pos` is at most `bound` (any position, even one that is over or
+    /// has an immediate win).
+    pub fn value_at_most(&mut self, pos: &G, bound: i32) -> Result<bool, Stopped> {
+        let (m, n) = (pos.max_plies(), pos.ply());
+        let exact = match pos.status() {
+            Status::Win(_) => Some(-win_at(m, n)),
+            Status::Draw => Some(0),
+            Status::Ongoing if pos.has_winning_move() => Some(win_at(m, n + 1)),
+            Status::Ongoing => None,
+        };
+        let answer = match exact {
+            Some(v) => v <= bound,
+            None => self.negamax(pos, bound, bound + 1) <= bound,
+        };
+        match self.stopped {
+            Some(s) => Err(s),
+            None => Ok(answer),
+        }
+    }
+
+    #[cold]
+    fn check_limits(&mut self) {
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = Some(Stopped::Nodes);
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = Some(Stopped::Time);
+        }
+    }
+
+    #[inline(always)]
+    fn key(&self, pos: &G) -> u128 {
+        if self.config.symmetry {
+            pos.canonical_key()
+        } else {
+            pos.key()
+        }
+    }
+
+    /// Fail-hard negamax with bounds from the number of plies left and from the table.
+    pub fn negamax(&mut self, pos: &G, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert!(!pos.has_winning_move());
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 {
+            self.check_limits();
+        }
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let m = pos.max_plies() as i32;
+        let n = pos.ply() as i32;
+        // The table's answer loads from memory while the moves are generated.
+        let key = self.key(pos);
+        self.table.prefetch(key);
+        let mut moves = MoveList::new();
+        pos.safe_moves(&mut moves);
+        if moves.is_empty() {
+            // Every move lets the opponent win with the next ply.
+            return -(m - n) / 2;
+        }
+        if n + 2 >= m {
+            // Neither side can win before the board is full.
+            return 0;
+        }
+        // The opponent cannot win with the next ply, nor we with this one.
+        let lowest = -(m - 2 - n) / 2;
+        if alpha < lowest {
+            alpha = lowest;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let highest = (m - 1 - n) / 2;
+        if beta > highest {
+            beta = highest;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        let mut tt_move = None;
+        if let Some(e) = self.table.probe(key) {
+            tt_move = e.best;
+            match e.bound {
+                Bound::Exact => return e.value,
+                Bound::Lower if e.value > alpha => {
+                    alpha = e.value;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+                Bound::Upper if e.value < beta => {
+                    beta = e.value;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        if self.config.etc && moves.len() > 1 && 3 * n < 2 * m {
+            for rm in &moves {
+                let child = pos.play(rm.mv);
+                if let Some(e) = self.table.probe(self.key(&child))
+                    && e.bound != Bound::Lower
+                    && -e.value >= beta
+                {
+                    return -e.value;
+                }
+            }
+        }
+
+        self.order(pos, &mut moves, tt_move);
+
+        let nodes_before = self.nodes;
+        let mut best = None;
+        for rm in &moves {
+            let score = -self.negamax(&pos.play(rm.mv), -beta, -alpha);
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score >= beta {
+                let code = pos.move_code(rm.mv);
+                if self.config.history
+                    && let Some(c) = code
+                {
+                    let h = &mut self.history[n as usize & 1][c as usize % HISTORY_SIZE];
+                    *h = h.saturating_add(((m - n) * (m - n)) as u32);
+                }
+                self.table.store(
+                    key,
+                    score,
+                    Bound::Lower,
+                    code,
+                    self.nodes - nodes_before,
+                );
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(rm.mv);
+            }
+        }
+        let (bound, code) = match best {
+            Some(mv) => (Bound::Exact, pos.move_code(mv)),
+            None => (Bound::Upper, tt_move),
+        };
+        self.table
+            .store(key, alpha, bound, code, self.nodes - nodes_before);
+        alpha
+    }
+
+    /// Sorts moves best first: the table's move, then threat rank, then history; ties keep the
+    /// game's order (a stable insertion sort: lists are short).
+    #[inline(always)]
+    fn order(&self, pos: &G, moves: &mut MoveList<RankedMove<G::Move>>, tt_move: Option<u8>) {
+        let history = &self.history[pos.ply() as usize & 1];
+        for rm in moves.iter_mut() {
+            let code = pos.move_code(rm.mv);
+            let mut key = if self.config.threat_order {
+                rm.rank << 20
+            } else {
+                0
+            };
+            if self.config.history
+                && let Some(c) = code
+            {
+                key += history[c as usize % HISTORY_SIZE].min((1 << 20) - 1) as i32;
+            }
+            if self.config.tt_move && code.is_some() && code == tt_move {
+                key = i32::MAX;
+            }
+            rm.rank = key;
+        }
+        for i in 1..moves.len() {
+            let mut j = i;
+            while j > 0 && moves[j - 1].rank < moves[j].rank {
+                moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+}

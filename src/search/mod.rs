@@ -1,0 +1,9 @@
+//! Game-independent search algorithms, generic over [`Game`](crate::game::Game).
+
+pub mod alphabeta;
+pub mod minimax;
+pub mod score;
+pub mod tt;
+
+pub use alphabeta::{AlphaBeta, Config, Driver, Stopped};
+pub use tt::{Bound, Scheme, Table};

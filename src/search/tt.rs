@@ -1,0 +1,333 @@
+//! The transposition table: packed 64-bit entries, a prime number of buckets, and a key check
+//! that can never accept another position's entry.
+//!
+//! Entry layout (one `u64`; an all-zero word is an empty slot):
+//!
+//! ```text
+//!  63      57 56     50 49 48 47      40 39                     0
+//! +----------+---------+-----+----------+------------------------+
+//! | work (7) | move (7)|bound| value (8)| key mod 2^40 (40)      |
+//! +----------+---------+-----+----------+------------------------+
+//! ```
+//!
+//! The bucket is `key mod P` with `P` prime, and the entry keeps `key mod 2^40`: by the Chinese
+//! remainder theorem the pair identifies the key whenever `P * 2^40 >= 2^key_bits`
+//! (connect-four-3d). For longer keys the table also keeps each full key beside the entry.
+//! `work` is log2 of the subtree's node count, for the Big and TwoBig replacement schemes.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How a full bucket chooses what to overwrite (Breuker; connect-four-3d).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// One slot per bucket; the newest entry always wins.
+    New,
+    /// One slot per bucket; the entry with the larger subtree wins.
+    Big,
+    /// Two slots: the first keeps the larger subtree, the second the newest.
+    TwoBig,
+}
+
+impl FromStr for Scheme {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "new" => Ok(Scheme::New),
+            "big" => Ok(Scheme::Big),
+            "twobig" => Ok(Scheme::TwoBig),
+            _ => Err(format!(
+                "unknown table scheme '{s}': expected new, big or twobig"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Scheme::New => "new",
+            Scheme::Big => "big",
+            Scheme::TwoBig => "twobig",
+        })
+    }
+}
+
+/// What a stored value says about the position's true value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at least the stored one.
+    Lower = 1,
+    /// The true value is at most the stored one.
+    Upper = 2,
+    Exact = 3,
+}
+
+/// A table hit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub value: i32,
+    pub bound: Bound,
+    /// The code of the best or refuting move, when known.
+    pub best: Option<u8>,
+}
+
+const CHECK_BITS: u32 = 40;
+const CHECK_MASK: u64 = (1 << CHECK_BITS) - 1;
+const VALUE_SHIFT: u32 = 40;
+const BOUND_SHIFT: u32 = 48;
+const MOVE_SHIFT: u32 = 50;
+const WORK_SHIFT: u32 = 57;
+/// Clearing forgets remembered slots one by one up to this share of the table (1 / N), and
+/// sweeps the whole table beyond it (a sweep costs about as much as N random writes per slot).
+const TOUCH_SHARE: usize = 32;
+
+/// A transposition table of a fixed size in memory.
+pub struct Table {
+    slots: Vec<u64>,
+    /// Full keys, kept only when the packed check cannot tell keys apart.
+    wide_keys: Vec<u128>,
+    buckets: u64,
+    ways: usize,
+    scheme: Scheme,
+    touched: Vec<u32>,
+    touched_overflow: bool,
+}
+
+impl Table {
+    /// A table of at most `mb` MiB for keys of `key_bits` bits; `mb = 0` gives a table that
+    /// stores nothing.
+    pub fn new(mb: usize, scheme: Scheme, key_bits: u32) -> Table {
+        let ways = if scheme == Scheme::TwoBig { 2 } else { 1 };
+        let bytes = mb << 20;
+        let mut buckets = prev_prime((bytes / (8 * ways)) as u64);
+        let wide = buckets > 0 && key_bits > CHECK_BITS + (63 - buckets.leading_zeros());
+        if wide {
+            buckets = prev_prime((bytes / (24 * ways)) as u64);
+        }
+        let slots = buckets as usize * ways;
+        let mut table = Table {
+            slots: vec![0; slots],
+            wide_keys: if wide { vec![0; slots] } else { Vec::new() },
+            buckets,
+            ways,
+            scheme,
+            touched: Vec::with_capacity((slots / TOUCH_SHARE).max(1024)),
+            touched_overflow: false,
+        };
+        table.prefault();
+        table
+    }
+
+    /// Touches every page once, so that searches do not pay for page faults as they first
+    /// reach each part of the table (the allocator hands out lazily mapped zero pages).
+    fn prefault(&mut self) {
+        for page in self.slots.chunks_mut(512) {
+            // SAFETY: a valid, aligned element of our own vector.
+            unsafe { std::ptr::write_volatile(&mut page[0], 0) };
+        }
+        for page in self.wide_keys.chunks_mut(256) {
+            // SAFETY: as above.
+            unsafe { std::ptr::write_volatile(&mut page[0], 0) };
+        }
+    }
+
+    /// Memory held by the table, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 8 + self.wide_keys.len() * 16
+    }
+
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        if self.touched_overflow {
+            self.slots.fill(0);
+            self.wide_keys.fill(0);
+        } else {
+            for &i in &self.touched {
+                self.slots[i as usize] = 0;
+            }
+        }
+        self.touched.clear();
+        self.touched_overflow = false;
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u128) -> usize {
+        let b = if key >> 64 == 0 {
+            (key as u64) % self.buckets
+        } else {
+            (key % self.buckets as u128) as u64
+        };
+        b as usize * self.ways
+    }
+
+    #[inline(always)]
+    fn matches(&self, slot: usize, key: u128) -> bool {
+        let word = self.slots[slot];
+        word != 0
+            && word & CHECK_MASK == key as u64 & CHECK_MASK
+            && (self.wide_keys.is_empty() || self.wide_keys[slot] == key)
+    }
+
+    /// Starts loading the bucket of `key` into the cache, ahead of a probe.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        if self.buckets != 0 {
+            let slot = self.bucket(key);
+            // SAFETY: prefetching is a hint; the address is inside our own vector.
+            unsafe {
+                use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+                _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().add(slot) as *const i8);
+            }
+        }
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u128) -> Option<Entry> {
+        if self.buckets == 0 {
+            return None;
+        }
+        let first = self.bucket(key);
+        (first..first + self.ways)
+            .find(|&slot| self.matches(slot, key))
+            .map(|slot| unpack(self.slots[slot]))
+    }
+
+    /// Stores a result; `nodes` is the size of the subtree that produced it.
+    #[inline]
+    pub fn store(&mut self, key: u128, value: i32, bound: Bound, best: Option<u8>, nodes: u64) {
+        if self.buckets == 0 {
+            return;
+        }
+        debug_assert!((-128..128).contains(&value));
+        let work = (64 - nodes.leading_zeros()).min(127) as u64;
+        let code = best.filter(|&c| c < 127).map_or(0, |c| c as u64 + 1);
+        let word = (key as u64 & CHECK_MASK)
+            | ((value as i8 as u8 as u64) << VALUE_SHIFT)
+            | ((bound as u64) << BOUND_SHIFT)
+            | (code << MOVE_SHIFT)
+            | (work << WORK_SHIFT);
+        let first = self.bucket(key);
+        let slot = match self.scheme {
+            Scheme::New => first,
+            Scheme::Big => {
+                let old = self.slots[first];
+                if old != 0 && !self.matches(first, key) && old >> WORK_SHIFT > work {
+                    return;
+                }
+                first
+            }
+            Scheme::TwoBig => {
+                let old = self.slots[first];
+                if old == 0 || self.matches(first, key) {
+                    first
+                } else if old >> WORK_SHIFT <= work {
+                    // The displaced entry moves to the second slot, which always takes the newest.
+                    self.write(first + 1, old, self.wide_keys.get(first).copied().unwrap_or(0));
+                    first
+                } else {
+                    first + 1
+                }
+            }
+        };
+        self.write(slot, word, key);
+    }
+
+    #[inline(always)]
+    fn write(&mut self, slot: usize, word: u64, key: u128) {
+        self.slots[slot] = word;
+        if !self.wide_keys.is_empty() {
+            self.wide_keys[slot] = key;
+        }
+        if !self.touched_overflow {
+            if self.touched.len() < self.touched.capacity() {
+                self.touched.push(slot as u32);
+            } else {
+                self.touched_overflow = true;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn unpack(word: u64) -> Entry {
+    let code = ((word >> MOVE_SHIFT) & 0x7f) as u8;
+    Entry {
+        value: (word >> VALUE_SHIFT) as u8 as i8 as i32,
+        bound: match (word >> BOUND_SHIFT) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            _ => Bound::Exact,
+        },
+        best: code.checked_sub(1),
+    }
+}
+
+/// The largest prime not above `n` (0 when there is none).
+fn prev_prime(n: u64) -> u64 {
+    let is_prime = |p: u64| p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| p % d != 0);
+    (2..=n).rev().find(|&p| is_prime(p)).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn primes() {
+        assert_eq!(prev_prime(1), 0);
+        assert_eq!(prev_prime(10), 7);
+        assert_eq!(prev_prime(1 << 23), 8388593);
+    }
+
+    #[test]
+    fn never_answers_for_another_key() {
+        for scheme in [Scheme::New, Scheme::Big, Scheme::TwoBig] {
+            // A tiny table: many keys share a bucket and their low 40 bits.
+            let mut t = Table::new(1, scheme, 49);
+            let p = t.buckets as u128;
+            let a = 12345u128;
+            let b = a + p * (1 << 40); // same bucket, same check bits: only CRT range keeps them apart
+            assert!(b >= 1 << 49, "the colliding key lies outside the key space");
+            t.store(a, 3, Bound::Exact, Some(2), 10);
+            assert_eq!(
+                t.probe(a),
+                Some(Entry { value: 3, bound: Bound::Exact, best: Some(2) })
+            );
+            let c = a + p; // same bucket, other check bits
+            assert_eq!(t.probe(c), None);
+            t.clear();
+            assert_eq!(t.probe(a), None);
+        }
+    }
+
+    #[test]
+    fn wide_keys_are_checked_in_full() {
+        let mut t = Table::new(1, Scheme::New, 128);
+        assert!(!t.wide_keys.is_empty());
+        let p = t.buckets as u128;
+        let a = 77u128;
+        let b = a + p * (1u128 << 40);
+        t.store(a, -5, Bound::Lower, None, 1);
+        assert_eq!(t.probe(b), None);
+        assert_eq!(t.probe(a).map(|e| e.value), Some(-5));
+    }
+
+    #[test]
+    fn twobig_keeps_the_big_entry() {
+        let mut t = Table::new(1, Scheme::TwoBig, 49);
+        let p = t.buckets as u128;
+        t.store(1, 1, Bound::Exact, None, 1 << 20);
+        t.store(1 + p, 2, Bound::Exact, None, 4);
+        t.store(1 + 2 * p, 3, Bound::Exact, None, 4);
+        assert_eq!(t.probe(1).map(|e| e.value), Some(1));
+        assert_eq!(t.probe(1 + p), None);
+        assert_eq!(t.probe(1 + 2 * p).map(|e| e.value), Some(3));
+    }
+}
