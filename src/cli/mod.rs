@@ -41,8 +41,9 @@ pub struct SolverArgs {
     /// Only win / draw / loss (1 / 0 / -1), not the exact score.
     #[arg(long)]
     weak: bool,
-    /// Root driver: bisect, mtdf, deepening (from the extremes) or ab (one full window).
-    #[arg(long, default_value = "bisect")]
+    /// Root driver: gallop (from the extremes, then bisection), bisect, mtdf, deepening or ab
+    /// (one full window).
+    #[arg(long, default_value = "gallop")]
     algo: Driver,
     /// Transposition table size in MiB (0 = none).
     #[arg(long, default_value_t = 64)]
@@ -95,6 +96,7 @@ impl SolverArgs {
                 tt_move: !self.no_tt_move,
                 history: self.history,
                 etc: !self.no_etc,
+                ..Config::default()
             },
             weak: self.weak,
             limits: Limits {

@@ -292,12 +292,14 @@ impl<B: Bits, S: Shape> Connect<B, S> {
         cell / self.dims().col_bits
     }
 
-    fn mirror_key(&self, key: u128) -> u128 {
+    /// The set mirrored left to right.
+    #[inline(always)]
+    fn mirror(&self, set: B) -> B {
         let d = self.dims();
-        let col = (1u128 << d.col_bits) - 1;
-        let mut m = 0;
+        let col = B::from_u128((1u128 << d.col_bits) - 1);
+        let mut m = B::ZERO;
         for c in 0..d.width {
-            m |= ((key >> (c * d.col_bits)) & col) << ((d.width - 1 - c) * d.col_bits);
+            m |= ((set >> (c * d.col_bits)) & col) << ((d.width - 1 - c) * d.col_bits);
         }
         m
     }
@@ -373,8 +375,8 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
 
     #[inline(always)]
     fn canonical_key(&self) -> u128 {
-        let key = self.key();
-        key.min(self.mirror_key(key))
+        let key = self.current.wrapping_add(self.mask);
+        key.min(self.mirror(key)).to_u128()
     }
 
     #[inline(always)]
@@ -444,6 +446,35 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         s
     }
 
+    /// Claimeven (Allis): with an even height, the first player to move and every column holding
+    /// an even number of stones, the second player can answer every move on top of it and so
+    /// take every empty cell of an even row (1-based), leaving the first player the odd rows. If
+    /// the first player cannot make a line with its stones and those cells, it cannot win; if the
+    /// second player then can with its own, it wins.
+    #[inline(always)]
+    fn strategy_bounds(&self) -> (i32, i32) {
+        let d = self.dims();
+        let unknown = (i32::MIN, i32::MAX);
+        if d.height % 2 == 1 || self.ply % 2 == 1 {
+            return unknown;
+        }
+        // Cells of 0-based even rows: the rows the first player gets.
+        let first_rows = B::from_u128(d.bottom * (0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << d.height) - 1)));
+        if self.playable() & !first_rows != B::ZERO {
+            return unknown;
+        }
+        let empty = self.board() ^ self.mask;
+        if self.has_line(self.current | (empty & first_rows)) {
+            return unknown;
+        }
+        let second_rows = self.board() & !first_rows;
+        if self.has_line(self.last_mover_stones() | (empty & second_rows)) {
+            (i32::MIN, -1)
+        } else {
+            (i32::MIN, 0)
+        }
+    }
+
     #[inline(always)]
     fn has_winning_move(&self) -> bool {
         self.winning_cells(self.current) & self.playable() != B::ZERO
@@ -473,11 +504,19 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
             return;
         }
         for &c in &d.order[..d.width as usize] {
-            let mv = candidates & self.column_mask(c as u32);
-            if mv != B::ZERO {
-                let rank = self.winning_cells(self.current | mv).count_ones() as i32;
-                out.push(RankedMove { mv: c, rank });
+            if candidates & self.column_mask(c as u32) != B::ZERO {
+                out.push(RankedMove { mv: c, rank: 0 });
             }
+        }
+    }
+
+    /// Rank = the number of winning cells the move gives the side to move (Pons).
+    #[inline(always)]
+    fn rank_moves(&self, moves: &mut [RankedMove<u8>]) {
+        let playable = self.playable();
+        for rm in moves {
+            let mv = playable & self.column_mask(rm.mv as u32);
+            rm.rank = self.winning_cells(self.current | mv).count_ones() as i32;
         }
     }
 }

@@ -117,9 +117,20 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
             .any(|&m| self.play(m).status() == Status::Win(me))
     }
 
-    /// The moves after which the opponent cannot win at once, each with an ordering hint, in the
-    /// game's preferred order. Called only when the side to move has no winning move; an empty
-    /// list means every move loses at the opponent's next turn.
+    /// Bounds `(lowest, highest)` on the score of the side to move that follow from a strategy one
+    /// side can play to the end (Connect Four: Allis' claimeven). The default knows nothing.
+    fn strategy_bounds(&self) -> (i32, i32) {
+        (i32::MIN, i32::MAX)
+    }
+
+    /// Sets the ordering hint of each move (higher = more promising); called on the lists that
+    /// [`Game::safe_moves`] makes, only when the search is about to try them. The default leaves
+    /// the game's order.
+    fn rank_moves(&self, _moves: &mut [RankedMove<Self::Move>]) {}
+
+    /// The moves after which the opponent cannot win at once, in the game's preferred order,
+    /// with rank 0. Called only when the side to move has no winning move; an empty list means
+    /// every move loses at the opponent's next turn.
     fn safe_moves(&self, out: &mut MoveList<RankedMove<Self::Move>>) {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);

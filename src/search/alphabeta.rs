@@ -7,8 +7,9 @@
 //! at the root; below it, [`Game::safe_moves`] never lets the opponent win at once).
 
 use super::score::win_at;
+use arrayvec::ArrayVec;
 use super::tt::{Bound, Scheme, Table};
-use crate::game::{Game, MoveList, RankedMove, Status};
+use crate::game::{Game, MAX_MOVES, MoveList, RankedMove, Status};
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -20,6 +21,10 @@ pub enum Driver {
     FullWindow,
     /// Null-window searches that bisect the score range, biased towards 0 (Pons).
     Bisection,
+    /// Exponential search from the extremes (tests at 1, 2, 4, 8 … steps in from the highest
+    /// and the lowest score, alternately), then bisection: a short forced win or loss is cheap
+    /// to prove because its window limits the depth, so the far tests cost little.
+    Gallop,
     /// MTD(f): null-window searches walking from a first guess of 0.
     Mtdf,
     /// Null-window searches from the extremes inward: wins and losses within 1, 3, 5 … plies
@@ -33,10 +38,11 @@ impl FromStr for Driver {
         match s {
             "ab" | "alphabeta" => Ok(Driver::FullWindow),
             "bisect" | "bisection" => Ok(Driver::Bisection),
+            "gallop" => Ok(Driver::Gallop),
             "mtdf" => Ok(Driver::Mtdf),
             "deepening" | "id" => Ok(Driver::Deepening),
             _ => Err(format!(
-                "unknown algorithm '{s}': expected bisect, mtdf, deepening or ab"
+                "unknown algorithm '{s}': expected gallop, bisect, mtdf, deepening or ab"
             )),
         }
     }
@@ -47,6 +53,7 @@ impl fmt::Display for Driver {
         f.write_str(match self {
             Driver::FullWindow => "ab",
             Driver::Bisection => "bisect",
+            Driver::Gallop => "gallop",
             Driver::Mtdf => "mtdf",
             Driver::Deepening => "deepening",
         })
@@ -71,12 +78,17 @@ pub struct Config {
     /// Enhanced transposition cutoff: look every child up before searching any, in the first
     /// part of the game (before `max_plies * 2 / 3`).
     pub etc: bool,
+    /// Use the game's strategy bounds ([`Game::strategy_bounds`], e.g. Connect Four's claimeven).
+    pub strategy_bounds: bool,
+    /// Positions this close to `max_plies` skip the table: their subtrees are cheaper to search
+    /// again than a cache miss.
+    pub table_min_plies_left: u32,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
-            driver: Driver::Bisection,
+            driver: Driver::Gallop,
             tt_mb: 64,
             scheme: Scheme::TwoBig,
             symmetry: true,
@@ -84,6 +96,8 @@ impl Default for Config {
             tt_move: true,
             history: false,
             etc: true,
+            strategy_bounds: true,
+            table_min_plies_left: 0,
         }
     }
 }
@@ -112,6 +126,8 @@ pub struct Limits {
 }
 
 const HISTORY_SIZE: usize = 128;
+/// Tests the galloping driver makes before it bisects (measured on the public sets).
+const GALLOP_TESTS: u32 = 8;
 
 /// The alpha-beta solver for positions of `G`; keeps its table between searches.
 pub struct AlphaBeta<G: Game> {
@@ -191,17 +207,24 @@ impl<G: Game> AlphaBeta<G> {
                 let r = self.negamax(pos, lo - 1, hi + 1);
                 r.clamp(lo, hi)
             }
-            Driver::Bisection => {
-                while lo < hi {
-                    let mut med = lo + (hi - lo) / 2;
-                    if med <= 0 && lo / 2 < med {
-                        med = lo / 2;
-                    } else if med >= 0 && hi / 2 > med {
-                        med = hi / 2;
+            Driver::Bisection => self.bisect(pos, lo, hi),
+            Driver::Gallop => {
+                // Exponential search inward from both ends, then bisection of what is left.
+                let mut step = [1, 1];
+                for i in 0..GALLOP_TESTS {
+                    if lo >= hi {
+                        break;
                     }
-                    self.narrow(pos, med, &mut lo, &mut hi);
+                    let top = i % 2 == 0;
+                    let test = if top {
+                        (hi - step[0]).max(lo)
+                    } else {
+                        (lo + step[1] - 1).min(hi - 1)
+                    };
+                    self.narrow(pos, test, &mut lo, &mut hi);
+                    step[!top as usize] *= 2;
                 }
-                lo
+                self.bisect(pos, lo, hi)
             }
             Driver::Mtdf => {
                 let mut guess = 0.clamp(lo, hi);
@@ -225,6 +248,21 @@ impl<G: Game> AlphaBeta<G> {
             Some(s) => Err(s),
             None => Ok(if weak { value.signum() } else { value }),
         }
+    }
+
+    /// Null-window tests that halve `[lo, hi]`, biased towards 0 (Pons): draws and small
+    /// scores are common and their tests are the costly ones.
+    fn bisect(&mut self, pos: &G, mut lo: i32, mut hi: i32) -> i32 {
+        while lo < hi {
+            let mut med = lo + (hi - lo) / 2;
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            self.narrow(pos, med, &mut lo, &mut hi);
+        }
+        lo
     }
 
     /// One null-window test "is the value above `test`?", narrowing `[lo, hi]`; returns the
@@ -295,8 +333,11 @@ impl<G: Game> AlphaBeta<G> {
         let m = pos.max_plies() as i32;
         let n = pos.ply() as i32;
         // The table's answer loads from memory while the moves are generated.
-        let key = self.key(pos);
-        self.table.prefetch(key);
+        let use_table = m - n >= self.config.table_min_plies_left as i32;
+        let key = if use_table { self.key(pos) } else { 0 };
+        if use_table {
+            self.table.prefetch(key);
+        }
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
         if moves.is_empty() {
@@ -315,16 +356,30 @@ impl<G: Game> AlphaBeta<G> {
                 return alpha;
             }
         }
-        let highest = (m - 1 - n) / 2;
+        let mut highest = (m - 1 - n) / 2;
+        if self.config.strategy_bounds {
+            let (lo, hi) = pos.strategy_bounds();
+            highest = highest.min(hi);
+            if alpha < lo {
+                alpha = lo;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+        }
         if beta > highest {
             beta = highest;
             if alpha >= beta {
                 return beta;
             }
         }
+        if moves.len() == 1 {
+            // A forced move: nothing to choose, so nothing worth a table entry.
+            return -self.negamax(&pos.play(moves[0].mv), -beta, -alpha);
+        }
 
         let mut tt_move = None;
-        if let Some(e) = self.table.probe(key) {
+        if use_table && let Some(e) = self.table.probe(key) {
             tt_move = e.best;
             match e.bound {
                 Bound::Exact => return e.value,
@@ -344,14 +399,24 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
 
-        if self.config.etc && moves.len() > 1 && 3 * n < 2 * m {
+        if moves.len() > 1 && 3 * n < 2 * m {
+            // Early in the game every child's bucket is fetched at once, so that the memory
+            // latencies overlap; with ETC, any child whose stored bound already refutes the
+            // window ends the search here.
+            let mut keys = ArrayVec::<u128, MAX_MOVES>::new();
             for rm in &moves {
-                let child = pos.play(rm.mv);
-                if let Some(e) = self.table.probe(self.key(&child))
-                    && e.bound != Bound::Lower
-                    && -e.value >= beta
-                {
-                    return -e.value;
+                let key = self.key(&pos.play(rm.mv));
+                self.table.prefetch(key);
+                keys.push(key);
+            }
+            if self.config.etc {
+                for &key in &keys {
+                    if let Some(e) = self.table.probe(key)
+                        && e.bound != Bound::Lower
+                        && -e.value >= beta
+                    {
+                        return -e.value;
+                    }
                 }
             }
         }
@@ -373,13 +438,10 @@ impl<G: Game> AlphaBeta<G> {
                     let h = &mut self.history[n as usize & 1][c as usize % HISTORY_SIZE];
                     *h = h.saturating_add(((m - n) * (m - n)) as u32);
                 }
-                self.table.store(
-                    key,
-                    score,
-                    Bound::Lower,
-                    code,
-                    self.nodes - nodes_before,
-                );
+                if use_table {
+                    self.table
+                        .store(key, score, Bound::Lower, code, self.nodes - nodes_before);
+                }
                 return score;
             }
             if score > alpha {
@@ -391,8 +453,10 @@ impl<G: Game> AlphaBeta<G> {
             Some(mv) => (Bound::Exact, pos.move_code(mv)),
             None => (Bound::Upper, tt_move),
         };
-        self.table
-            .store(key, alpha, bound, code, self.nodes - nodes_before);
+        if use_table {
+            self.table
+                .store(key, alpha, bound, code, self.nodes - nodes_before);
+        }
         alpha
     }
 
@@ -400,6 +464,9 @@ impl<G: Game> AlphaBeta<G> {
     /// game's order (a stable insertion sort: lists are short).
     #[inline(always)]
     fn order(&self, pos: &G, moves: &mut MoveList<RankedMove<G::Move>>, tt_move: Option<u8>) {
+        if self.config.threat_order {
+            pos.rank_moves(moves);
+        }
         let history = &self.history[pos.ply() as usize & 1];
         for rm in moves.iter_mut() {
             let code = pos.move_code(rm.mv);
