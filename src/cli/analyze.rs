@@ -38,11 +38,18 @@ pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
     with_game!(args.solver.game.start(), start => analyze(start, Engine::new(&start, options), &args))
 }
 
-fn analyze<G: Game>(start: G, mut engine: Engine<G>, args: &AnalyzeArgs) -> Result<Outcome, String> {
+fn analyze<G: Game>(
+    start: G,
+    mut engine: Engine<G>,
+    args: &AnalyzeArgs,
+) -> Result<Outcome, String> {
     let pos = parse_position(start, &args.moves).map_err(|e| e.to_string())?;
     let scores = engine.analyze(&pos);
     if scores.is_empty() {
-        return Err(format!("{}: the game is over; no moves to analyse", show_moves(&args.moves)));
+        return Err(format!(
+            "{}: the game is over; no moves to analyse",
+            show_moves(&args.moves)
+        ));
     }
     let incomplete = scores.iter().any(|s| s.score.is_none());
     if args.json {
@@ -51,10 +58,16 @@ fn analyze<G: Game>(start: G, mut engine: Engine<G>, args: &AnalyzeArgs) -> Resu
             moves: args.moves.trim().trim_start_matches('-').to_string(),
             analysis: scores
                 .iter()
-                .map(|s| JsonMove { mv: pos.format_move(s.mv), score: s.score })
+                .map(|s| JsonMove {
+                    mv: pos.format_move(s.mv),
+                    score: s.score,
+                })
                 .collect(),
         };
-        println!("{}", serde_json::to_string(&json).expect("plain data serialises"));
+        println!(
+            "{}",
+            serde_json::to_string(&json).expect("plain data serialises")
+        );
     } else {
         for s in &scores {
             let score = s.score.map_or("?".to_string(), |v| v.to_string());

@@ -4,10 +4,10 @@
 
 use super::{Outcome, SolverArgs, parse_position};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use inarow::engine::Engine;
 use inarow::game::Game;
 use inarow::with_game;
+use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Args)]
 pub struct BenchArgs {

@@ -14,7 +14,11 @@ use inarow::search::{Config, Driver, Scheme};
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(name = "inarow", version, about = "Solve, analyse and play k-in-a-row games")]
+#[command(
+    name = "inarow",
+    version,
+    about = "Solve, analyse and play k-in-a-row games"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -46,7 +46,11 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     })
 }
 
-fn solve_all<G: Game>(start: G, engine: &mut Engine<G>, args: &SolveArgs) -> Result<Outcome, String> {
+fn solve_all<G: Game>(
+    start: G,
+    engine: &mut Engine<G>,
+    args: &SolveArgs,
+) -> Result<Outcome, String> {
     let from_stdin = args.moves.is_empty();
     let lines: Box<dyn Iterator<Item = std::io::Result<String>>> = if from_stdin {
         Box::new(std::io::stdin().lock().lines())
@@ -65,7 +69,11 @@ fn solve_all<G: Game>(start: G, engine: &mut Engine<G>, args: &SolveArgs) -> Res
         let pos = match parse_position(start, text) {
             Ok(pos) => pos,
             Err(e) => {
-                let place = if from_stdin { format!("line {}: ", i + 1) } else { String::new() };
+                let place = if from_stdin {
+                    format!("line {}: ", i + 1)
+                } else {
+                    String::new()
+                };
                 eprintln!("inarow: {place}{e}");
                 outcome = Outcome::Failed;
                 continue;
@@ -115,7 +123,11 @@ fn json_line<G: Game>(start: &G, pos: &G, text: &str, report: &Report<G::Move>) 
             0 => "draw",
             _ => "loss",
         }),
-        best_moves: report.best_moves.iter().map(|&m| pos.format_move(m)).collect(),
+        best_moves: report
+            .best_moves
+            .iter()
+            .map(|&m| pos.format_move(m))
+            .collect(),
         pv: format_moves(*pos, &report.pv),
         nodes: report.nodes,
         us: report.elapsed.as_micros(),

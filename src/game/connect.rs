@@ -22,7 +22,7 @@
 //! geometry is either the compile-time [`Standard`] 7x6 board or a [`Sized`] one chosen at run time:
 //! one body of code, monomorphised so that 7x6 runs with every mask a constant.
 
-use super::bits::{Bits, cells};
+use super::bits::Bits;
 use super::{Game, MoveList, RankedMove, Status};
 use std::fmt::{self, Debug};
 
@@ -60,7 +60,9 @@ impl Dims {
     /// Checks a size and derives its masks.
     pub fn new(width: u32, height: u32, k: u32) -> Result<Dims, String> {
         if width == 0 || height == 0 {
-            return Err(format!("board {width}x{height}: width and height must be at least 1"));
+            return Err(format!(
+                "board {width}x{height}: width and height must be at least 1"
+            ));
         }
         if k < 2 || k > width.max(height) {
             return Err(format!(
@@ -459,7 +461,9 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
             return unknown;
         }
         // Cells of 0-based even rows: the rows the first player gets.
-        let first_rows = B::from_u128(d.bottom * (0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << d.height) - 1)));
+        let first_rows = B::from_u128(
+            d.bottom * (0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << d.height) - 1)),
+        );
         if self.playable() & !first_rows != B::ZERO {
             return unknown;
         }
@@ -510,18 +514,16 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         }
     }
 
-    /// Rank = the number of winning cells the move gives the side to move (Pons).
+    /// Rank = the number of winning cells the move gives the side to move (Pons), not counting
+    /// those directly above an opponent's winning cell (Steininger).
     #[inline(always)]
     fn rank_moves(&self, moves: &mut [RankedMove<u8>]) {
         let playable = self.playable();
+        // A threat directly above an opponent's threat can never be used.
+        let useless = self.winning_cells(self.last_mover_stones()) << 1;
         for rm in moves {
             let mv = playable & self.column_mask(rm.mv as u32);
-            rm.rank = self.winning_cells(self.current | mv).count_ones() as i32;
+            rm.rank = (self.winning_cells(self.current | mv) & !useless).count_ones() as i32;
         }
     }
-}
-
-/// The columns holding a stone of `set`, for tests and tools.
-pub fn columns_of<B: Bits, S: Shape>(pos: &Connect<B, S>, set: B) -> Vec<u32> {
-    cells(set).map(|c| pos.column_of(c)).collect()
 }

@@ -62,7 +62,9 @@ impl FromStr for GameSpec {
                 Dims::new(width, height, k).map_err(|e| bad(&e))?;
                 Ok(GameSpec::Connect { width, height, k })
             }
-            _ => Err(bad("unknown game; expected connect4, connect4:WxH or connect4:WxH:kK")),
+            _ => Err(bad(
+                "unknown game; expected connect4, connect4:WxH or connect4:WxH:kK",
+            )),
         }
     }
 }

@@ -7,9 +7,9 @@
 //! at the root; below it, [`Game::safe_moves`] never lets the opponent win at once).
 
 use super::score::win_at;
-use arrayvec::ArrayVec;
 use super::tt::{Bound, Scheme, Table};
 use crate::game::{Game, MAX_MOVES, MoveList, RankedMove, Status};
+use arrayvec::ArrayVec;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};

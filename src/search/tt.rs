@@ -90,6 +90,7 @@ pub struct Table {
     /// Full keys, kept only when the packed check cannot tell keys apart.
     wide_keys: Vec<u128>,
     buckets: u64,
+    reduce: FastRemainder,
     ways: usize,
     scheme: Scheme,
     touched: Vec<u32>,
@@ -102,10 +103,12 @@ impl Table {
     pub fn new(mb: usize, scheme: Scheme, key_bits: u32) -> Table {
         let ways = if scheme == Scheme::TwoBig { 2 } else { 1 };
         let bytes = mb << 20;
-        let mut buckets = prev_prime((bytes / (8 * ways)) as u64);
+        // Fewer than 2^32 buckets keep the fast remainder exact.
+        let most = |slot_bytes: usize| ((bytes / (slot_bytes * ways)) as u64).min(u32::MAX as u64);
+        let mut buckets = prev_prime(most(8));
         let wide = buckets > 0 && key_bits > CHECK_BITS + (63 - buckets.leading_zeros());
         if wide {
-            buckets = prev_prime((bytes / (24 * ways)) as u64);
+            buckets = prev_prime(most(24));
         }
         let slots = buckets as usize * ways;
         let (storage, base) = allocate(slots);
@@ -114,6 +117,7 @@ impl Table {
             base,
             wide_keys: if wide { vec![0; slots] } else { Vec::new() },
             buckets,
+            reduce: FastRemainder::new(buckets),
             ways,
             scheme,
             touched: Vec::with_capacity((slots / TOUCH_SHARE).max(1024)),
@@ -164,7 +168,7 @@ impl Table {
     #[inline(always)]
     fn bucket(&self, key: u128) -> usize {
         let b = if key >> 64 == 0 {
-            (key as u64) % self.buckets
+            self.reduce.remainder(key as u64)
         } else {
             (key % self.buckets as u128) as u64
         };
@@ -188,7 +192,9 @@ impl Table {
             // SAFETY: prefetching is a hint; the address is inside our own vector.
             unsafe {
                 use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-                _mm_prefetch::<_MM_HINT_T0>(self.storage.as_ptr().add(self.base + slot) as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(
+                    self.storage.as_ptr().add(self.base + slot) as *const i8
+                );
             }
         }
     }
@@ -235,7 +241,11 @@ impl Table {
                     first
                 } else if old >> WORK_SHIFT <= work {
                     // The displaced entry moves to the second slot, which always takes the newest.
-                    self.write(first + 1, old, self.wide_keys.get(first).copied().unwrap_or(0));
+                    self.write(
+                        first + 1,
+                        old,
+                        self.wide_keys.get(first).copied().unwrap_or(0),
+                    );
                     first
                 } else {
                     first + 1
@@ -299,6 +309,39 @@ fn unpack(word: u64) -> Entry {
     }
 }
 
+/// `a mod d` by multiplication (Lemire, Kaser & Kurz 2019): exact for every 64-bit `a` when
+/// `d < 2^32`, and several times cheaper than a division in the search's inner loop.
+#[derive(Copy, Clone, Debug)]
+struct FastRemainder {
+    divisor: u64,
+    /// ceil(2^128 / divisor).
+    magic: u128,
+}
+
+impl FastRemainder {
+    fn new(divisor: u64) -> Self {
+        assert!(divisor < 1 << 32);
+        FastRemainder {
+            divisor,
+            magic: if divisor < 2 {
+                0
+            } else {
+                u128::MAX / divisor as u128 + 1
+            },
+        }
+    }
+
+    #[inline(always)]
+    fn remainder(&self, a: u64) -> u64 {
+        if self.divisor < 2 {
+            return 0;
+        }
+        let low = self.magic.wrapping_mul(a as u128);
+        let d = self.divisor as u128;
+        ((((low & u64::MAX as u128) * d) >> 64) + (low >> 64) * d >> 64) as u64
+    }
+}
+
 /// The largest prime not above `n` (0 when there is none).
 fn prev_prime(n: u64) -> u64 {
     let is_prime = |p: u64| p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| p % d != 0);
@@ -308,6 +351,23 @@ fn prev_prime(n: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fast_remainder_is_exact() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for d in [2u64, 3, 7, 8388593, 4194301, 2147483647, 4294967291] {
+            let r = FastRemainder::new(d);
+            for a in [0, 1, d - 1, d, d + 1, u64::MAX, u64::MAX - 1, 1 << 49] {
+                assert_eq!(r.remainder(a), a % d, "{a} mod {d}");
+            }
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                assert_eq!(r.remainder(x), x % d, "{x} mod {d}");
+            }
+        }
+    }
 
     #[test]
     fn primes() {
@@ -328,7 +388,11 @@ mod tests {
             t.store(a, 3, Bound::Exact, Some(2), 10);
             assert_eq!(
                 t.probe(a),
-                Some(Entry { value: 3, bound: Bound::Exact, best: Some(2) })
+                Some(Entry {
+                    value: 3,
+                    bound: Bound::Exact,
+                    best: Some(2)
+                })
             );
             let c = a + p; // same bucket, other check bits
             assert_eq!(t.probe(c), None);
