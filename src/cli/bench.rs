@@ -1,11 +1,13 @@
 //! `inarow bench`: solves files of `MOVES EXPECTED` lines with the table cleared before each
 //! position, compares, and prints one summary line per file:
 //! `FILE n=1000 correct=1000 mean_us=8.7 mean_nodes=51.3 max_us=225`.
+//! Without files it runs the built-in suite and adds its node total: `signature N`.
 
 use super::{Outcome, SolverArgs, parse_position};
 use clap::Args;
-use inarow::engine::Engine;
-use inarow::game::Game;
+use inarow::engine::bench::{BUILTIN_SUITE, Tally};
+use inarow::engine::{Engine, Options};
+use inarow::game::{Game, GameSpec};
 use inarow::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -16,23 +18,15 @@ pub struct BenchArgs {
     /// Only the first N positions of each file.
     #[arg(long)]
     limit: Option<usize>,
-    /// Files of `MOVES EXPECTED` lines.
-    #[arg(required = true)]
+    /// Files of `MOVES EXPECTED` lines; none = the built-in suite (empty boards of known value).
     files: Vec<String>,
-}
-
-/// The totals of one file.
-#[derive(Default)]
-struct Tally {
-    n: usize,
-    correct: usize,
-    total_us: f64,
-    max_us: f64,
-    nodes: u64,
 }
 
 pub fn run(args: BenchArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
+    if args.files.is_empty() {
+        return builtin(&options);
+    }
     let weak = options.weak;
     with_game!(args.solver.game.start(), start => {
         let mut engine = Engine::new(&start, options);
@@ -51,6 +45,47 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
     })
 }
 
+/// The built-in suite, each board with its own engine (the options' game is not used).
+fn builtin(options: &Options) -> Result<Outcome, String> {
+    let mut tally = Tally::default();
+    let bar = progress_bar(BUILTIN_SUITE.len(), "builtin");
+    for (spec, expected) in BUILTIN_SUITE {
+        bar.inc(1);
+        let spec: GameSpec = spec.parse()?;
+        let expected = if options.weak {
+            expected.signum()
+        } else {
+            expected
+        };
+        let right = with_game!(spec.start(), start => {
+            let report = Engine::new(&start, options.clone()).solve(&start);
+            tally.record(&report, expected)
+        });
+        if !right {
+            eprintln!("inarow: builtin: {spec} expected {expected}");
+        }
+    }
+    bar.finish_and_clear();
+    println!("{}", tally.summary("builtin"));
+    println!("signature {}", tally.nodes);
+    Ok(if tally.correct == tally.n {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
+}
+
+fn progress_bar(len: usize, name: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}")
+            .expect("template is valid")
+            .progress_chars("=> "),
+    );
+    bar.set_message(name.to_string());
+    bar
+}
+
 /// Benchmarks one file; `Ok(false)` when some line was bad or wrong.
 fn bench_file<G: Game>(
     start: G,
@@ -66,63 +101,44 @@ fn bench_file<G: Game>(
         .filter(|(_, l)| !l.trim().is_empty())
         .take(limit.unwrap_or(usize::MAX))
         .collect();
-    let bar = ProgressBar::new(lines.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}")
-            .expect("template is valid")
-            .progress_chars("=> "),
-    );
-    bar.set_message(file.to_string());
+    let bar = progress_bar(lines.len(), file);
     let mut tally = Tally::default();
     let mut problems = Vec::new();
     for (index, line) in lines {
-        tally.n += 1;
         bar.inc(1);
         let place = format!("{file}:{}", index + 1);
         let mut fields = line.split_whitespace();
         let (moves, expected) = (fields.next().unwrap_or(""), fields.next());
-        let expected: i32 = match expected.map(str::parse) {
-            Some(Ok(v)) => v,
-            _ => {
-                problems.push(format!("{place}: bad line '{line}': expected MOVES SCORE"));
-                continue;
-            }
+        let parsed = match expected.map(str::parse::<i32>) {
+            Some(Ok(v)) => parse_position(start, moves)
+                .map(|pos| (pos, v))
+                .map_err(|e| e.to_string()),
+            _ => Err(format!("bad line '{line}': expected MOVES SCORE")),
         };
-        let pos = match parse_position(start, moves) {
-            Ok(pos) => pos,
+        let (pos, expected) = match parsed {
+            Ok(p) => p,
             Err(e) => {
                 problems.push(format!("{place}: {e}"));
+                tally.record_bad_line();
                 continue;
             }
         };
         engine.reset();
         let report = engine.solve(&pos);
-        let us = report.elapsed.as_secs_f64() * 1e6;
-        tally.total_us += us;
-        tally.max_us = tally.max_us.max(us);
-        tally.nodes += report.nodes;
         let expected = if weak { expected.signum() } else { expected };
-        match report.score {
-            Some(s) if s == expected => tally.correct += 1,
-            Some(s) => problems.push(format!("{place}: {moves} expected {expected} got {s}")),
-            None => problems.push(format!(
-                "{place}: {moves} expected {expected}: {}",
-                report.stopped.map_or(String::new(), |s| s.to_string())
-            )),
+        if !tally.record(&report, expected) {
+            let got = match (report.score, report.stopped) {
+                (Some(s), _) => format!("got {s}"),
+                (None, Some(stopped)) => stopped.to_string(),
+                (None, None) => "no score".to_string(),
+            };
+            problems.push(format!("{place}: {moves} expected {expected} {got}"));
         }
     }
     bar.finish_and_clear();
     for p in &problems {
         eprintln!("inarow: {p}");
     }
-    let n = tally.n.max(1) as f64;
-    println!(
-        "{file} n={} correct={} mean_us={:.1} mean_nodes={:.1} max_us={:.0}",
-        tally.n,
-        tally.correct,
-        tally.total_us / n,
-        tally.nodes as f64 / n,
-        tally.max_us
-    );
+    println!("{}", tally.summary(file));
     Ok(problems.is_empty())
 }

@@ -2,6 +2,8 @@
 //! [`Report`] (score, best moves, principal variation, nodes, time). Front-ends never reach past
 //! it into search internals.
 
+pub mod bench;
+
 use crate::game::{Game, MoveList, Status};
 use crate::search::alphabeta::Limits;
 use crate::search::{AlphaBeta, Config, Stopped};

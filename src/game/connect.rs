@@ -229,8 +229,18 @@ impl<B: Bits, S: Shape> Connect<B, S> {
     /// Empty cells that would complete a line of `k` for the stones `p`.
     #[inline(always)]
     fn winning_cells(&self, p: B) -> B {
+        // The common k get their own copies, with every loop unrolled.
+        match self.dims().k {
+            3 => self.winning_cells_k(p, 3),
+            4 => self.winning_cells_k(p, 4),
+            5 => self.winning_cells_k(p, 5),
+            k => self.winning_cells_k(p, k),
+        }
+    }
+
+    #[inline(always)]
+    fn winning_cells_k(&self, p: B, k: u32) -> B {
         let d = self.dims();
-        let k = d.k;
         let mut r = B::ZERO;
         if d.vertical {
             // Only runs below an empty cell matter: nothing stands above it.
@@ -260,12 +270,22 @@ impl<B: Bits, S: Shape> Connect<B, S> {
     /// Whether the stones `p` hold a line of `k`.
     #[inline(always)]
     fn has_line(&self, p: B) -> bool {
+        match self.dims().k {
+            3 => self.has_line_k(p, 3),
+            4 => self.has_line_k(p, 4),
+            5 => self.has_line_k(p, 5),
+            k => self.has_line_k(p, k),
+        }
+    }
+
+    #[inline(always)]
+    fn has_line_k(&self, p: B, k: u32) -> bool {
         let d = self.dims();
         let run = |s: u32| {
             let mut m = p;
             let mut len = 1;
-            while len < d.k {
-                let step = len.min(d.k - len);
+            while len < k {
+                let step = len.min(k - len);
                 m = m & (m >> (step * s));
                 len += step;
             }
