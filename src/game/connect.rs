@@ -468,34 +468,44 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         s
     }
 
-    /// Claimeven (Allis): with an even height, the first player to move and every column holding
-    /// an even number of stones, the second player can answer every move on top of it and so
-    /// take every empty cell of an even row (1-based), leaving the first player the odd rows. If
-    /// the first player cannot make a line with its stones and those cells, it cannot win; if the
-    /// second player then can with its own, it wins.
+    /// Two bounds on how well the side to move can do (it has no immediate win when asked):
+    /// - no quick win: it can win with its second move (ply + 3) only by completing a line with one
+    ///   more stone on a cell playable now, at a cell at most two above a playable one. If no such
+    ///   line exists, its earliest win is ply + 5.
+    /// - claimeven (Allis): with an even height, the first player to move and every column
+    ///   holding an even number of stones, the second player can answer every move on top of it
+    ///   and so take every empty cell of an even row (1-based), leaving the first player the odd
+    ///   rows. If the first player cannot make a line with its stones and those cells, it cannot
+    ///   win; if the second player then can with its own, it wins.
     #[inline(always)]
     fn strategy_bounds(&self) -> (i32, i32) {
         let d = self.dims();
-        let unknown = (i32::MIN, i32::MAX);
-        if d.height % 2 == 1 || self.ply % 2 == 1 {
-            return unknown;
+        let n = self.ply;
+        let playable = self.playable();
+        let reachable = playable | (playable << 1) | (playable << 2);
+        let mut highest = i32::MAX;
+        if self.winning_cells(self.current | playable) & reachable == B::ZERO {
+            highest = (d.cells() as i32 - 3 - n as i32) / 2;
+        }
+        if d.height % 2 == 1 || n % 2 == 1 {
+            return (i32::MIN, highest);
         }
         // Cells of 0-based even rows: the rows the first player gets.
         let first_rows = B::from_u128(
             d.bottom * (0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << d.height) - 1)),
         );
-        if self.playable() & !first_rows != B::ZERO {
-            return unknown;
+        if playable & !first_rows != B::ZERO {
+            return (i32::MIN, highest);
         }
         let empty = self.board() ^ self.mask;
         if self.has_line(self.current | (empty & first_rows)) {
-            return unknown;
+            return (i32::MIN, highest);
         }
         let second_rows = self.board() & !first_rows;
         if self.has_line(self.last_mover_stones() | (empty & second_rows)) {
-            (i32::MIN, -1)
+            (i32::MIN, highest.min(-1))
         } else {
-            (i32::MIN, 0)
+            (i32::MIN, highest.min(0))
         }
     }
 
