@@ -28,8 +28,8 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
         return builtin(&options);
     }
     let weak = options.weak;
-    with_game!(args.solver.game.start(), start => {
-        let mut engine = Engine::new(&start, options);
+    with_game!(args.solver.spec()?.start(), start => {
+        let mut engine = Engine::try_new(&start, options)?;
         let mut outcome = Outcome::Done;
         for file in &args.files {
             match bench_file(start, &mut engine, file, args.limit, weak) {
@@ -58,7 +58,7 @@ fn builtin(options: &Options) -> Result<Outcome, String> {
             expected
         };
         let right = with_game!(spec.start(), start => {
-            let report = Engine::new(&start, options.clone()).solve(&start);
+            let report = Engine::try_new(&start, options.clone())?.solve(&start);
             tally.record(&report, expected)
         });
         if !right {

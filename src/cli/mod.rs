@@ -40,8 +40,8 @@ enum Command {
 #[derive(Args, Clone, Debug)]
 pub struct SolverArgs {
     /// Game: connect4 (7x6, k=4), connect4:WxH, connect4:WxH:kK.
-    #[arg(long, short, default_value = "connect4", value_parser = parse_spec)]
-    game: GameSpec,
+    #[arg(long, short, default_value = "connect4")]
+    game: String,
     /// Only win / draw / loss (1 / 0 / -1), not the exact score.
     #[arg(long)]
     weak: bool,
@@ -78,11 +78,12 @@ pub struct SolverArgs {
     nodes: Option<u64>,
 }
 
-fn parse_spec(s: &str) -> Result<GameSpec, String> {
-    s.parse()
-}
-
 impl SolverArgs {
+    /// The game, checked (a bad spec is one line naming it, not a usage screen).
+    fn spec(&self) -> Result<GameSpec, String> {
+        self.game.parse()
+    }
+
     fn options(&self) -> Result<Options, String> {
         let time = match self.time {
             Some(t) if !(t.is_finite() && t > 0.0) => {

@@ -36,8 +36,8 @@ pub fn run(mut args: PlayArgs) -> Result<Outcome, String> {
         args.solver.time = Some(args.think);
     }
     let options = args.solver.options()?;
-    with_game!(args.solver.game.start(), start => {
-        let engine = Engine::new(&start, options);
+    with_game!(args.solver.spec()?.start(), start => {
+        let engine = Engine::try_new(&start, options)?;
         play(start, engine, args.human)
     })
 }

@@ -40,8 +40,8 @@ struct JsonReport {
 
 pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
-    with_game!(args.solver.game.start(), start => {
-        let mut engine = Engine::new(&start, options);
+    with_game!(args.solver.spec()?.start(), start => {
+        let mut engine = Engine::try_new(&start, options)?;
         solve_all(start, &mut engine, &args)
     })
 }

@@ -49,11 +49,16 @@ pub struct Engine<G: Game> {
 
 impl<G: Game> Engine<G> {
     pub fn new(sample: &G, options: Options) -> Self {
-        Engine {
-            solver: AlphaBeta::new(sample, options.config),
+        Self::try_new(sample, options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Engine::new`], but a table the machine cannot hold is an error.
+    pub fn try_new(sample: &G, options: Options) -> Result<Self, String> {
+        Ok(Engine {
+            solver: AlphaBeta::try_new(sample, options.config)?,
             weak: options.weak,
             limits: options.limits,
-        }
+        })
     }
 
     /// Forgets everything learnt (the table), as before a benchmark position.

@@ -144,8 +144,13 @@ pub struct AlphaBeta<G: Game> {
 impl<G: Game> AlphaBeta<G> {
     /// A solver for positions shaped like `sample` (whose key size sets the table layout).
     pub fn new(sample: &G, config: Config) -> Self {
-        let table = Table::new(config.tt_mb, config.scheme, sample.key_bits());
-        AlphaBeta {
+        Self::try_new(sample, config).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`AlphaBeta::new`], but a table the machine cannot hold is an error.
+    pub fn try_new(sample: &G, config: Config) -> Result<Self, String> {
+        let table = Table::try_new(config.tt_mb, config.scheme, sample.key_bits())?;
+        Ok(AlphaBeta {
             config,
             table,
             history: [[0; HISTORY_SIZE]; 2],
@@ -154,7 +159,7 @@ impl<G: Game> AlphaBeta<G> {
             deadline: None,
             stopped: None,
             _game: std::marker::PhantomData,
-        }
+        })
     }
 
     pub fn config(&self) -> &Config {

@@ -101,8 +101,14 @@ impl Table {
     /// A table of at most `mb` MiB for keys of `key_bits` bits; `mb = 0` gives a table that
     /// stores nothing.
     pub fn new(mb: usize, scheme: Scheme, key_bits: u32) -> Table {
+        Self::try_new(mb, scheme, key_bits).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Table::new`], but a table the machine cannot hold is an error, not an abort.
+    pub fn try_new(mb: usize, scheme: Scheme, key_bits: u32) -> Result<Table, String> {
         let ways = if scheme == Scheme::TwoBig { 2 } else { 1 };
-        let bytes = mb << 20;
+        let too_big = || format!("cannot allocate a transposition table of {mb} MiB");
+        let bytes = mb.checked_mul(1 << 20).ok_or_else(too_big)?;
         // Fewer than 2^32 buckets keep the fast remainder exact.
         let most = |slot_bytes: usize| ((bytes / (slot_bytes * ways)) as u64).min(u32::MAX as u64);
         let mut buckets = prev_prime(most(8));
@@ -111,11 +117,15 @@ impl Table {
             buckets = prev_prime(most(24));
         }
         let slots = buckets as usize * ways;
-        let (storage, base) = allocate(slots);
+        let (storage, base) = allocate(slots).ok_or_else(too_big)?;
         let mut table = Table {
             storage,
             base,
-            wide_keys: if wide { vec![0; slots] } else { Vec::new() },
+            wide_keys: if wide {
+                zeroed(slots).ok_or_else(too_big)?
+            } else {
+                Vec::new()
+            },
             buckets,
             reduce: FastRemainder::new(buckets),
             ways,
@@ -124,7 +134,7 @@ impl Table {
             touched_overflow: false,
         };
         table.prefault();
-        table
+        Ok(table)
     }
 
     /// Touches every page once, so that searches do not pay for page faults as they first
@@ -274,12 +284,12 @@ impl Table {
 /// A zeroed vector of at least `words` words and the offset at which an aligned run of them
 /// starts. On Linux the run is marked for transparent huge pages: a probe then costs one cache
 /// miss instead of a cache miss and a page walk.
-fn allocate(words: usize) -> (Vec<u64>, usize) {
+fn allocate(words: usize) -> Option<(Vec<u64>, usize)> {
     const HUGE_PAGE: usize = 2 << 20;
     if words * 8 < HUGE_PAGE {
-        return (vec![0; words], 0);
+        return Some((zeroed(words)?, 0));
     }
-    let mut storage = vec![0u64; words + HUGE_PAGE / 8];
+    let mut storage = zeroed::<u64>(words + HUGE_PAGE / 8)?;
     let misalignment = storage.as_ptr() as usize % HUGE_PAGE;
     let base = (HUGE_PAGE - misalignment) % HUGE_PAGE / 8;
     #[cfg(target_os = "linux")]
@@ -292,7 +302,25 @@ fn allocate(words: usize) -> (Vec<u64>, usize) {
         );
     }
     storage.truncate(base + words);
-    (storage, base)
+    Some((storage, base))
+}
+
+/// A vector of `len` zeros, or `None` when the allocator refuses (rather than aborting).
+fn zeroed<T: Copy + Default>(len: usize) -> Option<Vec<T>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(len).ok()?;
+    // SAFETY: the layout has a non-zero size; all-zero bytes are a valid u64 / u128, the only
+    // types used here; the allocation is handed to a Vec with the same layout.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut T;
+        if ptr.is_null() {
+            None
+        } else {
+            Some(Vec::from_raw_parts(ptr, len, len))
+        }
+    }
 }
 
 #[inline(always)]
