@@ -104,7 +104,7 @@ impl Dims {
         let mut i = 0;
         while i < width {
             // width/2, then alternately left and right of it.
-            let offset = (i + 1) / 2;
+            let offset = i.div_ceil(2);
             order[i as usize] = if i % 2 == 1 {
                 (width / 2 - offset) as u8
             } else {
@@ -302,7 +302,7 @@ impl<B: Bits, S: Shape> Connect<B, S> {
 
     /// The stones of the first player and of the second.
     pub fn stones(&self) -> (B, B) {
-        if self.ply % 2 == 0 {
+        if self.ply.is_multiple_of(2) {
             (self.current, self.last_mover_stones())
         } else {
             (self.last_mover_stones(), self.current)
@@ -527,7 +527,7 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
             candidates = forced;
         }
         // Never play directly under an opponent's winning cell.
-        candidates = candidates & !(threats >> 1);
+        candidates &= !(threats >> 1);
         if candidates == B::ZERO {
             return;
         }

@@ -27,7 +27,7 @@ pub enum Player {
 impl Player {
     /// The player who moves at the given ply.
     pub fn at_ply(ply: u32) -> Player {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second

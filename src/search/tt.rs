@@ -366,13 +366,18 @@ impl FastRemainder {
         }
         let low = self.magic.wrapping_mul(a as u128);
         let d = self.divisor as u128;
-        ((((low & u64::MAX as u128) * d) >> 64) + (low >> 64) * d >> 64) as u64
+        (((((low & u64::MAX as u128) * d) >> 64) + (low >> 64) * d) >> 64) as u64
     }
 }
 
 /// The largest prime not above `n` (0 when there is none).
 fn prev_prime(n: u64) -> u64 {
-    let is_prime = |p: u64| p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| p % d != 0);
+    let is_prime = |p: u64| {
+        p >= 2
+            && (2..)
+                .take_while(|d| d * d <= p)
+                .all(|d| !p.is_multiple_of(d))
+    };
     (2..=n).rev().find(|&p| is_prime(p)).unwrap_or(0)
 }
 
