@@ -5,9 +5,9 @@
 
 use super::{Outcome, SolverArgs, parse_position};
 use clap::Args;
-use inarow::engine::bench::{BUILTIN_SUITE, Tally};
+use inarow::engine::bench::{BUILTIN_SUITE, Tally, run_builtin};
 use inarow::engine::{Engine, Options};
-use inarow::game::{Game, GameSpec};
+use inarow::game::Game;
 use inarow::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -45,26 +45,15 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
     })
 }
 
-/// The built-in suite, each board with its own engine (the options' game is not used).
+/// The built-in suite (the options' game is not used: the suite names its boards).
 fn builtin(options: &Options) -> Result<Outcome, String> {
-    let mut tally = Tally::default();
     let bar = progress_bar(BUILTIN_SUITE.len(), "builtin");
-    for (spec, expected) in BUILTIN_SUITE {
+    let tally = run_builtin(options, |spec, right| {
         bar.inc(1);
-        let spec: GameSpec = spec.parse()?;
-        let expected = if options.weak {
-            expected.signum()
-        } else {
-            expected
-        };
-        let right = with_game!(spec.start(), start => {
-            let report = Engine::try_new(&start, options.clone())?.solve(&start);
-            tally.record(&report, expected)
-        });
         if !right {
-            eprintln!("inarow: builtin: {spec} expected {expected}");
+            bar.suspend(|| eprintln!("inarow: builtin: {spec}: wrong value"));
         }
-    }
+    })?;
     bar.finish_and_clear();
     println!("{}", tally.summary("builtin"));
     println!("signature {}", tally.nodes);

@@ -1,7 +1,9 @@
 //! Benchmark bookkeeping shared by `inarow bench` and the bench-signature test: positions with
 //! known scores, solved with the table cleared before each, tallied into one summary line.
 
-use super::Report;
+use super::{Engine, Options, Report};
+use crate::game::{Game, GameSpec};
+use crate::with_game;
 
 /// The built-in suite: empty boards with their published values (Tromp; the size table in
 /// `shared/data/tables/connect4_sizes.tsv`), every board of up to 35 cells that solves in about a
@@ -61,4 +63,28 @@ impl Tally {
             self.max_us
         )
     }
+}
+
+/// Solves the built-in suite, each board with its own engine (the options' table size and
+/// techniques apply); `on_position` is told of each board as it is done.
+pub fn run_builtin(
+    options: &Options,
+    mut on_position: impl FnMut(&str, bool),
+) -> Result<Tally, String> {
+    let mut tally = Tally::default();
+    for (spec, expected) in BUILTIN_SUITE {
+        let game: GameSpec = spec.parse()?;
+        let expected = if options.weak {
+            expected.signum()
+        } else {
+            expected
+        };
+        let right = with_game!(game.start(), start => {
+            let report = Engine::try_new(&start, options.clone())?.solve(&start);
+            debug_assert_eq!(start.ply(), 0);
+            tally.record(&report, expected)
+        });
+        on_position(spec, right);
+    }
+    Ok(tally)
 }

@@ -468,7 +468,7 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         s
     }
 
-    /// Two bounds on how well the side to move can do (it has no immediate win when asked):
+    /// Two bounds on how well the side to move can do (when it has no immediate win):
     /// - no quick win: it can win with its second move (ply + 3) only by completing a line with one
     ///   more stone on a cell playable now, at a cell at most two above a playable one. If no such
     ///   line exists, its earliest win is ply + 5.
@@ -485,7 +485,8 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         let reachable = playable | (playable << 1) | (playable << 2);
         let mut highest = i32::MAX;
         if self.winning_cells(self.current | playable) & reachable == B::ZERO {
-            highest = (d.cells() as i32 - 3 - n as i32) / 2;
+            // A win at ply + 5 if the board lasts that long, else at best a draw.
+            highest = ((d.cells() as i32 - 3 - n as i32) / 2).max(0);
         }
         if d.height % 2 == 1 || n % 2 == 1 {
             return (i32::MIN, highest);

@@ -117,8 +117,10 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
             .any(|&m| self.play(m).status() == Status::Win(me))
     }
 
-    /// Bounds `(lowest, highest)` on the score of the side to move that follow from a strategy one
-    /// side can play to the end (Connect Four: Allis' claimeven). The default knows nothing.
+    /// Bounds `(lowest, highest)` on the score of the side to move that follow from the rules or
+    /// from a strategy one side can play to the end (Connect Four: no quick win; Allis'
+    /// claimeven). Asked only when the side to move has no immediate win. The default knows
+    /// nothing.
     fn strategy_bounds(&self) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }

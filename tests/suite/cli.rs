@@ -1,0 +1,568 @@
+//! The `inarow` command line, run as a program: output formats, standard input, analysis, bad
+//! input, benchmark files, limits and self-play.
+
+use super::common::{score_for, shared_path};
+use inarow::game::{Connect, Game, MoveList, Standard, Status, play_moves};
+use inarow::search::{AlphaBeta, Config};
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Published positions (Pons' `Test_L3_R1` and `Test_L2_R1`, first lines) with their scores.
+const PUBLISHED: [(&str, i32); 8] = [
+    ("2252576253462244111563365343671351441", -1),
+    ("7422341735647741166133573473242566", 1),
+    ("23163416124767223154467471272416755633", 0),
+    ("65214673556155731566316327373221417", -1),
+    ("5554224333234511764415115", 4),
+    ("52753311433677442422121", 8),
+    ("1233722555341451114725221333", -1),
+    ("271713432331713132", -11),
+];
+
+/// What a run of the program gave.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn assert_no_panic(&self) {
+        assert!(
+            !self.stderr.contains("panicked"),
+            "the program panicked:\n{}",
+            self.stderr
+        );
+    }
+}
+
+/// Runs `inarow ARGS` with `input` on standard input (closed at once when `None`), killing it
+/// after a minute.
+fn inarow(args: &[&str], input: Option<&str>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(args)
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the inarow binary runs");
+    if let Some(text) = input {
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let text = text.to_string();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
+    }
+    let mut out = child.stdout.take().expect("piped stdout");
+    let mut err = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).map(|_| s)
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).map(|_| s)
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("inarow {args:?} did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Run {
+        code: status.code(),
+        stdout: out_reader.join().unwrap().expect("utf-8 stdout"),
+        stderr: err_reader.join().unwrap().expect("utf-8 stderr"),
+    }
+}
+
+fn standard() -> Connect<u64, Standard> {
+    Connect::new(Standard)
+}
+
+#[test]
+fn solve_prints_moves_and_score() {
+    let r = inarow(&["solve", "4453"], None);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    let line = r.stdout.trim_end();
+    let (moves, score) = line
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("expected 'MOVES SCORE', got '{line}'"));
+    assert_eq!(moves, "4453");
+    let score: i32 = score.parse().expect("an integer score");
+    assert!((-21..=21).contains(&score), "a 7x6 score: {score}");
+    assert_eq!(r.stdout.lines().count(), 1);
+
+    // Several positions: one line each, in order, with the published scores.
+    let args: Vec<&str> = std::iter::once("solve")
+        .chain(PUBLISHED.iter().map(|p| p.0))
+        .collect();
+    let r = inarow(&args, None);
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    let expected: Vec<String> = PUBLISHED.iter().map(|(m, s)| format!("{m} {s}")).collect();
+    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), expected);
+
+    // The empty board is written '-'; 4x4 is a published draw.
+    let r = inarow(&["solve", "--game", "connect4:4x4", "-"], None);
+    assert_eq!(r.stdout, "- 0\n", "stderr: {}", r.stderr);
+}
+
+#[test]
+fn solve_with_stats() {
+    let (moves, published) = PUBLISHED[5];
+    let r = inarow(&["solve", "--stats", moves], None);
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    let fields: Vec<&str> = r.stdout.split_whitespace().collect();
+    assert_eq!(
+        fields.len(),
+        4,
+        "expected 'MOVES SCORE nodes=N us=T': {}",
+        r.stdout
+    );
+    assert_eq!(fields[0], moves);
+    assert_eq!(fields[1], published.to_string());
+    let nodes: u64 = fields[2]
+        .strip_prefix("nodes=")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("bad nodes field '{}'", fields[2]));
+    assert!(nodes > 0);
+    assert!(
+        fields[3]
+            .strip_prefix("us=")
+            .is_some_and(|t| t.parse::<u64>().is_ok()),
+        "bad time field '{}'",
+        fields[3]
+    );
+}
+
+/// Checks one JSON report against the published score and the rules.
+fn check_json(line: &str, moves: &str, published: i32) {
+    let v: serde_json::Value =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+    assert_eq!(v["moves"], moves, "{line}");
+    assert_eq!(v["score"], published, "{line}");
+    assert!(v["nodes"].as_u64().is_some_and(|n| n > 0), "{line}");
+    assert!(v["us"].as_u64().is_some(), "{line}");
+    let outcome = match published.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    };
+    assert_eq!(v["outcome"], outcome, "{line}");
+
+    let (pos, _) = play_moves(standard(), moves).expect("legal");
+    let mut solver = AlphaBeta::new(&pos, Config::default());
+    // best_moves: exactly the moves that keep the score.
+    let best: Vec<u8> = v["best_moves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("best_moves is not a list: {line}"))
+        .iter()
+        .map(|m| {
+            let text = m.as_str().expect("a move string");
+            pos.parse_move(text).expect("a legal move")
+        })
+        .collect();
+    assert!(!best.is_empty(), "best_moves is empty: {line}");
+    let mut legal = MoveList::new();
+    pos.legal_moves(&mut legal);
+    for &m in &legal {
+        let child = pos.play(m);
+        let keeps = match child.status() {
+            Status::Ongoing => -solver.solve(&child, false).unwrap() == published,
+            s => score_for(42, pos.ply(), child.ply(), s) == published,
+        };
+        assert_eq!(
+            best.contains(&m),
+            keeps,
+            "{moves}: move {} {} the score but best_moves is {:?}",
+            m + 1,
+            if keeps { "keeps" } else { "does not keep" },
+            v["best_moves"]
+        );
+    }
+    // pv: a legal continuation that ends the game with the published score.
+    let pv = v["pv"]
+        .as_str()
+        .unwrap_or_else(|| panic!("pv is not a string: {line}"));
+    let (end, pv_moves) = play_moves(pos, pv).unwrap_or_else(|e| panic!("pv '{pv}' illegal: {e}"));
+    assert!(!pv_moves.is_empty());
+    assert!(best.contains(&pv_moves[0]), "pv starts with a best move");
+    assert_ne!(
+        end.status(),
+        Status::Ongoing,
+        "pv '{pv}' does not end the game"
+    );
+    assert_eq!(
+        score_for(42, pos.ply(), end.ply(), end.status()),
+        published,
+        "pv '{pv}' ends the game with another score"
+    );
+}
+
+#[test]
+fn solve_json() {
+    for &(moves, published) in &PUBLISHED {
+        let r = inarow(&["solve", "--json", moves], None);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+        assert_eq!(r.stdout.lines().count(), 1, "one JSON object per line");
+        check_json(r.stdout.trim_end(), moves, published);
+    }
+}
+
+#[test]
+fn solve_reads_standard_input() {
+    let input: String = PUBLISHED
+        .iter()
+        .map(|(m, s)| format!("{m} {s}\n"))
+        .collect();
+    let r = inarow(&["solve"], Some(&input));
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    let expected: Vec<String> = PUBLISHED.iter().map(|(m, s)| format!("{m} {s}")).collect();
+    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), expected);
+
+    // A bad line is reported with its line number; the others are still solved.
+    let input = format!("{} 0\n4458\n{} 0\n", PUBLISHED[0].0, PUBLISHED[1].0);
+    let r = inarow(&["solve"], Some(&input));
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(1), "a bad line fails the run");
+    assert_eq!(
+        r.stdout,
+        format!(
+            "{} {}\n{} {}\n",
+            PUBLISHED[0].0, PUBLISHED[0].1, PUBLISHED[1].0, PUBLISHED[1].1
+        )
+    );
+    assert!(r.stderr.contains("line 2"), "{}", r.stderr);
+    assert!(r.stderr.contains("4458"), "{}", r.stderr);
+}
+
+#[test]
+fn analyze_lists_every_move_best_first() {
+    for &(moves, published) in &PUBLISHED[..6] {
+        let r = inarow(&["analyze", moves], None);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+        let (pos, _) = play_moves(standard(), moves).unwrap();
+        let mut legal = MoveList::new();
+        pos.legal_moves(&mut legal);
+        let rows: Vec<(u8, i32)> = r
+            .stdout
+            .lines()
+            .map(|l| {
+                let (m, s) = l
+                    .split_once(' ')
+                    .unwrap_or_else(|| panic!("bad line '{l}'"));
+                (
+                    pos.parse_move(m).unwrap_or_else(|e| panic!("'{l}': {e}")),
+                    s.parse().unwrap_or_else(|_| panic!("bad score in '{l}'")),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows.len(),
+            legal.len(),
+            "one line per legal move:\n{}",
+            r.stdout
+        );
+        let mut cols: Vec<u8> = rows.iter().map(|r| r.0).collect();
+        cols.sort_unstable();
+        cols.dedup();
+        assert_eq!(
+            cols.len(),
+            legal.len(),
+            "every legal move once:\n{}",
+            r.stdout
+        );
+        assert!(
+            rows.windows(2).all(|w| w[0].1 >= w[1].1),
+            "best first:\n{}",
+            r.stdout
+        );
+        assert_eq!(
+            rows[0].1, published,
+            "{moves}: the best move reaches the published score"
+        );
+    }
+    // JSON form.
+    let (moves, published) = PUBLISHED[5];
+    let r = inarow(&["analyze", "--json", moves], None);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    assert_eq!(v["moves"], moves);
+    assert_eq!(v["analysis"][0]["score"], published);
+}
+
+#[test]
+fn bad_move_string_is_a_clean_error() {
+    let r = inarow(&["solve", "4458"], None);
+    r.assert_no_panic();
+    assert_ne!(r.code, Some(0));
+    assert!(r.code.is_some(), "killed by a signal: {}", r.stderr);
+    assert_eq!(r.stdout, "", "nothing solved");
+    assert_eq!(
+        r.stderr.trim_end().lines().count(),
+        1,
+        "one line of error:\n{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("4458"), "{}", r.stderr);
+
+    for args in [
+        &["solve", "1111111"][..],
+        &["solve", "12121212"],
+        &["solve", "x"],
+        &["analyze", "1212121"],
+        &["solve", "--game", "connect4:4x4", "5"],
+    ] {
+        let r = inarow(args, None);
+        r.assert_no_panic();
+        assert!(
+            matches!(r.code, Some(c) if c != 0),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            r.stderr.trim_end().lines().count(),
+            1,
+            "{args:?}:\n{}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn bad_options_are_clean_errors() {
+    for (args, needle) in [
+        (&["solve", "--game", "connect4:99x99", "4"][..], "99x99"),
+        (&["solve", "--game", "chess", "4"], "chess"),
+        (&["solve", "--algo", "magic", "4"], "magic"),
+        (&["solve", "--tt-scheme", "lru", "4"], "lru"),
+        (&["solve", "--time", "0", "4"], "time"),
+        (&["solve", "--time", "-1", "4"], "-1"),
+    ] {
+        let r = inarow(args, None);
+        r.assert_no_panic();
+        assert!(matches!(r.code, Some(c) if c != 0), "{args:?} should fail");
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+        assert_eq!(r.stdout, "", "{args:?}");
+    }
+}
+
+#[test]
+fn every_solver_option_gives_the_published_scores() {
+    let positions: Vec<&str> = PUBLISHED.iter().map(|p| p.0).collect();
+    let expected: Vec<String> = PUBLISHED.iter().map(|(m, s)| format!("{m} {s}")).collect();
+    let expected_weak: Vec<String> = PUBLISHED
+        .iter()
+        .map(|(m, s)| format!("{m} {}", s.signum()))
+        .collect();
+    let option_sets: [&[&str]; 12] = [
+        &["--algo", "ab"],
+        &["--algo", "bisect"],
+        &["--algo", "mtdf"],
+        &["--algo", "deepening"],
+        &["--algo", "gallop"],
+        &["--tt-scheme", "new"],
+        &["--tt-scheme", "big"],
+        &["--tt-mb", "0"],
+        &["--tt-mb", "1", "--no-symmetry", "--no-etc"],
+        &["--no-threat-order", "--no-tt-move", "--history"],
+        &["--weak"],
+        &["--weak", "--algo", "ab", "--tt-mb", "2"],
+    ];
+    for options in option_sets {
+        let mut args = vec!["solve"];
+        args.extend_from_slice(options);
+        args.extend(&positions);
+        let r = inarow(&args, None);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(0), "{options:?}: {}", r.stderr);
+        let want = if options.contains(&"--weak") {
+            &expected_weak
+        } else {
+            &expected
+        };
+        assert_eq!(&r.stdout.lines().collect::<Vec<_>>(), want, "{options:?}");
+    }
+}
+
+/// `^\S+ n=\d+ correct=\d+ mean_us=[0-9.]+ mean_nodes=[0-9.]+ max_us=\d+$`, by hand.
+fn is_summary(line: &str) -> bool {
+    let fields: Vec<&str> = line.split(' ').collect();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let decimal = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let field = |i: usize, name: &str, ok: &dyn Fn(&str) -> bool| {
+        fields[i].strip_prefix(name).is_some_and(ok)
+    };
+    fields.len() == 6
+        && !fields[0].is_empty()
+        && !fields[0].chars().any(char::is_whitespace)
+        && field(1, "n=", &digits)
+        && field(2, "correct=", &digits)
+        && field(3, "mean_us=", &decimal)
+        && field(4, "mean_nodes=", &decimal)
+        && field(5, "max_us=", &digits)
+}
+
+#[test]
+fn summary_matcher() {
+    assert!(is_summary(
+        "f n=3 correct=1 mean_us=8.7 mean_nodes=51.3 max_us=225"
+    ));
+    assert!(!is_summary(
+        "f n=3 correct=1 mean_us=8.7 mean_nodes=51.3 max_us=2.5"
+    ));
+    assert!(!is_summary(
+        "f n=3 correct=x mean_us=8.7 mean_nodes=51.3 max_us=225"
+    ));
+    assert!(!is_summary("f n=3 correct=1 mean_us=8.7 mean_nodes=51.3"));
+}
+
+#[test]
+fn bench_reports_wrong_and_bad_lines() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let file = dir.join(format!("inarow-bench-{}.txt", std::process::id()));
+    let (good, good_score) = PUBLISHED[0];
+    let (wrong, wrong_score) = PUBLISHED[1];
+    let text = format!("{good} {good_score}\n{wrong} {}\nxyz\n", wrong_score + 1);
+    std::fs::write(&file, text).expect("temp file");
+    let path = file.to_str().expect("utf-8 path");
+    let r = inarow(&["bench", path], None);
+    let _ = std::fs::remove_file(&file);
+    r.assert_no_panic();
+    assert!(
+        matches!(r.code, Some(c) if c != 0),
+        "a wrong or bad line fails the run"
+    );
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "one summary line per file:\n{}", r.stdout);
+    assert!(is_summary(lines[0]), "summary format: '{}'", lines[0]);
+    assert!(
+        lines[0].starts_with(&format!("{path} n=3 correct=1 ")),
+        "'{}'",
+        lines[0]
+    );
+    assert!(
+        r.stderr.contains(&format!("{path}:2")),
+        "wrong line named:\n{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains(wrong), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("{path}:3")),
+        "bad line named:\n{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("xyz"), "{}", r.stderr);
+    assert!(
+        !r.stderr.contains(&format!("{path}:1")),
+        "the good line is fine:\n{}",
+        r.stderr
+    );
+
+    // A file that does not exist.
+    let r = inarow(&["bench", "/nonexistent/inarow-bench.txt"], None);
+    r.assert_no_panic();
+    assert!(matches!(r.code, Some(c) if c != 0));
+    assert!(
+        r.stderr.contains("/nonexistent/inarow-bench.txt"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn bench_on_a_public_set() {
+    let Some(path) = shared_path("connect4/Test_L3_R1", "cli::bench_on_a_public_set") else {
+        return;
+    };
+    let path = path.to_str().expect("utf-8 path").to_string();
+    let r = inarow(&["bench", "--limit", "200", &path], None);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    let line = r.stdout.trim_end();
+    assert!(is_summary(line), "'{line}'");
+    assert!(
+        line.starts_with(&format!("{path} n=200 correct=200 ")),
+        "'{line}'"
+    );
+}
+
+#[test]
+fn time_limit_gives_an_unknown_score() {
+    // The empty 7x6 board takes far longer than a millisecond.
+    let r = inarow(&["solve", "--time", "0.001", "-"], None);
+    r.assert_no_panic();
+    assert_eq!(
+        r.code,
+        Some(3),
+        "exit code 3 when a limit stops a search: {}",
+        r.stderr
+    );
+    assert_eq!(r.stdout, "- ?\n");
+    assert!(r.stderr.contains("time limit"), "{}", r.stderr);
+
+    let r = inarow(&["solve", "--nodes", "10000", ""], None);
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    assert_eq!(r.stdout, "- ?\n");
+    assert!(r.stderr.contains("node limit"), "{}", r.stderr);
+
+    let r = inarow(&["solve", "--json", "--time", "0.001", "-"], None);
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    assert!(v["score"].is_null(), "{}", r.stdout);
+    assert!(v["stopped"].is_string(), "{}", r.stdout);
+}
+
+#[test]
+fn self_play_on_4x4_is_a_draw() {
+    // Perfect play on 4x4 ends in a draw (published).
+    let r = inarow(&["play", "--human", "none", "--game", "connect4:4x4"], None);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    assert_eq!(
+        r.stdout
+            .lines()
+            .filter(|l| l.starts_with("engine plays"))
+            .count(),
+        16,
+        "16 moves fill the board:\n{}",
+        r.stdout
+    );
+    assert_eq!(r.stdout.lines().last(), Some("Draw."), "{}", r.stdout);
+
+    // A human who closes the input ends the game without a fuss.
+    let r = inarow(
+        &["play", "--human", "first", "--game", "connect4:4x4"],
+        None,
+    );
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+
+    // Two humans playing a vertical win; 'undo' takes one move back.
+    let r = inarow(
+        &["play", "--human", "both", "--game", "connect4:4x4"],
+        Some("1\n2\n1\n2\n3\nundo\n1\n2\n1\n"),
+    );
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    assert_eq!(
+        r.stdout.lines().last(),
+        Some("First player wins."),
+        "{}",
+        r.stdout
+    );
+}

@@ -1,0 +1,194 @@
+//! Helpers shared by the test modules.
+
+use inarow::game::{AnyGame, GameSpec, Status};
+use inarow::search::Driver;
+use std::path::PathBuf;
+
+/// Every root driver of the solver.
+pub const DRIVERS: [Driver; 5] = [
+    Driver::FullWindow,
+    Driver::Bisection,
+    Driver::Gallop,
+    Driver::Mtdf,
+    Driver::Deepening,
+];
+
+/// The public data folder (`../shared/data` beside the clone), when it is there.
+pub fn shared_data() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    dir.is_dir().then_some(dir)
+}
+
+/// A sub-folder or file of the public data, or `None` after a notice that the test is skipped.
+pub fn shared_path(relative: &str, test: &str) -> Option<PathBuf> {
+    let path = shared_data().map(|d| d.join(relative));
+    match path {
+        Some(p) if p.exists() => Some(p),
+        _ => {
+            eprintln!(
+                "NOTICE: {test} skipped: public data '../shared/data/{relative}' is not present \
+                 beside the clone"
+            );
+            None
+        }
+    }
+}
+
+/// Parses a game spec that must be valid.
+pub fn spec(text: &str) -> GameSpec {
+    text.parse()
+        .unwrap_or_else(|e| panic!("spec '{text}' should parse: {e}"))
+}
+
+/// The empty board of a spec that must be valid.
+pub fn start(text: &str) -> AnyGame {
+    spec(text).start()
+}
+
+/// The score, for the side to move at ply `ply`, of a game on a board of `cells` cells that ends
+/// on ply `end` (1-based) with `status`: a win on ply `e` is worth `(cells + 2 - e) / 2` to the
+/// winner (published convention, e.g. 22 - stones of the winner on 7x6).
+pub fn score_for(cells: u32, ply: u32, end: u32, status: Status) -> i32 {
+    use inarow::game::Player;
+    let value = (cells as i32 + 2 - end as i32) / 2;
+    match status {
+        Status::Draw => 0,
+        Status::Ongoing => panic!("the game has not ended"),
+        Status::Win(p) => {
+            if p == Player::at_ply(ply) {
+                value
+            } else {
+                -value
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for tests that must not depend on any crate's RNG.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// A plain grid model of Connect Four, written from the rules alone: the reference that the
+/// bitboard implementation is checked against.
+#[derive(Clone, Debug)]
+pub struct Naive {
+    pub width: usize,
+    pub height: usize,
+    pub k: usize,
+    /// `grid[col][row]`, row 0 at the bottom: 0 empty, 1 first player, 2 second.
+    pub grid: Vec<Vec<u8>>,
+    pub ply: u32,
+    pub winner: Option<u8>,
+}
+
+impl Naive {
+    pub fn new(width: usize, height: usize, k: usize) -> Naive {
+        Naive {
+            width,
+            height,
+            k,
+            grid: vec![vec![0; height]; width],
+            ply: 0,
+            winner: None,
+        }
+    }
+
+    fn column_height(&self, col: usize) -> usize {
+        self.grid[col].iter().take_while(|&&c| c != 0).count()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.winner.is_some() || self.ply as usize == self.width * self.height
+    }
+
+    /// Whether a stone may be dropped in `col` (0-based) now.
+    pub fn can_play(&self, col: usize) -> bool {
+        !self.is_over() && col < self.width && self.column_height(col) < self.height
+    }
+
+    /// The legal columns, left to right.
+    pub fn legal(&self) -> Vec<usize> {
+        (0..self.width).filter(|&c| self.can_play(c)).collect()
+    }
+
+    pub fn play(&mut self, col: usize) {
+        assert!(self.can_play(col), "naive model: illegal move {col}");
+        let row = self.column_height(col);
+        let me = if self.ply.is_multiple_of(2) { 1 } else { 2 };
+        self.grid[col][row] = me;
+        self.ply += 1;
+        if self.line_through(col, row) {
+            self.winner = Some(me);
+        }
+    }
+
+    /// Whether the stone at (col, row) is part of a line of `k` of its colour.
+    fn line_through(&self, col: usize, row: usize) -> bool {
+        let me = self.grid[col][row];
+        let at = |c: i64, r: i64| -> bool {
+            c >= 0
+                && r >= 0
+                && (c as usize) < self.width
+                && (r as usize) < self.height
+                && self.grid[c as usize][r as usize] == me
+        };
+        [(1i64, 0i64), (0, 1), (1, 1), (1, -1)]
+            .iter()
+            .any(|&(dc, dr)| {
+                let mut run = 1;
+                for sign in [1i64, -1] {
+                    let (mut c, mut r) = (col as i64 + sign * dc, row as i64 + sign * dr);
+                    while at(c, r) {
+                        run += 1;
+                        c += sign * dc;
+                        r += sign * dr;
+                    }
+                }
+                run >= self.k
+            })
+    }
+
+    pub fn status(&self) -> Status {
+        use inarow::game::Player;
+        match self.winner {
+            Some(1) => Status::Win(Player::First),
+            Some(_) => Status::Win(Player::Second),
+            None if self.is_over() => Status::Draw,
+            None => Status::Ongoing,
+        }
+    }
+
+    /// The board as the library's `render` is documented to draw it: top row first, `X` first
+    /// player, `O` second, `.` empty, cells separated by spaces, then the column labels mod 10.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for row in (0..self.height).rev() {
+            let cells: Vec<&str> = (0..self.width)
+                .map(|c| match self.grid[c][row] {
+                    0 => ".",
+                    1 => "X",
+                    _ => "O",
+                })
+                .collect();
+            s += &cells.join(" ");
+            s.push('\n');
+        }
+        let labels: Vec<String> = (1..=self.width).map(|c| (c % 10).to_string()).collect();
+        s += &labels.join(" ");
+        s.push('\n');
+        s
+    }
+}

@@ -1,0 +1,9 @@
+//! Integration tests of the `inarow` library and command line, one module per area.
+
+mod agreement;
+mod cli;
+mod common;
+mod public_sets;
+mod rules;
+mod signature;
+mod sizes;

@@ -1,0 +1,3 @@
+//! The integration test suite: one binary, with modules under `tests/suite/`.
+
+mod suite;
