@@ -5,9 +5,10 @@ mod analyze;
 mod bench;
 mod play;
 mod solve;
+mod verify;
 
 use clap::{Args, Parser, Subcommand};
-use inarow::engine::Options;
+use inarow::engine::{Algorithm, Options};
 use inarow::game::{Game, GameSpec, MoveError, play_moves};
 use inarow::search::alphabeta::Limits;
 use inarow::search::{Config, Driver, Scheme};
@@ -34,6 +35,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play in the terminal against the solver, or two humans.
     Play(play::PlayArgs),
+    /// Check a proof certificate (written by `solve --proof`) with nothing but the rules.
+    Verify(verify::VerifyArgs),
 }
 
 /// The game and the solver's settings, shared by every command.
@@ -45,10 +48,17 @@ pub struct SolverArgs {
     /// Only win / draw / loss (1 / 0 / -1), not the exact score.
     #[arg(long)]
     weak: bool,
-    /// Root driver: gallop (from the extremes, then bisection), bisect, mtdf, deepening or ab
-    /// (one full window).
+    /// Algorithm. Alpha-beta with its root driver: gallop (from the extremes, then bisection),
+    /// bisect, mtdf, deepening or ab (one full window); or a proof-number search, which gives
+    /// win / draw / loss only: pns, pn2 or dfpn.
     #[arg(long, default_value = "gallop")]
-    algo: Driver,
+    algo: String,
+    /// Memory budget of the proof-number searches, in MiB.
+    #[arg(long, default_value_t = 1024)]
+    mem_mb: usize,
+    /// Initialise PNS / PN² leaves from the number of moves that do not lose at once.
+    #[arg(long)]
+    pn_heuristic: bool,
     /// Transposition table size in MiB (0 = none).
     #[arg(long, default_value_t = 64)]
     tt_mb: usize,
@@ -91,9 +101,25 @@ impl SolverArgs {
             }
             t => t.map(Duration::from_secs_f64),
         };
+        let (algorithm, driver) = match self.algo.parse::<Driver>() {
+            Ok(driver) => (Algorithm::AlphaBeta, driver),
+            Err(_) => match self.algo.parse::<Algorithm>() {
+                Ok(algorithm) => (algorithm, Driver::Gallop),
+                Err(_) => {
+                    return Err(format!(
+                        "unknown algorithm '{}': expected gallop, bisect, mtdf, deepening, ab, \
+                         pns, pn2 or dfpn",
+                        self.algo
+                    ));
+                }
+            },
+        };
         Ok(Options {
+            algorithm,
+            mem_mb: self.mem_mb,
+            heuristic_init: self.pn_heuristic,
             config: Config {
-                driver: self.algo,
+                driver,
                 tt_mb: self.tt_mb,
                 scheme: self.tt_scheme,
                 symmetry: !self.no_symmetry,
@@ -139,5 +165,6 @@ pub fn run() -> Result<Outcome, String> {
         Command::Analyze(args) => analyze::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
+        Command::Verify(args) => verify::run(args),
     }
 }

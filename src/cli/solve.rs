@@ -3,7 +3,8 @@
 use super::{Outcome, SolverArgs, parse_position, show_moves};
 use clap::Args;
 use inarow::engine::{Engine, Report};
-use inarow::game::{Game, format_moves};
+use inarow::game::{Game, format_moves, play_moves};
+use inarow::search::proof::write_proof;
 use inarow::with_game;
 use serde::Serialize;
 use std::io::{BufRead, Write};
@@ -18,6 +19,10 @@ pub struct SolveArgs {
     /// One JSON object per position: moves, score, best moves, principal variation, nodes, time.
     #[arg(long)]
     json: bool,
+    /// Write proof certificates of the position's win / draw / loss to FILE (one position
+    /// only); `inarow verify FILE` checks them.
+    #[arg(long, value_name = "FILE")]
+    proof: Option<String>,
     /// Move strings (`4453`; `-` or "" = the empty board). Without any, reads standard input:
     /// the first field of each line.
     moves: Vec<String>,
@@ -40,16 +45,49 @@ struct JsonReport {
 
 pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
+    let proof_numbers = options.algorithm.is_weak_only();
+    if args.proof.is_some() && args.moves.len() != 1 {
+        return Err("--proof needs exactly one position on the command line".to_string());
+    }
     with_game!(args.solver.spec()?.start(), start => {
         let mut engine = Engine::try_new(&start, options)?;
-        solve_all(start, &mut engine, &args)
+        let outcome = solve_all(start, &mut engine, &args, proof_numbers)?;
+        if let Some(file) = &args.proof {
+            write_certificates(start, &mut engine, &args.moves[0], file)?;
+        }
+        Ok(outcome)
     })
+}
+
+/// Writes the certificates of one position: to a temporary file first, renamed when complete.
+fn write_certificates<G: Game>(
+    start: G,
+    engine: &mut Engine<G>,
+    moves: &str,
+    file: &str,
+) -> Result<(), String> {
+    let text = if moves.trim() == "-" { "" } else { moves };
+    let (pos, root_moves) = play_moves(start, text).map_err(|e| e.to_string())?;
+    let proofs = engine
+        .certificates(&pos)
+        .map_err(|e| format!("no certificate written: {e}"))?;
+    let body: String = proofs
+        .iter()
+        .map(|p| write_proof(&start, &root_moves, p))
+        .collect();
+    let temporary = format!("{file}.tmp");
+    std::fs::write(&temporary, body)
+        .and_then(|_| std::fs::rename(&temporary, file))
+        .map_err(|e| format!("cannot write '{file}': {e}"))?;
+    eprintln!("inarow: wrote {} certificate(s) to {file}", proofs.len());
+    Ok(())
 }
 
 fn solve_all<G: Game>(
     start: G,
     engine: &mut Engine<G>,
     args: &SolveArgs,
+    proof_numbers: bool,
 ) -> Result<Outcome, String> {
     let from_stdin = args.moves.is_empty();
     let lines: Box<dyn Iterator<Item = std::io::Result<String>>> = if from_stdin {
@@ -97,18 +135,23 @@ fn solve_all<G: Game>(
         let printed = if args.json {
             json_line(&start, &pos, text, &report)
         } else {
-            plain_line(text, &report, args.stats)
+            plain_line(text, &report, args.stats, proof_numbers)
         };
         writeln!(out, "{printed}").map_err(|e| format!("cannot write: {e}"))?;
     }
     Ok(outcome)
 }
 
-fn plain_line<M>(text: &str, report: &Report<M>, stats: bool) -> String {
+/// `MOVES SCORE`, with `--stats` `nodes=N us=T` (and, for proof-number searches, the peak
+/// memory of their tree or table: `peak_kb=K`).
+fn plain_line<M>(text: &str, report: &Report<M>, stats: bool, proof_numbers: bool) -> String {
     let score = report.score.map_or("?".to_string(), |s| s.to_string());
     let mut line = format!("{} {score}", show_moves(text));
     if stats {
         line += &format!(" nodes={} us={}", report.nodes, report.elapsed.as_micros());
+        if proof_numbers {
+            line += &format!(" peak_kb={}", report.peak_bytes / 1024);
+        }
     }
     line
 }

@@ -6,17 +6,86 @@ pub mod bench;
 
 use crate::game::{Game, MoveList, Status};
 use crate::search::alphabeta::Limits;
-use crate::search::{AlphaBeta, Config, Stopped};
+use crate::search::dfpn::DfPn;
+use crate::search::pn::{Goal, StopReason, Verdict, weak_value};
+use crate::search::pns::{Pn2, Pns};
+use crate::search::proof::{self, Proof};
+use crate::search::{AlphaBeta, Config};
+use std::fmt;
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
+/// Which family of solver answers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Algorithm {
+    /// The exact alpha-beta solver (its root driver is in [`Config::driver`]).
+    #[default]
+    AlphaBeta,
+    /// Proof-number search (Allis), best first; win / draw / loss only.
+    Pns,
+    /// PN²: PNS with a bounded second-level PNS at each leaf; win / draw / loss only.
+    Pn2,
+    /// Depth-first proof-number search (Nagai); win / draw / loss only.
+    DfPn,
+}
+
+impl Algorithm {
+    /// Whether this algorithm gives only win / draw / loss.
+    pub fn is_weak_only(self) -> bool {
+        self != Algorithm::AlphaBeta
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "pns" => Ok(Algorithm::Pns),
+            "pn2" => Ok(Algorithm::Pn2),
+            "dfpn" => Ok(Algorithm::DfPn),
+            _ => Err(format!("unknown proof-number algorithm '{s}'")),
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Pns => "pns",
+            Algorithm::Pn2 => "pn2",
+            Algorithm::DfPn => "dfpn",
+        })
+    }
+}
+
 /// What a front-end asks of the engine.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
+    pub algorithm: Algorithm,
+    /// The alpha-beta solver's techniques and table.
     pub config: Config,
-    /// Only win / draw / loss (-1 / 0 / 1), not the exact score.
+    /// Only win / draw / loss (-1 / 0 / 1), not the exact score (always, for proof-number search).
     pub weak: bool,
     /// Limits on each call (solve, or analyze as a whole).
     pub limits: Limits,
+    /// Memory budget of the proof-number searches, in MiB.
+    pub mem_mb: usize,
+    /// Initialise PNS leaves from the number of safe moves instead of 1 / 1.
+    pub heuristic_init: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            algorithm: Algorithm::AlphaBeta,
+            config: Config::default(),
+            weak: false,
+            limits: Limits::default(),
+            mem_mb: 1024,
+            heuristic_init: false,
+        }
+    }
 }
 
 /// The result of solving one position.
@@ -24,13 +93,15 @@ pub struct Options {
 pub struct Report<M> {
     /// The score for the side to move; `None` when a limit stopped the search.
     pub score: Option<i32>,
-    pub stopped: Option<Stopped>,
+    pub stopped: Option<StopReason>,
     /// Every move that reaches the score (filled by [`Engine::solve_detailed`]).
     pub best_moves: Vec<M>,
     /// A line of perfect play to the end of the game (filled by [`Engine::solve_detailed`]).
     pub pv: Vec<M>,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// The most memory the search's own structures held (the table, or the proof-number tree).
+    pub peak_bytes: usize,
 }
 
 /// The score of one move, as [`Engine::analyze`] returns it.
@@ -40,11 +111,20 @@ pub struct MoveScore<M> {
     pub score: Option<i32>,
 }
 
+/// The solver behind an engine.
+enum Backend<G: Game> {
+    AlphaBeta(Box<AlphaBeta<G>>),
+    Pns(Box<Pns<G>>),
+    Pn2(Box<Pn2<G>>),
+    DfPn(Box<DfPn<G>>),
+}
+
 /// A solver with its table, for positions of one game.
 pub struct Engine<G: Game> {
-    solver: AlphaBeta<G>,
+    backend: Backend<G>,
     weak: bool,
     limits: Limits,
+    mem_bytes: usize,
 }
 
 impl<G: Game> Engine<G> {
@@ -54,42 +134,122 @@ impl<G: Game> Engine<G> {
 
     /// Like [`Engine::new`], but a table the machine cannot hold is an error.
     pub fn try_new(sample: &G, options: Options) -> Result<Self, String> {
+        let mem_bytes = options
+            .mem_mb
+            .checked_mul(1 << 20)
+            .ok_or_else(|| format!("memory budget of {} MiB is too large", options.mem_mb))?;
+        let limits = options.limits;
+        let backend = match options.algorithm {
+            Algorithm::AlphaBeta => {
+                Backend::AlphaBeta(Box::new(AlphaBeta::try_new(sample, options.config)?))
+            }
+            Algorithm::Pns => Backend::Pns(Box::new(Pns::new(
+                mem_bytes,
+                limits,
+                options.heuristic_init,
+            ))),
+            Algorithm::Pn2 => Backend::Pn2(Box::new(Pn2::new(
+                mem_bytes,
+                limits,
+                options.heuristic_init,
+            ))),
+            Algorithm::DfPn => Backend::DfPn(Box::new(DfPn::try_new(mem_bytes, limits)?)),
+        };
         Ok(Engine {
-            solver: AlphaBeta::try_new(sample, options.config)?,
-            weak: options.weak,
-            limits: options.limits,
+            backend,
+            weak: options.weak || options.algorithm.is_weak_only(),
+            limits,
+            mem_bytes,
         })
     }
 
     /// Forgets everything learnt (the table), as before a benchmark position.
     pub fn reset(&mut self) {
-        self.solver.reset();
+        match &mut self.backend {
+            Backend::AlphaBeta(s) => s.reset(),
+            Backend::DfPn(s) => s.clear(),
+            Backend::Pns(_) | Backend::Pn2(_) => {}
+        }
     }
 
+    /// Memory held by the table or budgeted for the proof-number search, in bytes.
     pub fn table_bytes(&self) -> usize {
-        self.solver.table_bytes()
+        match &self.backend {
+            Backend::AlphaBeta(s) => s.table_bytes(),
+            _ => self.mem_bytes,
+        }
+    }
+
+    /// Whether scores are only win / draw / loss.
+    pub fn is_weak(&self) -> bool {
+        self.weak
+    }
+
+    fn set_limits(&mut self) {
+        let limits = self.limits;
+        match &mut self.backend {
+            Backend::AlphaBeta(s) => s.set_limits(limits),
+            Backend::Pns(s) => s.set_limits(limits),
+            Backend::Pn2(s) => s.set_limits(limits),
+            Backend::DfPn(s) => s.set_limits(limits),
+        }
+    }
+
+    /// The score of `pos` under the limits already set.
+    fn value(&mut self, pos: &G) -> Result<i32, StopReason> {
+        let weak = self.weak;
+        let prove = |pos: &G, goal: Goal, backend: &mut Backend<G>| match backend {
+            Backend::Pns(s) => s.prove(pos, goal),
+            Backend::Pn2(s) => s.prove(pos, goal),
+            Backend::DfPn(s) => s.prove(pos, goal),
+            Backend::AlphaBeta(_) => unreachable!("alpha-beta does not prove goals"),
+        };
+        match &mut self.backend {
+            Backend::AlphaBeta(s) => s.solve(pos, weak).map_err(StopReason::from),
+            backend => weak_value(|goal| prove(pos, goal, backend)),
+        }
+    }
+
+    /// Nodes searched since the engine was made.
+    pub fn nodes(&self) -> u64 {
+        match &self.backend {
+            Backend::AlphaBeta(s) => s.nodes(),
+            Backend::Pns(s) => s.stats().expanded,
+            Backend::Pn2(s) => s.stats().expanded,
+            Backend::DfPn(s) => s.stats().expanded,
+        }
+    }
+
+    fn peak_bytes(&self) -> usize {
+        match &self.backend {
+            Backend::AlphaBeta(s) => s.table_bytes(),
+            Backend::Pns(s) => s.stats().peak_bytes,
+            Backend::Pn2(s) => s.stats().peak_bytes,
+            Backend::DfPn(s) => s.stats().peak_bytes,
+        }
     }
 
     /// The score of `pos`.
     pub fn solve(&mut self, pos: &G) -> Report<G::Move> {
-        self.solver.set_limits(self.limits);
+        self.set_limits();
         let start = Instant::now();
-        let nodes0 = self.solver.nodes();
-        let result = self.solver.solve(pos, self.weak);
+        let nodes0 = self.nodes();
+        let result = self.value(pos);
         Report {
             score: result.ok(),
             stopped: result.err(),
             best_moves: Vec::new(),
             pv: Vec::new(),
-            nodes: self.solver.nodes() - nodes0,
+            nodes: self.nodes() - nodes0,
             elapsed: start.elapsed(),
+            peak_bytes: self.peak_bytes(),
         }
     }
 
     /// The score of `pos`, every move that reaches it, and a principal variation.
     pub fn solve_detailed(&mut self, pos: &G) -> Report<G::Move> {
         let start = Instant::now();
-        let nodes0 = self.solver.nodes();
+        let nodes0 = self.nodes();
         let mut report = self.solve(pos);
         if let Some(score) = report.score {
             let extra = self
@@ -103,20 +263,24 @@ impl<G: Game> Engine<G> {
                 Err(s) => report.stopped = Some(s),
             }
         }
-        report.nodes = self.solver.nodes() - nodes0;
+        report.nodes = self.nodes() - nodes0;
         report.elapsed = start.elapsed();
         report
     }
 
     /// Whether playing `mv` from `pos` keeps the score `score`.
-    fn keeps_score(&mut self, pos: &G, mv: G::Move, score: i32) -> Result<bool, Stopped> {
+    fn keeps_score(&mut self, pos: &G, mv: G::Move, score: i32) -> Result<bool, StopReason> {
         if self.weak && score < 0 {
             return Ok(true);
         }
-        self.solver.value_at_most(&pos.play(mv), -score)
+        let child = pos.play(mv);
+        match &mut self.backend {
+            Backend::AlphaBeta(s) => s.value_at_most(&child, -score).map_err(StopReason::from),
+            _ => Ok(-self.value(&child)? == score),
+        }
     }
 
-    fn best_moves(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, Stopped> {
+    fn best_moves(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, StopReason> {
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         let mut best = Vec::new();
@@ -128,7 +292,7 @@ impl<G: Game> Engine<G> {
         Ok(best)
     }
 
-    fn principal_variation(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, Stopped> {
+    fn principal_variation(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, StopReason> {
         let mut pv = Vec::new();
         let (mut pos, mut score) = (*pos, score);
         while pos.status() == Status::Ongoing {
@@ -152,20 +316,39 @@ impl<G: Game> Engine<G> {
     /// The score of every legal move, best first (moves of equal score in the game's order).
     /// Limits apply to the whole analysis; moves not reached have no score.
     pub fn analyze(&mut self, pos: &G) -> Vec<MoveScore<G::Move>> {
-        self.solver.set_limits(self.limits);
+        self.set_limits();
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
         for mv in moves {
-            let score = self.solver.solve(&pos.play(mv), self.weak).ok().map(|s| -s);
+            let score = self.value(&pos.play(mv)).ok().map(|s| -s);
             scores.push(MoveScore { mv, score });
         }
         scores.sort_by_key(|s| std::cmp::Reverse(s.score));
         scores
     }
 
-    /// Nodes searched since the engine was made or reset.
-    pub fn nodes(&self) -> u64 {
-        self.solver.nodes()
+    /// Certificates of the value of `pos` (solved weakly): one for a win or a loss (the winner's
+    /// strategy), two for a draw (each side's strategy for not losing). Uses a df-pn search
+    /// under the engine's limits and memory budget, whatever the engine's own algorithm.
+    pub fn certificates(&mut self, pos: &G) -> Result<Vec<Proof<G>>, String> {
+        let mut dfpn = DfPn::try_new(self.mem_bytes, self.limits)?;
+        let mut proofs = Vec::new();
+        let win = dfpn.prove(pos, Goal::Win).map_err(|e| e.to_string())?;
+        let mut verdicts = vec![(Goal::Win, win)];
+        if win == Verdict::Disproven {
+            let not_lose = dfpn.prove(pos, Goal::NotLose).map_err(|e| e.to_string())?;
+            // A loss is the opponent's win: one certificate is enough.
+            verdicts = match not_lose {
+                Verdict::Disproven => vec![(Goal::NotLose, not_lose)],
+                Verdict::Proven => vec![(Goal::Win, win), (Goal::NotLose, not_lose)],
+            };
+        }
+        for (goal, verdict) in verdicts {
+            let proof = proof::extract_for_verdict(&mut dfpn, pos, goal, verdict)
+                .map_err(|e| e.to_string())?;
+            proofs.push(proof);
+        }
+        Ok(proofs)
     }
 }

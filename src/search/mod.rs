@@ -1,7 +1,11 @@
 //! Game-independent search algorithms, generic over [`Game`](crate::game::Game).
 
 pub mod alphabeta;
+pub mod dfpn;
 pub mod minimax;
+pub mod pn;
+pub mod pns;
+pub mod proof;
 pub mod score;
 pub mod tt;
 

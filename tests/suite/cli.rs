@@ -21,14 +21,14 @@ const PUBLISHED: [(&str, i32); 8] = [
 ];
 
 /// What a run of the program gave.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
 }
 
 impl Run {
-    fn assert_no_panic(&self) {
+    pub fn assert_no_panic(&self) {
         assert!(
             !self.stderr.contains("panicked"),
             "the program panicked:\n{}",
@@ -39,7 +39,7 @@ impl Run {
 
 /// Runs `inarow ARGS` with `input` on standard input (closed at once when `None`), killing it
 /// after a minute.
-fn inarow(args: &[&str], input: Option<&str>) -> Run {
+pub fn inarow(args: &[&str], input: Option<&str>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_inarow"))
         .args(args)
         .stdin(if input.is_some() {

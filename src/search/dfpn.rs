@@ -1,0 +1,850 @@
+//! Depth-first proof-number search (Nagai's df-pn) with the 1+ε trick, a bounded transposition
+//! table, and repetition handling that never stores a path-dependent result as a fact.
+//!
+//! # Search
+//! `mid(n, th_pn, th_dn)` searches below `n` while its proof number stays below `th_pn` and its
+//! disproof number below `th_dn`. At an OR node (the attacker moves) it enters the child of least
+//! proof number `c1` with thresholds
+//! `th_pn(c1) = min(th_pn, pn2 + 1 + pn2/4)` (`pn2` = the second least: the 1+ε trick of
+//! Pawlewicz & Lew with ε = 1/4, which keeps the search in one subtree a little longer instead of
+//! switching between near-equal siblings) and `th_dn(c1) = th_dn - dn(n) + dn(c1)`; AND nodes
+//! mirror this. The root is searched with both thresholds infinite, so `mid` returns only once
+//! the root is solved. Children come from the game's safe moves, each evaluated at once by the
+//! rules ([`super::pn`]: a finished game, a win in one for the side to move, no safe move); the
+//! children of a node live in one shared stack (`Vec`), so a node costs no allocation.
+//!
+//! # Transposition table and replacement
+//! Entries are 32 bytes: the full [`Game::canonical_key`] (two positions are never confused),
+//! the proof and disproof numbers, the size of the subtree that produced them (the number of
+//! `mid` calls, saturating) and a generation. The table is an array of buckets of four entries;
+//! a key hashes to one bucket. A store overwrites the entry of the same key, else an empty (or
+//! other generation) entry, else the entry with the smallest subtree: the bucketed form of
+//! Nagai's SmallTreeGC (small subtrees are cheap to search again), as in Pawlewicz's Hex df-pn
+//! (Beal & Smith's multiple probing). "Can A reach NotLose?" is the complement of "can A's
+//! opponent win?" (the same AND/OR graph with the roles exchanged), so both share one table,
+//! stored as the Win question with proof and disproof numbers swapped for the other: the
+//! certificate of a disproof (the opponent's strategy for the complementary goal) reuses the
+//! table of the search that found it. Any other question starts a new generation, which empties
+//! the table at once.
+//!
+//! # Repetitions (the graph-history interaction)
+//! Connect Four never repeats a position, but PopOut does, and its rule makes a repeated
+//! position a draw. The exact keys ([`Game::key`]) of the positions on the current path (and of
+//! the history the caller gives) are kept in a set. A move into one of them is a leaf judged by
+//! the repetition rule (`on_repetition`, a [`RepetitionRule`]: [`repetition_draw`] by default,
+//! game-independent) and *tainted*, as in the PopOut thesis (§5.6): its value depends on the path.
+//! Taint propagates as the thesis has it: a node solved by one child (an OR node proven, an AND
+//! node disproven) is untainted if some untainted child suffices; a node solved by all children
+//! is tainted if any of them is. A tainted solved result is never stored in the table; it lives
+//! only in the parent's child stack for as long as the parent's `mid` runs (the path below the
+//! parent is fixed then, so it stays valid), which also keeps the parent from looping on an
+//! answer it cannot store. Unsolved numbers are stored whatever their taint: they only steer.
+//!
+//! The history before the root acts as a prefix of every path, and the table is kept between
+//! `prove` calls only while the question (or its complement) *and the history* (as a set) stay
+//! the same: a result is never read under another history than the one it was found with (the
+//! tests show a position whose value flips with its history).
+//!
+//! Safe-move pruning is sound here: a position on the path was expanded, so its side to move had
+//! no immediate win there, so no move that hands the opponent an immediate win can lead to it.
+//! (A history position may have had one; the history is trusted not to hold such positions.)
+//!
+//! Known gap, as with every taint scheme: within one search an *untainted* solved entry may be
+//! reused on a path that passes through a position of its proof tree, where the real game would
+//! end in a repetition first (Kishimoto & Müller's general solution is not implemented). The
+//! tests compare df-pn with an exhaustive path-aware reference on 60,000 random cyclic graphs
+//! and find no wrong root value (storing tainted results instead gets about one graph in 10^4
+//! wrong, which the test catches), and the proof certificates of [`super::proof`] are checked by a verifier that
+//! follows only the rules and the repetition rule, so such an error cannot hide in a verified
+//! proof.
+
+use super::pn::{
+    Clock, Eval, Goal, INF, KeyBuild, PnStats, RepetitionRule, StopReason, Verdict, evaluate,
+    order_moves, pn_add, repetition_draw, status_verdict,
+};
+use crate::game::{Game, MoveList, Player};
+use crate::search::alphabeta::Limits;
+use std::collections::HashSet;
+use std::mem::size_of;
+use std::time::Instant;
+
+/// One table entry: a position's numbers, the work behind them, and its generation.
+#[derive(Copy, Clone, Debug)]
+#[repr(C)]
+struct Entry {
+    key: u128,
+    pn: u32,
+    dn: u32,
+    /// `mid` calls in the subtree that gave the numbers; 0 = empty.
+    work: u32,
+    generation: u8,
+}
+
+const _: () = assert!(size_of::<Entry>() == 32);
+
+const EMPTY: Entry = Entry {
+    key: 0,
+    pn: 0,
+    dn: 0,
+    work: 0,
+    generation: 0,
+};
+
+/// Entries per bucket.
+const BUCKET: usize = 4;
+
+/// A child on the stack of the node being searched.
+#[derive(Copy, Clone, Debug)]
+struct Kid<M> {
+    key: u128,
+    pn: u32,
+    dn: u32,
+    mv: M,
+    state: u8,
+}
+
+/// The child's numbers are its final, solved value (no table lookup needed).
+const FINAL: u8 = 1;
+/// The child's solved value depends on the current path.
+const TAINTED: u8 = 2;
+
+/// Nagai's df-pn with a bounded table. See the module documentation.
+pub struct DfPn<G: Game> {
+    table: Vec<Entry>,
+    buckets: usize,
+    generation: u8,
+    /// The question the table's current generation answers, as "can this player win?" (see
+    /// [`canonical`]), and the history (sorted exact keys) every path starts with.
+    session: Option<Player>,
+    session_history: Vec<u128>,
+    /// The current question is the complement of the session's: the table's proof and disproof
+    /// numbers are read and written swapped.
+    flip: bool,
+    attacker: Player,
+    goal: Goal,
+    clock: Clock,
+    kids: Vec<Kid<G::Move>>,
+    path: HashSet<u128, KeyBuild>,
+    on_repetition: RepetitionRule<G>,
+    stats: PnStats,
+}
+
+impl<G: Game> DfPn<G> {
+    /// A search with a table of about `mem_bytes` bytes (32 bytes an entry, at least one
+    /// bucket), stopping at `limits` (counted from now, over every later `prove`, until
+    /// [`DfPn::set_limits`]).
+    pub fn new(mem_bytes: usize, limits: Limits) -> Self {
+        Self::try_new(mem_bytes, limits).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`DfPn::new`], but a table the machine cannot hold is an error.
+    pub fn try_new(mem_bytes: usize, limits: Limits) -> Result<Self, String> {
+        Self::try_with_entries(mem_bytes / size_of::<Entry>(), limits)
+    }
+
+    /// A search with a table of about `entries` entries (rounded down to whole buckets).
+    pub fn with_entries(entries: usize, limits: Limits) -> Self {
+        Self::try_with_entries(entries, limits).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn try_with_entries(entries: usize, limits: Limits) -> Result<Self, String> {
+        let buckets = (entries / BUCKET).max(1);
+        let mut table = Vec::new();
+        table.try_reserve_exact(buckets * BUCKET).map_err(|_| {
+            format!(
+                "df-pn table of {} MiB cannot be allocated",
+                (buckets * BUCKET * size_of::<Entry>()) >> 20
+            )
+        })?;
+        table.resize(buckets * BUCKET, EMPTY);
+        Ok(DfPn {
+            table,
+            buckets,
+            generation: 1,
+            session: None,
+            session_history: Vec::new(),
+            flip: false,
+            attacker: Player::First,
+            goal: Goal::Win,
+            clock: Clock::new(limits),
+            kids: Vec::new(),
+            path: HashSet::default(),
+            on_repetition: repetition_draw::<G>,
+            stats: PnStats::default(),
+        })
+    }
+
+    /// Sets the limits that apply from now on.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.clock = Clock::new(limits);
+    }
+
+    /// Sets how a repeated position ends (default: a draw). Forgets the table.
+    pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
+        self.on_repetition = rule;
+        self.session = None;
+    }
+
+    /// The rule that judges repeated positions.
+    pub fn repetition_rule(&self) -> RepetitionRule<G> {
+        self.on_repetition
+    }
+
+    /// The number of entries the table holds at most.
+    pub fn table_entries(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Forgets everything the table learnt.
+    pub fn clear(&mut self) {
+        self.table.fill(EMPTY);
+        self.generation = 1;
+        self.session = None;
+    }
+
+    /// What the search did so far.
+    pub fn stats(&self) -> PnStats {
+        self.stats
+    }
+
+    /// Whether the side to move in `pos` can reach `goal`.
+    pub fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, StopReason> {
+        self.prove_for(pos, pos.side_to_move(), goal, &[])
+    }
+
+    /// Whether `attacker` can reach `goal` from `pos`, reached after the positions whose exact
+    /// keys ([`Game::key`]) are `history` (they count for the repetition rule). The table is
+    /// kept between calls with the same attacker, goal and history (as a set), and forgotten
+    /// when one of them changes: a result is only ever reused under the history it was found
+    /// with.
+    pub fn prove_for(
+        &mut self,
+        pos: &G,
+        attacker: Player,
+        goal: Goal,
+        history: &[u128],
+    ) -> Result<Verdict, StopReason> {
+        let t = Instant::now();
+        self.begin(attacker, goal, history);
+        self.path.clear();
+        self.path.extend(history.iter().copied());
+        self.kids.clear();
+        let r = self.prove_root(pos);
+        self.stats.elapsed += t.elapsed();
+        let bytes = self.table.len() * size_of::<Entry>()
+            + self.kids.capacity() * size_of::<Kid<G::Move>>()
+            + self.path.capacity() * (size_of::<u128>() + 1);
+        self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
+        r
+    }
+
+    /// The verdict the table holds for `pos` under this attacker and goal with no history, if
+    /// any (a cheap look-up for proof extraction; no search).
+    pub fn known(&self, pos: &G, attacker: Player, goal: Goal) -> Option<Verdict> {
+        let (winner, flip) = canonical(attacker, goal);
+        if self.session != Some(winner) || !self.session_history.is_empty() {
+            return None;
+        }
+        let (pn, dn) = self.lookup(pos.canonical_key())?;
+        let numbers = if flip != self.flip {
+            (dn, pn)
+        } else {
+            (pn, dn)
+        };
+        match Some(numbers) {
+            Some((0, _)) => Some(Verdict::Proven),
+            Some((_, 0)) => Some(Verdict::Disproven),
+            _ => None,
+        }
+    }
+
+    /// Starts a question: a new generation when it is neither the session's question nor its
+    /// complement, or when the history changes.
+    fn begin(&mut self, attacker: Player, goal: Goal, history: &[u128]) {
+        let mut sorted = history.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let (winner, flip) = canonical(attacker, goal);
+        if self.session != Some(winner) || self.session_history != sorted {
+            self.session_history = sorted;
+            self.generation = self.generation.wrapping_add(1);
+            if self.generation == 0 {
+                self.table.fill(EMPTY);
+                self.generation = 1;
+            }
+            self.session = Some(winner);
+        }
+        self.flip = flip;
+        self.attacker = attacker;
+        self.goal = goal;
+    }
+
+    fn prove_root(&mut self, pos: &G) -> Result<Verdict, StopReason> {
+        if self.path.contains(&pos.key()) {
+            return Ok(status_verdict(
+                (self.on_repetition)(pos),
+                self.attacker,
+                self.goal,
+            ));
+        }
+        if let Eval::Solved(v) = evaluate(pos, self.attacker, self.goal) {
+            return Ok(v);
+        }
+        let key = pos.canonical_key();
+        match self.lookup(key) {
+            Some((0, _)) => return Ok(Verdict::Proven),
+            Some((_, 0)) => return Ok(Verdict::Disproven),
+            _ => {}
+        }
+        let (pn, dn, _) = self.mid(pos, key, INF, INF)?;
+        debug_assert!(pn == 0 || dn == 0);
+        Ok(if pn == 0 {
+            Verdict::Proven
+        } else {
+            Verdict::Disproven
+        })
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u128) -> usize {
+        let mut h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        (((h as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    }
+
+    /// The numbers stored for `key`, for the current question.
+    #[inline]
+    fn lookup(&self, key: u128) -> Option<(u32, u32)> {
+        let b = self.bucket(key);
+        self.table[b..b + BUCKET]
+            .iter()
+            .find(|e| e.work != 0 && e.generation == self.generation && e.key == key)
+            .map(|e| {
+                if self.flip {
+                    (e.dn, e.pn)
+                } else {
+                    (e.pn, e.dn)
+                }
+            })
+    }
+
+    /// Stores the numbers of the current question for `key`.
+    #[inline]
+    fn store(&mut self, key: u128, pn: u32, dn: u32, work: u32) {
+        let (pn, dn) = if self.flip { (dn, pn) } else { (pn, dn) };
+        let b = self.bucket(key);
+        let generation = self.generation;
+        let bucket = &mut self.table[b..b + BUCKET];
+        let mut victim = 0;
+        let mut victim_work = u64::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let live = e.work != 0 && e.generation == generation;
+            if live && e.key == key {
+                victim = i;
+                break;
+            }
+            // Empty slots first, then the smallest subtree; an unsolved entry goes before a
+            // solved one of the same size.
+            let solved = e.pn == 0 || e.dn == 0;
+            let cost = if live {
+                ((e.work as u64) << 1 | solved as u64) + 1
+            } else {
+                0
+            };
+            if cost < victim_work {
+                victim_work = cost;
+                victim = i;
+            }
+        }
+        bucket[victim] = Entry {
+            key,
+            pn,
+            dn,
+            work: work.max(1),
+            generation,
+        };
+    }
+
+    /// Pushes the children of `pos` on the kid stack (a separate frame, so that the move list
+    /// is off the stack before the search recurses).
+    #[inline(never)]
+    fn make_kids(&mut self, pos: &G) {
+        let base = self.kids.len();
+        let mut moves = MoveList::new();
+        pos.safe_moves(&mut moves);
+        order_moves(pos, &mut moves);
+        for rm in &moves {
+            let child = pos.play(rm.mv);
+            let key = child.canonical_key();
+            let (pn, dn, state) = if self.path.contains(&child.key()) {
+                let v = status_verdict((self.on_repetition)(&child), self.attacker, self.goal);
+                let (pn, dn) = solved(v);
+                (pn, dn, FINAL | TAINTED)
+            } else {
+                // A mirror image of an earlier child adds nothing (it has the same value).
+                if self.kids[base..]
+                    .iter()
+                    .any(|k| k.key == key && k.state & TAINTED == 0)
+                {
+                    continue;
+                }
+                match evaluate(&child, self.attacker, self.goal) {
+                    Eval::Solved(v) => {
+                        let (pn, dn) = solved(v);
+                        (pn, dn, FINAL)
+                    }
+                    Eval::Open(_) => match self.lookup(key) {
+                        Some((pn, dn)) if pn == 0 || dn == 0 => (pn, dn, FINAL),
+                        Some((pn, dn)) => (pn, dn, 0),
+                        None => (1, 1, 0),
+                    },
+                }
+            };
+            self.kids.push(Kid {
+                key,
+                pn,
+                dn,
+                mv: rm.mv,
+                state,
+            });
+        }
+    }
+
+    /// Searches below `pos` (open, not on the path) until its proof number reaches `th_pn` or
+    /// its disproof number reaches `th_dn`; returns its numbers and whether a solved result
+    /// depends on the path.
+    fn mid(
+        &mut self,
+        pos: &G,
+        key: u128,
+        th_pn: u32,
+        th_dn: u32,
+    ) -> Result<(u32, u32, bool), StopReason> {
+        self.clock.tick()?;
+        self.stats.expanded += 1;
+        let first_tick = self.clock.ticks;
+        let or = pos.side_to_move() == self.attacker;
+        let exact = pos.key();
+        self.path.insert(exact);
+        let base = self.kids.len();
+        self.make_kids(pos);
+        debug_assert!(self.kids.len() > base, "an open position has a safe move");
+        // `a` is the number a child must make small for this node to be solved by it alone
+        // (proof at OR nodes, disproof at AND nodes); `b` the number summed over children.
+        let (pn, dn) = loop {
+            let mut best = base;
+            let mut least = INF;
+            let mut second = INF;
+            let mut sum = 0;
+            for i in base..self.kids.len() {
+                if self.kids[i].state == 0
+                    && let Some((p, d)) = self.lookup(self.kids[i].key)
+                {
+                    let k = &mut self.kids[i];
+                    k.pn = p;
+                    k.dn = d;
+                    if p == 0 || d == 0 {
+                        k.state = FINAL;
+                    }
+                }
+                let k = &self.kids[i];
+                let (a, b) = if or { (k.pn, k.dn) } else { (k.dn, k.pn) };
+                if a < least {
+                    second = least;
+                    least = a;
+                    best = i;
+                } else if a < second {
+                    second = a;
+                }
+                sum = pn_add(sum, b);
+            }
+            let (pn, dn) = if or { (least, sum) } else { (sum, least) };
+            if pn >= th_pn || dn >= th_dn {
+                break (pn, dn);
+            }
+            let (th_a, th_b) = if or { (th_pn, th_dn) } else { (th_dn, th_pn) };
+            let kid = self.kids[best];
+            let kid_b = if or { kid.dn } else { kid.pn };
+            let child_a = th_a.min(second.saturating_add(1 + second / 4));
+            let child_b = if th_b == INF {
+                INF
+            } else {
+                (th_b as u64 - sum as u64 + kid_b as u64).min(INF as u64) as u32
+            };
+            let (cth_pn, cth_dn) = if or {
+                (child_a, child_b)
+            } else {
+                (child_b, child_a)
+            };
+            let child = pos.play(kid.mv);
+            let (cp, cd, tainted) = self.mid(&child, kid.key, cth_pn, cth_dn)?;
+            let k = &mut self.kids[best];
+            k.pn = cp;
+            k.dn = cd;
+            if cp == 0 || cd == 0 {
+                k.state = FINAL | if tainted { TAINTED } else { 0 };
+            }
+        };
+        let solved = pn == 0 || dn == 0;
+        let tainted = solved && {
+            let kids = &self.kids[base..];
+            let a = |k: &Kid<G::Move>| if or { k.pn } else { k.dn };
+            if kids.iter().any(|k| a(k) == 0) {
+                // Solved by one child: clean if some clean child suffices.
+                !kids.iter().any(|k| a(k) == 0 && k.state & TAINTED == 0)
+            } else {
+                // Solved by all children: tainted if any of them is.
+                kids.iter().any(|k| k.state & TAINTED != 0)
+            }
+        };
+        if !(solved && tainted) {
+            let work = (self.clock.ticks - first_tick + 1).min(u32::MAX as u64) as u32;
+            self.store(key, pn, dn, work);
+        }
+        self.kids.truncate(base);
+        self.path.remove(&exact);
+        Ok((pn, dn, tainted))
+    }
+}
+
+/// A question as "can `winner` win?" and whether it is that question's complement: "can A
+/// reach NotLose?" is "can't A's opponent win?", with the AND and OR nodes exchanged, so its
+/// proof number is the other's disproof number and the other way round.
+fn canonical(attacker: Player, goal: Goal) -> (Player, bool) {
+    match goal {
+        Goal::Win => (attacker, false),
+        Goal::NotLose => (attacker.opponent(), true),
+    }
+}
+
+#[inline]
+fn solved(v: Verdict) -> (u32, u32) {
+    match v {
+        Verdict::Proven => (0, INF),
+        Verdict::Disproven => (INF, 0),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::game::Status;
+    use crate::search::pn::testing::{BOARDS, Reference, Rng, board, random_positions};
+    use crate::search::pn::weak_value;
+
+    /// A tiny game on a directed graph, where positions repeat: the position is the node the
+    /// token is on; a move takes it along an edge; some nodes end the game. Nodes of even number
+    /// belong to the first player, odd ones to the second, and edges join nodes of different
+    /// parity, so the side to move always matches the ply. The game starts at node 0.
+    #[derive(Debug, PartialEq, Eq)]
+    pub struct Graph {
+        pub edges: Vec<Vec<u8>>,
+        pub end: Vec<Option<Status>>,
+    }
+
+    #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+    pub struct GraphGame {
+        pub at: u8,
+        pub ply: u32,
+        pub graph: &'static Graph,
+    }
+
+    impl GraphGame {
+        pub fn start(graph: Graph) -> GraphGame {
+            GraphGame {
+                at: 0,
+                ply: 0,
+                graph: Box::leak(Box::new(graph)),
+            }
+        }
+
+        /// A random graph of 4 to 10 nodes, each open node with 1 to 3 edges.
+        pub fn random(rng: &mut Rng) -> GraphGame {
+            let n = 4 + rng.below(7);
+            let mut end = vec![None; n];
+            for e in end.iter_mut().skip(1) {
+                if rng.below(10) < 3 {
+                    *e = Some(match rng.below(3) {
+                        0 => Status::Win(Player::First),
+                        1 => Status::Win(Player::Second),
+                        _ => Status::Draw,
+                    });
+                }
+            }
+            let mut edges = vec![Vec::new(); n];
+            for (i, out) in edges.iter_mut().enumerate() {
+                if end[i].is_some() {
+                    continue;
+                }
+                let targets: Vec<u8> = (0..n as u8)
+                    .filter(|&j| (j as usize + i) % 2 == 1)
+                    .collect();
+                if targets.is_empty() {
+                    end[i] = Some(Status::Draw);
+                    continue;
+                }
+                for _ in 0..1 + rng.below(3) {
+                    let t = targets[rng.below(targets.len())];
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+            GraphGame::start(Graph { edges, end })
+        }
+
+        /// A random graph of `n` nodes, each open node with 1 to `max_edges` edges.
+        pub fn random_n(rng: &mut Rng, n: usize, max_edges: usize) -> GraphGame {
+            let mut end = vec![None; n];
+            for e in end.iter_mut().skip(1) {
+                if rng.below(10) < 2 {
+                    *e = Some(match rng.below(3) {
+                        0 => Status::Win(Player::First),
+                        1 => Status::Win(Player::Second),
+                        _ => Status::Draw,
+                    });
+                }
+            }
+            let mut edges = vec![Vec::new(); n];
+            for (i, out) in edges.iter_mut().enumerate() {
+                if end[i].is_some() {
+                    continue;
+                }
+                let targets: Vec<u8> = (0..n as u8)
+                    .filter(|&j| (j as usize + i) % 2 == 1)
+                    .collect();
+                for _ in 0..1 + rng.below(max_edges) {
+                    let t = targets[rng.below(targets.len())];
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+            GraphGame::start(Graph { edges, end })
+        }
+
+        /// The value for the side to move (1, 0, -1) with "a repeated position is a draw", by
+        /// trying every path.
+        pub fn reference(&self, path: &mut Vec<u8>) -> i32 {
+            match self.status() {
+                Status::Win(p) => return if p == self.side_to_move() { 1 } else { -1 },
+                Status::Draw => return 0,
+                Status::Ongoing => {}
+            }
+            if path.contains(&self.at) {
+                return 0;
+            }
+            path.push(self.at);
+            let mut best = -1;
+            for &m in &self.graph.edges[self.at as usize] {
+                best = best.max(-self.play(m).reference(path));
+            }
+            path.pop();
+            best
+        }
+    }
+
+    impl Game for GraphGame {
+        type Move = u8;
+
+        fn name(&self) -> String {
+            "graph".to_string()
+        }
+        fn ply(&self) -> u32 {
+            self.ply
+        }
+        fn max_plies(&self) -> u32 {
+            10_000
+        }
+        fn legal_moves(&self, out: &mut MoveList<u8>) {
+            if self.status() == Status::Ongoing {
+                out.extend(self.graph.edges[self.at as usize].iter().copied());
+            }
+        }
+        fn play(&self, m: u8) -> Self {
+            GraphGame {
+                at: m,
+                ply: self.ply + 1,
+                graph: self.graph,
+            }
+        }
+        fn status(&self) -> Status {
+            self.graph.end[self.at as usize].unwrap_or(Status::Ongoing)
+        }
+        fn key(&self) -> u128 {
+            self.at as u128
+        }
+        fn key_bits(&self) -> u32 {
+            8
+        }
+        fn move_code(&self, m: u8) -> Option<u8> {
+            Some(m)
+        }
+        fn parse_move(&self, token: &str) -> Result<u8, String> {
+            let m: u8 = token
+                .parse()
+                .map_err(|_| format!("'{token}' is not a node"))?;
+            if self.graph.edges[self.at as usize].contains(&m) {
+                Ok(m)
+            } else {
+                Err(format!("no edge from {} to {m}", self.at))
+            }
+        }
+        fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+            text.split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .collect()
+        }
+        fn format_move(&self, m: u8) -> String {
+            m.to_string()
+        }
+        fn join_moves(&self, moves: &[String]) -> String {
+            moves.join(",")
+        }
+        fn render(&self) -> String {
+            format!("node {}\n", self.at)
+        }
+    }
+
+    fn dfpn_weak<G: Game>(solver: &mut DfPn<G>, pos: &G) -> i32 {
+        weak_value(|goal| solver.prove(pos, goal)).expect("no limits")
+    }
+
+    #[test]
+    fn agrees_with_minimax_and_alphabeta() {
+        for &(w, h, k) in BOARDS {
+            let start = board(w, h, k);
+            let mut reference = Reference::new(&start);
+            let mut solver = DfPn::new(1 << 20, Limits::default());
+            let mut positions = vec![(start, Vec::new())];
+            positions.extend(random_positions(start, 40, 1, w * h - 2, 7 + w as u64));
+            for (pos, moves) in positions {
+                let want = reference.weak(&pos);
+                let got = dfpn_weak(&mut solver, &pos);
+                assert_eq!(got, want, "{w}x{h} k{k} after {moves:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_table_still_agrees() {
+        // 64 entries: replacement runs all the time.
+        let start = board(4, 4, 4);
+        let mut reference = Reference::new(&start);
+        let mut solver = DfPn::with_entries(64, Limits::default());
+        assert_eq!(solver.table_entries(), 64);
+        for (pos, moves) in random_positions(start, 30, 0, 10, 3) {
+            assert_eq!(
+                dfpn_weak(&mut solver, &pos),
+                reference.weak(&pos),
+                "after {moves:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn node_limit_stops() {
+        let start = board(5, 4, 4);
+        let limits = Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        };
+        let mut solver = DfPn::new(1 << 16, limits);
+        assert_eq!(
+            solver.prove(&start, Goal::Win),
+            Err(StopReason::Nodes),
+            "5x4 needs more than 100 nodes"
+        );
+        assert!(solver.stats().expanded <= 101);
+    }
+
+    #[test]
+    fn repetitions_follow_the_path_rule() {
+        let mut rng = Rng::new(11);
+        let mut draws_by_repetition = 0;
+        for i in 0..60_000 {
+            let g = if i % 2 == 0 {
+                GraphGame::random(&mut rng)
+            } else {
+                GraphGame::random_n(&mut rng, 6 + i % 9, 5 - i % 3)
+            };
+            let want = g.reference(&mut Vec::new());
+            let mut solver =
+                DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());
+            let got = dfpn_weak(&mut solver, &g);
+            assert_eq!(got, want, "graph {:?}", g.graph);
+            if want == 0 && !g.graph.end.contains(&Some(Status::Draw)) {
+                draws_by_repetition += 1;
+            }
+        }
+        assert!(
+            draws_by_repetition > 50,
+            "{draws_by_repetition} repetition draws"
+        );
+    }
+
+    /// A graph where a node's value depends on the path: 0 A -> 3 F -> 4 E -> 1 B -> 2 C -> 5 D
+    /// -> 4 E. From A the first player wins by A-B-C-D-E-G-..-win. The search meets B first
+    /// below F-E, where D's only move repeats E (a draw), so B looks lost there; if that were
+    /// stored, A-B would later read it and A would look drawn. F also has a slow way out to a
+    /// draw (6 -> 13 -> 12), so A must win through B.
+    pub fn ghi_graph() -> GraphGame {
+        let mut edges = vec![Vec::new(); 14];
+        let mut end = vec![None; 14];
+        for (from, to) in [
+            (0, vec![3, 1]),
+            (1, vec![2]),
+            (2, vec![5]),
+            (3, vec![4, 6]),
+            (4, vec![1, 7]),
+            (5, vec![4]),
+            (6, vec![13]),
+            (7, vec![8]),
+            (8, vec![9]),
+            (9, vec![10]),
+            (10, vec![11]),
+            (13, vec![12]),
+        ] {
+            edges[from] = to;
+        }
+        end[11] = Some(Status::Win(Player::First));
+        end[12] = Some(Status::Draw);
+        GraphGame::start(Graph { edges, end })
+    }
+
+    #[test]
+    fn graph_history_interaction() {
+        let g = ghi_graph();
+        assert_eq!(g.reference(&mut Vec::new()), 1);
+        let mut solver = DfPn::new(1 << 12, Limits::default());
+        assert_eq!(solver.prove(&g, Goal::Win), Ok(Verdict::Proven));
+        assert_eq!(dfpn_weak(&mut solver, &g), 1);
+
+        // B after a history holding E: D's only move repeats E, a draw, so B is no win there,
+        // while without that history B is a win. Neither answer may leak into the other.
+        let b = g.play(1);
+        let first = Player::First;
+        for _ in 0..2 {
+            assert_eq!(
+                solver.prove_for(&b, first, Goal::Win, &[4]),
+                Ok(Verdict::Disproven)
+            );
+            assert_eq!(
+                solver.prove_for(&b, first, Goal::Win, &[]),
+                Ok(Verdict::Proven)
+            );
+        }
+        let mut fresh = DfPn::new(1 << 12, Limits::default());
+        assert_eq!(
+            fresh.prove_for(&b, first, Goal::Win, &[4]),
+            Ok(Verdict::Disproven)
+        );
+        assert_eq!(
+            fresh.prove_for(&g, first, Goal::Win, &[]),
+            Ok(Verdict::Proven)
+        );
+    }
+}

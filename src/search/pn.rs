@@ -1,0 +1,498 @@
+//! The vocabulary the proof-number family shares ([`pns`](super::pns), [`dfpn`](super::dfpn),
+//! [`proof`](super::proof)): what is being proved ([`Goal`]), the answer ([`Verdict`]), why a
+//! search stopped early ([`StopReason`]), statistics ([`PnStats`]), the evaluation of a position
+//! for a goal (`evaluate`), the repetition rule hook ([`RepetitionRule`]), and the clock that
+//! enforces [`Limits`].
+//!
+//! Proof-number searches answer a yes/no question on an AND/OR graph. Here the question is
+//! "can the *attacker* (a fixed player, usually the side to move at the root) reach the goal?":
+//! positions where the attacker moves are OR nodes, the others AND nodes. Two questions give the
+//! weak value of a position ([`weak_value`]): Win, then NotLose.
+
+use crate::game::{Game, MoveList, Player, Status};
+use crate::search::alphabeta::{Limits, Stopped};
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// What the attacker (the side to move at the root, unless said otherwise) tries to reach.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// A win for the attacker.
+    Win,
+    /// A win or a draw for the attacker.
+    NotLose,
+}
+
+impl Goal {
+    /// The goal of the other player when this one is disproven: not reaching a win means the
+    /// opponent does not lose, and failing not to lose means the opponent wins.
+    pub fn complement(self) -> Goal {
+        match self {
+            Goal::Win => Goal::NotLose,
+            Goal::NotLose => Goal::Win,
+        }
+    }
+
+    /// Whether a finished game (or a repetition judged by the rule) reaches the goal.
+    pub fn reached_by(self, status: Status, attacker: Player) -> bool {
+        match status {
+            Status::Win(p) => p == attacker,
+            Status::Draw => self == Goal::NotLose,
+            Status::Ongoing => false,
+        }
+    }
+}
+
+impl fmt::Display for Goal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Goal::Win => "win",
+            Goal::NotLose => "notlose",
+        })
+    }
+}
+
+impl FromStr for Goal {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "win" => Ok(Goal::Win),
+            "notlose" => Ok(Goal::NotLose),
+            _ => Err(format!("unknown goal '{s}': expected win or notlose")),
+        }
+    }
+}
+
+/// The answer to "can the attacker reach the goal?".
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Yes: the attacker has a strategy that reaches the goal against any defence.
+    Proven,
+    /// No: the opponent has a strategy that keeps the attacker from it.
+    Disproven,
+}
+
+/// Why a proof-number search stopped before it answered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StopReason {
+    Time,
+    Nodes,
+    /// The search's memory budget (PNS's arena and map) is spent.
+    Memory,
+}
+
+impl From<Stopped> for StopReason {
+    fn from(s: Stopped) -> Self {
+        match s {
+            Stopped::Time => StopReason::Time,
+            Stopped::Nodes => StopReason::Nodes,
+        }
+    }
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopReason::Time => "time limit reached",
+            StopReason::Nodes => "node limit reached",
+            StopReason::Memory => "memory budget reached",
+        })
+    }
+}
+
+impl std::error::Error for StopReason {}
+
+/// The result of one proof attempt, as one value: proven, disproven, or unknown and why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Proven,
+    Disproven,
+    Unknown(StopReason),
+}
+
+impl From<Result<Verdict, StopReason>> for Outcome {
+    fn from(r: Result<Verdict, StopReason>) -> Self {
+        match r {
+            Ok(Verdict::Proven) => Outcome::Proven,
+            Ok(Verdict::Disproven) => Outcome::Disproven,
+            Err(s) => Outcome::Unknown(s),
+        }
+    }
+}
+
+/// What a proof-number search did, summed over its `prove` calls since it was made.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PnStats {
+    /// Nodes expanded (children generated); for df-pn, calls of its recursive search.
+    pub expanded: u64,
+    /// The most memory the search's own structures held at once (arena, map, table), in bytes.
+    pub peak_bytes: usize,
+    /// Time spent inside `prove`.
+    pub elapsed: Duration,
+}
+
+/// The weak value of a position (1 win, 0 draw, -1 loss for the side to move) from at most two
+/// proofs: Win, and if it is disproven, NotLose.
+pub fn weak_value(
+    mut prove: impl FnMut(Goal) -> Result<Verdict, StopReason>,
+) -> Result<i32, StopReason> {
+    match prove(Goal::Win)? {
+        Verdict::Proven => Ok(1),
+        Verdict::Disproven => match prove(Goal::NotLose)? {
+            Verdict::Proven => Ok(0),
+            Verdict::Disproven => Ok(-1),
+        },
+    }
+}
+
+/// How a position that repeats one on the current path (or in the history before the root)
+/// ends. A function of the repeated position, so that any game's rule fits, and no search
+/// names a game; [`repetition_draw`] is PopOut's rule and the default everywhere.
+pub type RepetitionRule<G> = fn(&G) -> Status;
+
+/// The repetition rule "a repeated position is a draw".
+pub fn repetition_draw<G: Game>(_: &G) -> Status {
+    Status::Draw
+}
+
+/// The proof or disproof number of a solved node: no number of leaves suffices.
+pub(crate) const INF: u32 = u32::MAX;
+
+/// `a + b` for proof numbers: infinite if either is, else capped just below infinity, so that
+/// a sum of finite numbers never reads as a solved node.
+#[inline(always)]
+pub(crate) fn pn_add(a: u32, b: u32) -> u32 {
+    if a == INF || b == INF {
+        INF
+    } else {
+        a.saturating_add(b).min(INF - 1)
+    }
+}
+
+/// What a position is worth for a goal before any search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Eval {
+    /// Solved by the rules: over, or the side to move wins at once, or every move of the side
+    /// to move lets the other win at once.
+    Solved(Verdict),
+    /// Open, with this many safe moves for the side to move (at least one).
+    Open(u32),
+}
+
+/// The verdict a finished game (or a judged repetition) gives the attacker's goal.
+#[inline(always)]
+pub(crate) fn status_verdict(status: Status, attacker: Player, goal: Goal) -> Verdict {
+    if goal.reached_by(status, attacker) {
+        Verdict::Proven
+    } else {
+        Verdict::Disproven
+    }
+}
+
+/// Evaluates `pos` for `attacker`'s `goal` by the rules and the immediate-win shortcuts:
+/// - over: a win for the attacker proves both goals, a draw proves NotLose and disproves Win,
+///   a win for the opponent disproves both;
+/// - the side to move has a winning move: as if it had won;
+/// - the side to move has no safe move (every move lets the other side win at once): as if the
+///   other side had won.
+///
+/// `moves` receives the safe moves of an open position (it must be empty on entry).
+#[inline]
+pub(crate) fn evaluate_into<G: Game>(
+    pos: &G,
+    attacker: Player,
+    goal: Goal,
+    moves: &mut MoveList<crate::game::RankedMove<G::Move>>,
+) -> Eval {
+    let status = pos.status();
+    if status != Status::Ongoing {
+        return Eval::Solved(status_verdict(status, attacker, goal));
+    }
+    let me = pos.side_to_move();
+    if pos.has_winning_move() {
+        return Eval::Solved(status_verdict(Status::Win(me), attacker, goal));
+    }
+    pos.safe_moves(moves);
+    if moves.is_empty() {
+        return Eval::Solved(status_verdict(Status::Win(me.opponent()), attacker, goal));
+    }
+    Eval::Open(moves.len() as u32)
+}
+
+/// [`evaluate_into`] when the moves are not needed.
+#[inline]
+pub(crate) fn evaluate<G: Game>(pos: &G, attacker: Player, goal: Goal) -> Eval {
+    let mut moves = MoveList::new();
+    evaluate_into(pos, attacker, goal, &mut moves)
+}
+
+/// Sorts moves by the game's ranks, best first; ties keep the game's order.
+pub(crate) fn order_moves<G: Game>(
+    pos: &G,
+    moves: &mut MoveList<crate::game::RankedMove<G::Move>>,
+) {
+    if moves.len() < 2 {
+        return;
+    }
+    pos.rank_moves(moves);
+    for i in 1..moves.len() {
+        let mut j = i;
+        while j > 0 && moves[j - 1].rank < moves[j].rank {
+            moves.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// Enforces [`Limits`] counted from its start: a node count checked at every tick, the time
+/// every 1024 ticks.
+#[derive(Clone, Debug)]
+pub(crate) struct Clock {
+    limits: Limits,
+    deadline: Option<Instant>,
+    pub ticks: u64,
+}
+
+impl Clock {
+    pub fn new(limits: Limits) -> Clock {
+        Clock {
+            limits,
+            deadline: limits.time.map(|t| Instant::now() + t),
+            ticks: 0,
+        }
+    }
+
+    /// Counts one node; an error once a limit is reached.
+    #[inline(always)]
+    pub fn tick(&mut self) -> Result<(), StopReason> {
+        self.ticks += 1;
+        if self.limits.nodes.is_some_and(|n| self.ticks > n) {
+            return Err(StopReason::Nodes);
+        }
+        if self.ticks & 1023 == 0 {
+            self.check_time()?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn check_time(&self) -> Result<(), StopReason> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Err(StopReason::Time)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A fast hasher for position keys (they are already well mixed in their low bits for most
+/// games, but not all: the mix below spreads every bit).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 32;
+        x = x.wrapping_mul(0xd6e8_feb8_6659_fd93);
+        x ^= x >> 32;
+        x
+    }
+
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    #[inline(always)]
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(23) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[inline(always)]
+    fn write_u128(&mut self, v: u128) {
+        self.write_u64(v as u64);
+        self.write_u64((v >> 64) as u64);
+    }
+
+    #[inline(always)]
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
+    }
+
+    #[inline(always)]
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+/// The hasher builder for maps and sets of keys.
+pub(crate) type KeyBuild = BuildHasherDefault<KeyHasher>;
+
+/// A 128-bit key as two words, so that map entries need only 8-byte alignment.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Key(pub u64, pub u64);
+
+impl From<u128> for Key {
+    #[inline(always)]
+    fn from(k: u128) -> Key {
+        Key(k as u64, (k >> 64) as u64)
+    }
+}
+
+/// Shared by the tests of the proof-number family: small boards, random positions, and the
+/// reference values they are checked against.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::game::connect::{Connect, Sized};
+    use crate::game::{Dims, Game, MoveList, Status};
+    use crate::search::minimax::Minimax;
+    use crate::search::{AlphaBeta, Config};
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+
+    pub type Board = Connect<u64, Sized>;
+
+    /// The small boards the tests use: (width, height, k).
+    pub const BOARDS: &[(u32, u32, u32)] = &[(3, 3, 3), (4, 4, 3), (4, 4, 4), (5, 4, 4), (4, 5, 4)];
+
+    pub fn board(w: u32, h: u32, k: u32) -> Board {
+        Connect::new(Sized::new(Dims::new(w, h, k).expect("valid dims")))
+    }
+
+    /// A small deterministic generator (xorshift64*).
+    pub struct Rng(u64);
+
+    impl Rng {
+        pub fn new(seed: u64) -> Rng {
+            Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+        }
+
+        pub fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+
+        pub fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// `count` positions reached from `start` by `min..=max` random legal moves (fewer when the
+    /// game ends first), with the moves that reach them.
+    pub fn random_positions<G: Game>(
+        start: G,
+        count: usize,
+        min: u32,
+        max: u32,
+        seed: u64,
+    ) -> Vec<(G, Vec<G::Move>)> {
+        let mut rng = Rng::new(seed);
+        (0..count)
+            .map(|_| {
+                let plies = min + rng.below((max - min + 1) as usize) as u32;
+                let mut pos = start;
+                let mut moves = Vec::new();
+                for _ in 0..plies {
+                    if pos.status() != Status::Ongoing {
+                        break;
+                    }
+                    let mut legal = MoveList::new();
+                    pos.legal_moves(&mut legal);
+                    let m = legal[rng.below(legal.len())];
+                    moves.push(m);
+                    pos = pos.play(m);
+                }
+                (pos, moves)
+            })
+            .collect()
+    }
+
+    /// Exhaustive memos by board name, shared by every test (the empty 5x4 board alone takes
+    /// seconds to enumerate).
+    static MEMOS: OnceLock<Mutex<HashMap<String, Minimax>>> = OnceLock::new();
+
+    /// Weak values from the exhaustive reference, checked against alpha-beta's weak solve.
+    pub struct Reference {
+        alphabeta: AlphaBeta<Board>,
+    }
+
+    impl Reference {
+        pub fn new(sample: &Board) -> Reference {
+            let config = Config {
+                tt_mb: 2,
+                ..Config::default()
+            };
+            Reference {
+                alphabeta: AlphaBeta::new(sample, config),
+            }
+        }
+
+        pub fn weak(&mut self, pos: &Board) -> i32 {
+            let exhaustive = {
+                let mut memos = MEMOS
+                    .get_or_init(|| Mutex::new(HashMap::new()))
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                memos.entry(pos.name()).or_default().value(pos).signum()
+            };
+            let alphabeta = self.alphabeta.solve(pos, true).expect("no limits");
+            assert_eq!(exhaustive, alphabeta, "minimax and alpha-beta disagree");
+            exhaustive
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_value_combines_two_proofs() {
+        let answer = |win: Verdict, notlose: Verdict| {
+            weak_value(|g| match g {
+                Goal::Win => Ok(win),
+                Goal::NotLose => Ok(notlose),
+            })
+        };
+        assert_eq!(answer(Verdict::Proven, Verdict::Proven), Ok(1));
+        assert_eq!(answer(Verdict::Disproven, Verdict::Proven), Ok(0));
+        assert_eq!(answer(Verdict::Disproven, Verdict::Disproven), Ok(-1));
+        assert_eq!(
+            weak_value(|_| Err(StopReason::Memory)),
+            Err(StopReason::Memory)
+        );
+    }
+
+    #[test]
+    fn terminal_verdicts() {
+        use Player::*;
+        let v = |s, g| status_verdict(s, First, g);
+        assert_eq!(v(Status::Win(First), Goal::Win), Verdict::Proven);
+        assert_eq!(v(Status::Win(First), Goal::NotLose), Verdict::Proven);
+        assert_eq!(v(Status::Draw, Goal::Win), Verdict::Disproven);
+        assert_eq!(v(Status::Draw, Goal::NotLose), Verdict::Proven);
+        assert_eq!(v(Status::Win(Second), Goal::Win), Verdict::Disproven);
+        assert_eq!(v(Status::Win(Second), Goal::NotLose), Verdict::Disproven);
+        assert_eq!(Goal::Win.complement(), Goal::NotLose);
+        assert_eq!("notlose".parse::<Goal>(), Ok(Goal::NotLose));
+        assert_eq!(
+            Outcome::from(Err(StopReason::Time)),
+            Outcome::Unknown(StopReason::Time)
+        );
+    }
+
+    #[test]
+    fn sums_saturate_below_infinity() {
+        assert_eq!(pn_add(INF - 1, 5), INF - 1);
+        assert_eq!(pn_add(INF, 0), INF);
+        assert_eq!(pn_add(3, 4), 7);
+    }
+}

@@ -1,0 +1,153 @@
+//! The proof-number family (PNS, PN², df-pn) against the alpha-beta solver on the public sets in
+//! weak mode, through the engine, and its certificates through the command line: every proof
+//! written verifies, a corrupted one is rejected, and a memory budget stops a search cleanly.
+
+use super::cli::inarow;
+use super::common::shared_path;
+use inarow::engine::{Algorithm, Engine, Options};
+use inarow::game::{Connect, Standard, play_moves};
+use inarow::search::alphabeta::Limits;
+
+/// Lines of a public set, `(moves, published score)`; `None` (with a notice) without the data.
+fn sample(name: &str, test: &str, every: usize, count: usize) -> Option<Vec<(String, i32)>> {
+    let path = shared_path(&format!("connect4/{name}"), test)?;
+    let text = std::fs::read_to_string(&path).expect("readable public set");
+    Some(
+        text.lines()
+            .step_by(every)
+            .take(count)
+            .map(|l| {
+                let (moves, score) = l.split_once(' ').expect("MOVES SCORE");
+                (moves.to_string(), score.trim().parse().expect("a score"))
+            })
+            .collect(),
+    )
+}
+
+fn engine(algorithm: Algorithm) -> Engine<Connect<u64, Standard>> {
+    let options = Options {
+        algorithm,
+        weak: true,
+        mem_mb: 256,
+        ..Options::default()
+    };
+    Engine::new(&Connect::new(Standard), options)
+}
+
+/// Every proof-number variant gives the sign of the published score, as alpha-beta does.
+fn agree_on(name: &str, every: usize, count: usize, algorithms: &[Algorithm]) {
+    let test = &format!("proof_numbers_{name}");
+    let Some(lines) = sample(name, test, every, count) else {
+        return;
+    };
+    let start = Connect::<u64, _>::new(Standard);
+    for &algorithm in [Algorithm::AlphaBeta].iter().chain(algorithms) {
+        let mut engine = engine(algorithm);
+        for (moves, published) in &lines {
+            let (pos, _) = play_moves(start, moves).expect("public position");
+            engine.reset();
+            let report = engine.solve(&pos);
+            assert_eq!(
+                report.score,
+                Some(published.signum()),
+                "{algorithm} on {name} {moves}: published {published}"
+            );
+        }
+    }
+}
+
+const ALL: [Algorithm; 3] = [Algorithm::Pns, Algorithm::Pn2, Algorithm::DfPn];
+
+#[test]
+fn proof_numbers_agree_on_l3_r1() {
+    agree_on("Test_L3_R1", 10, 100, &ALL);
+}
+
+#[test]
+fn proof_numbers_agree_on_l2_r1() {
+    agree_on("Test_L2_R1", 50, 20, &ALL);
+}
+
+#[test]
+fn proof_numbers_agree_on_l2_r2_and_l1_r1() {
+    agree_on("Test_L2_R2", 200, 5, &[Algorithm::DfPn, Algorithm::Pns]);
+    agree_on("Test_L1_R1", 200, 5, &[Algorithm::DfPn, Algorithm::Pns]);
+}
+
+/// The engine's proof-number searches honour a node limit and say so.
+#[test]
+fn node_limit_stops_a_proof_number_search() {
+    for algorithm in ALL {
+        let mut options = Options {
+            algorithm,
+            ..Options::default()
+        };
+        options.limits = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        let start = Connect::<u64, _>::new(Standard);
+        let mut engine = Engine::new(&start, options);
+        let report = engine.solve(&start);
+        assert_eq!(
+            report.score, None,
+            "{algorithm}: the empty board in 1000 nodes"
+        );
+        assert!(report.stopped.is_some(), "{algorithm} says why it stopped");
+    }
+}
+
+fn temp_file(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("inarow-test-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn certificates_verify_and_corruption_is_rejected() {
+    // A draw (two certificates), a first-player win and a second-player win on small boards.
+    for (game, moves, expected) in [
+        ("connect4:5x4", "-", "0"),
+        ("connect4:4x4:k3", "-", "1"),
+        ("connect4:6x4", "-", "-1"),
+    ] {
+        let file = temp_file(&format!("{}.proof", game.replace(':', "_")));
+        let path = file.to_str().unwrap();
+        let run = inarow(
+            &[
+                "solve", "--algo", "dfpn", "--game", game, "--proof", path, moves,
+            ],
+            None,
+        );
+        run.assert_no_panic();
+        assert_eq!(run.code, Some(0), "{game}: {}", run.stderr);
+        assert_eq!(run.stdout.trim(), format!("- {expected}"), "{game}");
+        let verified = inarow(&["verify", path], None);
+        assert_eq!(verified.code, Some(0), "{game}: {}", verified.stdout);
+        let sections = if expected == "0" { 2 } else { 1 };
+        assert_eq!(
+            verified.stdout.matches("verified:").count(),
+            sections,
+            "{game}: {}",
+            verified.stdout
+        );
+
+        // Drop the last move line: some prover position is left without a move.
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.pop();
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        let rejected = inarow(&["verify", path], None);
+        assert_eq!(rejected.code, Some(1), "{game}: {}", rejected.stdout);
+        assert!(rejected.stdout.contains("rejected:"), "{}", rejected.stdout);
+        rejected.assert_no_panic();
+        std::fs::remove_file(&file).ok();
+    }
+}
+
+#[test]
+fn memory_budget_stops_pns_cleanly() {
+    let run = inarow(&["solve", "--algo", "pns", "--mem-mb", "1", "-"], None);
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(3), "{}", run.stderr);
+    assert_eq!(run.stdout.trim(), "- ?");
+    assert!(run.stderr.contains("memory budget"), "{}", run.stderr);
+}
