@@ -128,6 +128,8 @@ pub struct Limits {
 const HISTORY_SIZE: usize = 128;
 /// Tests the galloping driver makes before it bisects (measured on the public sets).
 const GALLOP_TESTS: u32 = 8;
+/// In weak mode: fewer, as the tests nearest the value then decide nothing (measured likewise).
+const WEAK_GALLOP_TESTS: u32 = 6;
 
 /// The alpha-beta solver for positions of `G`; keeps its table between searches.
 pub struct AlphaBeta<G: Game> {
@@ -203,7 +205,9 @@ impl<G: Game> AlphaBeta<G> {
         }
         let (m, n) = (m as i32, n as i32);
         let (mut lo, mut hi) = (-(m - n) / 2, (m + 1 - n) / 2);
-        if weak {
+        // In weak mode the search may stop once the sign is known.
+        let settled = |lo: i32, hi: i32| lo >= hi || (weak && (lo > 0 || hi < 0));
+        if weak && self.config.driver != Driver::Gallop {
             lo = lo.max(-1);
             hi = hi.min(1);
         }
@@ -215,9 +219,16 @@ impl<G: Game> AlphaBeta<G> {
             Driver::Bisection => self.bisect(pos, lo, hi),
             Driver::Gallop => {
                 // Exponential search inward from both ends, then bisection of what is left.
+                // Weak mode gallops over the whole range too: a short win or loss is the
+                // cheapest way to learn the sign.
                 let mut step = [1, 1];
-                for i in 0..GALLOP_TESTS {
-                    if lo >= hi {
+                let tests = if weak {
+                    WEAK_GALLOP_TESTS
+                } else {
+                    GALLOP_TESTS
+                };
+                for i in 0..tests {
+                    if settled(lo, hi) {
                         break;
                     }
                     let top = i % 2 == 0;
@@ -229,7 +240,15 @@ impl<G: Game> AlphaBeta<G> {
                     self.narrow(pos, test, &mut lo, &mut hi);
                     step[!top as usize] *= 2;
                 }
-                self.bisect(pos, lo, hi)
+                if weak && !settled(lo, hi) {
+                    lo = lo.max(-1);
+                    hi = hi.min(1);
+                }
+                if settled(lo, hi) {
+                    lo
+                } else {
+                    self.bisect(pos, lo, hi)
+                }
             }
             Driver::Mtdf => {
                 let mut guess = 0.clamp(lo, hi);

@@ -197,9 +197,14 @@ impl<G: Game> DfPn<G> {
 
     /// Forgets everything the table learnt.
     pub fn clear(&mut self) {
-        self.table.fill(EMPTY);
-        self.generation = 1;
+        // A new generation hides every entry at once; the sweep is needed only on wrap-around.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.fill(EMPTY);
+            self.generation = 1;
+        }
         self.session = None;
+        self.session_history.clear();
     }
 
     /// What the search did so far.
