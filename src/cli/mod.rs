@@ -56,9 +56,10 @@ pub struct SolverArgs {
     /// Memory budget of the proof-number searches, in MiB.
     #[arg(long, default_value_t = 1024)]
     mem_mb: usize,
-    /// Initialise PNS / PN² leaves from the number of moves that do not lose at once.
+    /// Start PNS / PN² leaves at 1 / 1 instead of from the number of moves that do not lose at
+    /// once (df-pn always uses that number).
     #[arg(long)]
-    pn_heuristic: bool,
+    no_pn_heuristic: bool,
     /// Transposition table size in MiB (0 = none).
     #[arg(long, default_value_t = 64)]
     tt_mb: usize,
@@ -117,7 +118,7 @@ impl SolverArgs {
         Ok(Options {
             algorithm,
             mem_mb: self.mem_mb,
-            heuristic_init: self.pn_heuristic,
+            heuristic_init: !self.no_pn_heuristic,
             config: Config {
                 driver,
                 tt_mb: self.tt_mb,

@@ -71,7 +71,7 @@ pub struct Options {
     pub limits: Limits,
     /// Memory budget of the proof-number searches, in MiB.
     pub mem_mb: usize,
-    /// Initialise PNS leaves from the number of safe moves instead of 1 / 1.
+    /// Initialise PNS / PN² leaves from the number of safe moves instead of 1 / 1 (default).
     pub heuristic_init: bool,
 }
 
@@ -83,7 +83,7 @@ impl Default for Options {
             weak: false,
             limits: Limits::default(),
             mem_mb: 1024,
-            heuristic_init: false,
+            heuristic_init: true,
         }
     }
 }

@@ -77,7 +77,7 @@ struct Entry {
     dn: u32,
     /// `mid` calls in the subtree that gave the numbers; 0 = empty.
     work: u32,
-    generation: u8,
+    generation: u16,
 }
 
 const _: () = assert!(size_of::<Entry>() == 32);
@@ -112,7 +112,7 @@ const TAINTED: u8 = 2;
 pub struct DfPn<G: Game> {
     table: Vec<Entry>,
     buckets: usize,
-    generation: u8,
+    generation: u16,
     /// The question the table's current generation answers, as "can this player win?" (see
     /// [`canonical`]), and the history (sorted exact keys) every path starts with.
     session: Option<Player>,
@@ -400,10 +400,13 @@ impl<G: Game> DfPn<G> {
                         let (pn, dn) = solved(v);
                         (pn, dn, FINAL)
                     }
-                    Eval::Open(_) => match self.lookup(key) {
+                    Eval::Open(moves) => match self.lookup(key) {
                         Some((pn, dn)) if pn == 0 || dn == 0 => (pn, dn, FINAL),
                         Some((pn, dn)) => (pn, dn, 0),
-                        None => (1, 1, 0),
+                        // df-pn+ by mobility: one good move may prove an OR node, every move
+                        // must be refuted to disprove it (and the reverse at AND nodes).
+                        None if child.side_to_move() == self.attacker => (1, moves, 0),
+                        None => (moves, 1, 0),
                     },
                 }
             };
