@@ -8,8 +8,8 @@ pub fn win_at(max_plies: u32, end_ply: u32) -> i32 {
     (max_plies as i32 + 2 - end_ply as i32) / 2
 }
 
-/// Plays of the winner from the score, the inverse of [`win_at`] up to parity: the ply on which a
-/// game of score `s > 0` for the side to move at `ply` ends.
+/// The inverse of [`win_at`]: the ply on which a game ends when its score for the side to move at
+/// `ply` is `score` (`None` for a draw).
 pub fn end_ply(max_plies: u32, ply: u32, score: i32) -> Option<u32> {
     if score == 0 {
         return None;
