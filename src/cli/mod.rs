@@ -5,6 +5,7 @@ mod analyze;
 mod bench;
 mod play;
 mod solve;
+mod table;
 mod verify;
 
 use clap::{Args, Parser, Subcommand};
@@ -37,6 +38,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Check a proof certificate (written by `solve --proof`) with nothing but the rules.
     Verify(verify::VerifyArgs),
+    /// Solve the empty board of every size in turn: the size table.
+    Table(table::TableArgs),
 }
 
 /// The game and the solver's settings, shared by every command.
@@ -167,5 +170,6 @@ pub fn run() -> Result<Outcome, String> {
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Table(args) => table::run(args),
     }
 }

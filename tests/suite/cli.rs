@@ -566,3 +566,52 @@ fn self_play_on_4x4_is_a_draw() {
         r.stdout
     );
 }
+
+/// `inarow table` reproduces the published size table (k = 4), and its k = 3 rows, new results,
+/// agree with the exhaustive reference solver on the boards it can do.
+#[test]
+fn size_table_matches_the_published_one_and_the_reference() {
+    let run = inarow(&["table", "--max-cells", "25"], None);
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rows: Vec<Vec<String>> = run
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("width"))
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    assert_eq!(rows.len(), 6, "4x4 5x4 6x4 4x5 5x5 4x6:\n{}", run.stdout);
+    if let Some(path) = shared_path("tables/connect4_sizes.tsv", "size_table") {
+        let published = std::fs::read_to_string(path).unwrap();
+        for row in &rows {
+            let line = row[..4].join("\t");
+            assert!(
+                published.lines().any(|l| l == line),
+                "'{line}' is not a row of the published table"
+            );
+        }
+    }
+
+    let run = inarow(&["table", "--k", "3", "--max-cells", "16"], None);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let mut checked = 0;
+    for line in run
+        .stdout
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        let spec = format!("connect4:{}x{}:k3", f[0], f[1]);
+        let value = inarow::with_game!(super::common::start(&spec), g => {
+            inarow::search::minimax::Minimax::new().value(&g)
+        });
+        let outcome = match value.signum() {
+            1 => "first",
+            0 => "draw",
+            _ => "second",
+        };
+        assert_eq!(f[2], outcome, "{spec}");
+        checked += 1;
+    }
+    assert_eq!(checked, 6, "3x3 4x3 5x3 3x4 4x4 3x5");
+}
