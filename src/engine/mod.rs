@@ -7,7 +7,7 @@ pub mod bench;
 use crate::game::{Game, MoveList, Status};
 use crate::search::alphabeta::Limits;
 use crate::search::dfpn::DfPn;
-use crate::search::pn::{Goal, StopReason, Verdict, weak_value};
+use crate::search::pn::{Goal, Prover, StopReason, Verdict, weak_value};
 use crate::search::pns::{Pn2, Pns};
 use crate::search::proof::{self, Proof};
 use crate::search::{AlphaBeta, Config};
@@ -114,9 +114,7 @@ pub struct MoveScore<M> {
 /// The solver behind an engine.
 enum Backend<G: Game> {
     AlphaBeta(Box<AlphaBeta<G>>),
-    Pns(Box<Pns<G>>),
-    Pn2(Box<Pn2<G>>),
-    DfPn(Box<DfPn<G>>),
+    Prover(Box<dyn Prover<G>>),
 }
 
 /// A solver with its table, for positions of one game.
@@ -143,17 +141,17 @@ impl<G: Game> Engine<G> {
             Algorithm::AlphaBeta => {
                 Backend::AlphaBeta(Box::new(AlphaBeta::try_new(sample, options.config)?))
             }
-            Algorithm::Pns => Backend::Pns(Box::new(Pns::new(
+            Algorithm::Pns => Backend::Prover(Box::new(Pns::new(
                 mem_bytes,
                 limits,
                 options.heuristic_init,
             ))),
-            Algorithm::Pn2 => Backend::Pn2(Box::new(Pn2::new(
+            Algorithm::Pn2 => Backend::Prover(Box::new(Pn2::new(
                 mem_bytes,
                 limits,
                 options.heuristic_init,
             ))),
-            Algorithm::DfPn => Backend::DfPn(Box::new(DfPn::try_new(mem_bytes, limits)?)),
+            Algorithm::DfPn => Backend::Prover(Box::new(DfPn::try_new(mem_bytes, limits)?)),
         };
         Ok(Engine {
             backend,
@@ -167,8 +165,7 @@ impl<G: Game> Engine<G> {
     pub fn reset(&mut self) {
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.reset(),
-            Backend::DfPn(s) => s.clear(),
-            Backend::Pns(_) | Backend::Pn2(_) => {}
+            Backend::Prover(p) => p.clear(),
         }
     }
 
@@ -189,24 +186,16 @@ impl<G: Game> Engine<G> {
         let limits = self.limits;
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.set_limits(limits),
-            Backend::Pns(s) => s.set_limits(limits),
-            Backend::Pn2(s) => s.set_limits(limits),
-            Backend::DfPn(s) => s.set_limits(limits),
+            Backend::Prover(p) => p.set_limits(limits),
         }
     }
 
     /// The score of `pos` under the limits already set.
     fn value(&mut self, pos: &G) -> Result<i32, StopReason> {
         let weak = self.weak;
-        let prove = |pos: &G, goal: Goal, backend: &mut Backend<G>| match backend {
-            Backend::Pns(s) => s.prove(pos, goal),
-            Backend::Pn2(s) => s.prove(pos, goal),
-            Backend::DfPn(s) => s.prove(pos, goal),
-            Backend::AlphaBeta(_) => unreachable!("alpha-beta does not prove goals"),
-        };
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.solve(pos, weak).map_err(StopReason::from),
-            backend => weak_value(|goal| prove(pos, goal, backend)),
+            Backend::Prover(p) => weak_value(|goal| p.prove(pos, goal)),
         }
     }
 
@@ -214,18 +203,14 @@ impl<G: Game> Engine<G> {
     pub fn nodes(&self) -> u64 {
         match &self.backend {
             Backend::AlphaBeta(s) => s.nodes(),
-            Backend::Pns(s) => s.stats().expanded,
-            Backend::Pn2(s) => s.stats().expanded,
-            Backend::DfPn(s) => s.stats().expanded,
+            Backend::Prover(p) => p.stats().expanded,
         }
     }
 
     fn peak_bytes(&self) -> usize {
         match &self.backend {
             Backend::AlphaBeta(s) => s.table_bytes(),
-            Backend::Pns(s) => s.stats().peak_bytes,
-            Backend::Pn2(s) => s.stats().peak_bytes,
-            Backend::DfPn(s) => s.stats().peak_bytes,
+            Backend::Prover(p) => p.stats().peak_bytes,
         }
     }
 

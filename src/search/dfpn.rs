@@ -59,8 +59,8 @@
 //! proof.
 
 use super::pn::{
-    Clock, Eval, Goal, INF, KeyBuild, PnStats, RepetitionRule, StopReason, Verdict, evaluate,
-    order_moves, pn_add, repetition_draw, status_verdict,
+    Clock, Eval, Goal, INF, KeyBuild, PnStats, Prover, RepetitionRule, StopReason, Verdict,
+    evaluate, order_moves, pn_add, repetition_draw, status_verdict,
 };
 use crate::game::{Game, MoveList, Player};
 use crate::search::alphabeta::Limits;
@@ -174,11 +174,6 @@ impl<G: Game> DfPn<G> {
         })
     }
 
-    /// Sets the limits that apply from now on.
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
-    }
-
     /// Sets how a repeated position ends (default: a draw). Forgets the table.
     pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
         self.on_repetition = rule;
@@ -205,42 +200,6 @@ impl<G: Game> DfPn<G> {
         }
         self.session = None;
         self.session_history.clear();
-    }
-
-    /// What the search did so far.
-    pub fn stats(&self) -> PnStats {
-        self.stats
-    }
-
-    /// Whether the side to move in `pos` can reach `goal`.
-    pub fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, StopReason> {
-        self.prove_for(pos, pos.side_to_move(), goal, &[])
-    }
-
-    /// Whether `attacker` can reach `goal` from `pos`, reached after the positions whose exact
-    /// keys ([`Game::key`]) are `history` (they count for the repetition rule). The table is
-    /// kept between calls with the same attacker, goal and history (as a set), and forgotten
-    /// when one of them changes: a result is only ever reused under the history it was found
-    /// with.
-    pub fn prove_for(
-        &mut self,
-        pos: &G,
-        attacker: Player,
-        goal: Goal,
-        history: &[u128],
-    ) -> Result<Verdict, StopReason> {
-        let t = Instant::now();
-        self.begin(attacker, goal, history);
-        self.path.clear();
-        self.path.extend(history.iter().copied());
-        self.kids.clear();
-        let r = self.prove_root(pos);
-        self.stats.elapsed += t.elapsed();
-        let bytes = self.table.len() * size_of::<Entry>()
-            + self.kids.capacity() * size_of::<Kid<G::Move>>()
-            + self.path.capacity() * (size_of::<u128>() + 1);
-        self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
-        r
     }
 
     /// The verdict the table holds for `pos` under this attacker and goal with no history, if
@@ -514,6 +473,46 @@ impl<G: Game> DfPn<G> {
         self.kids.truncate(base);
         self.path.remove(&exact);
         Ok((pn, dn, tainted))
+    }
+}
+
+impl<G: Game> Prover<G> for DfPn<G> {
+    fn clear(&mut self) {
+        DfPn::clear(self);
+    }
+
+    /// Sets the limits that apply from now on.
+    fn set_limits(&mut self, limits: Limits) {
+        self.clock = Clock::new(limits);
+    }
+    /// Whether `attacker` can reach `goal` from `pos`, reached after the positions whose exact
+    /// keys ([`Game::key`]) are `history` (they count for the repetition rule). The table is
+    /// kept between calls with the same attacker, goal and history (as a set), and forgotten
+    /// when one of them changes: a result is only ever reused under the history it was found
+    /// with.
+    fn prove_for(
+        &mut self,
+        pos: &G,
+        attacker: Player,
+        goal: Goal,
+        history: &[u128],
+    ) -> Result<Verdict, StopReason> {
+        let t = Instant::now();
+        self.begin(attacker, goal, history);
+        self.path.clear();
+        self.path.extend(history.iter().copied());
+        self.kids.clear();
+        let r = self.prove_root(pos);
+        self.stats.elapsed += t.elapsed();
+        let bytes = self.table.len() * size_of::<Entry>()
+            + self.kids.capacity() * size_of::<Kid<G::Move>>()
+            + self.path.capacity() * (size_of::<u128>() + 1);
+        self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
+        r
+    }
+    /// What the search did so far.
+    fn stats(&self) -> PnStats {
+        self.stats
     }
 }
 

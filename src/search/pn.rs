@@ -133,6 +133,35 @@ pub struct PnStats {
     pub elapsed: Duration,
 }
 
+/// What the proof-number searches share; the engine and the certificate extractor drive any of
+/// them through it.
+pub trait Prover<G: Game> {
+    /// Sets the limits that apply from now on (across later proofs, until set again).
+    fn set_limits(&mut self, limits: Limits);
+
+    /// Whether `attacker` can reach `goal` from `pos`, reached after the positions whose exact
+    /// keys ([`Game::key`]) are `history` (they count for the repetition rule).
+    fn prove_for(
+        &mut self,
+        pos: &G,
+        attacker: Player,
+        goal: Goal,
+        history: &[u128],
+    ) -> Result<Verdict, StopReason>;
+
+    /// What the search did so far.
+    fn stats(&self) -> PnStats;
+
+    /// Forgets what the search learnt, as before a benchmark position (nothing is kept between
+    /// proofs by default).
+    fn clear(&mut self) {}
+
+    /// Whether the side to move in `pos` can reach `goal`.
+    fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, StopReason> {
+        self.prove_for(pos, pos.side_to_move(), goal, &[])
+    }
+}
+
 /// The weak value of a position (1 win, 0 draw, -1 loss for the side to move) from at most two
 /// proofs: Win, and if it is disproven, NotLose.
 pub fn weak_value(

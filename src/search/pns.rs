@@ -57,7 +57,7 @@
 //! Every `prove` call builds its graph afresh (the allocations are kept for the next call).
 
 use super::pn::{
-    Clock, Eval, Goal, INF, Key, KeyBuild, PnStats, RepetitionRule, StopReason, Verdict,
+    Clock, Eval, Goal, INF, Key, KeyBuild, PnStats, Prover, RepetitionRule, StopReason, Verdict,
     evaluate_into, order_moves, pn_add, repetition_draw, status_verdict,
 };
 use crate::game::{Game, MoveList, Player};
@@ -725,24 +725,20 @@ impl<G: Game> Pns<G> {
         }
     }
 
-    /// Sets the limits that apply from now on.
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
-    }
-
     /// Sets how a repeated position ends (default: a draw).
     pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
         self.tree.rule = rule;
     }
+}
 
-    /// Whether the side to move in `pos` can reach `goal`.
-    pub fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, StopReason> {
-        self.prove_for(pos, pos.side_to_move(), goal, &[])
+impl<G: Game> Prover<G> for Pns<G> {
+    /// Sets the limits that apply from now on.
+    fn set_limits(&mut self, limits: Limits) {
+        self.clock = Clock::new(limits);
     }
-
     /// Whether `attacker` can reach `goal` from `pos`, reached after the positions whose exact
     /// keys ([`Game::key`]) are `history` (they count for the repetition rule).
-    pub fn prove_for(
+    fn prove_for(
         &mut self,
         pos: &G,
         attacker: Player,
@@ -766,9 +762,8 @@ impl<G: Game> Pns<G> {
         self.stats.elapsed += t.elapsed();
         r
     }
-
     /// What the search did so far.
-    pub fn stats(&self) -> PnStats {
+    fn stats(&self) -> PnStats {
         self.stats
     }
 }
@@ -803,24 +798,20 @@ impl<G: Game> Pn2<G> {
         self.level2_max = max.max(1);
     }
 
-    /// Sets the limits that apply from now on.
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
-    }
-
     /// Sets how a repeated position ends (default: a draw).
     pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
         self.level1.rule = rule;
         self.level2.rule = rule;
     }
+}
 
-    /// Whether the side to move in `pos` can reach `goal`.
-    pub fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, StopReason> {
-        self.prove_for(pos, pos.side_to_move(), goal, &[])
+impl<G: Game> Prover<G> for Pn2<G> {
+    /// Sets the limits that apply from now on.
+    fn set_limits(&mut self, limits: Limits) {
+        self.clock = Clock::new(limits);
     }
-
     /// Like [`Pns::prove_for`].
-    pub fn prove_for(
+    fn prove_for(
         &mut self,
         pos: &G,
         attacker: Player,
@@ -848,9 +839,8 @@ impl<G: Game> Pn2<G> {
         self.stats.elapsed += t.elapsed();
         r
     }
-
     /// What the search did so far (both levels).
-    pub fn stats(&self) -> PnStats {
+    fn stats(&self) -> PnStats {
         self.stats
     }
 }

@@ -48,7 +48,7 @@
 //! ([`ExtractError::NotProven`]); it never writes a wrong one.
 
 use super::dfpn::DfPn;
-use super::pn::{Goal, RepetitionRule, StopReason, Verdict, repetition_draw};
+use super::pn::{Goal, Prover, RepetitionRule, StopReason, Verdict, repetition_draw};
 use crate::game::{Game, MoveList, Player, Status, format_moves, play_moves};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
