@@ -481,15 +481,13 @@ impl<G: Game> Prover<G> for DfPn<G> {
         DfPn::clear(self);
     }
 
-    /// Sets the limits that apply from now on.
     fn set_limits(&mut self, limits: Limits) {
         self.clock = Clock::new(limits);
     }
-    /// Whether `attacker` can reach `goal` from `pos`, reached after the positions whose exact
-    /// keys ([`Game::key`]) are `history` (they count for the repetition rule). The table is
-    /// kept between calls with the same attacker, goal and history (as a set), and forgotten
-    /// when one of them changes: a result is only ever reused under the history it was found
-    /// with.
+
+    /// The table is kept between calls with the same attacker, goal and history (as a set), and
+    /// forgotten when one of them changes: a result is only ever reused under the history it
+    /// was found with.
     fn prove_for(
         &mut self,
         pos: &G,
@@ -510,7 +508,6 @@ impl<G: Game> Prover<G> for DfPn<G> {
         self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
         r
     }
-    /// What the search did so far.
     fn stats(&self) -> PnStats {
         self.stats
     }
@@ -570,9 +567,21 @@ pub(crate) mod tests {
         /// A random graph of 4 to 10 nodes, each open node with 1 to 3 edges.
         pub fn random(rng: &mut Rng) -> GraphGame {
             let n = 4 + rng.below(7);
+            Self::random_graph(rng, n, 3, 3)
+        }
+
+        /// A random graph of `n` nodes, each open node with 1 to `max_edges` edges.
+        pub fn random_n(rng: &mut Rng, n: usize, max_edges: usize) -> GraphGame {
+            Self::random_graph(rng, n, 2, max_edges)
+        }
+
+        /// `n` nodes; each but the start ends the game with probability `end_tenths` / 10; each
+        /// open node gets 1 to `max_edges` edges to nodes of the other parity (a node with none
+        /// to go to is a draw).
+        fn random_graph(rng: &mut Rng, n: usize, end_tenths: usize, max_edges: usize) -> GraphGame {
             let mut end = vec![None; n];
             for e in end.iter_mut().skip(1) {
-                if rng.below(10) < 3 {
+                if rng.below(10) < end_tenths {
                     *e = Some(match rng.below(3) {
                         0 => Status::Win(Player::First),
                         1 => Status::Win(Player::Second),
@@ -592,36 +601,6 @@ pub(crate) mod tests {
                     end[i] = Some(Status::Draw);
                     continue;
                 }
-                for _ in 0..1 + rng.below(3) {
-                    let t = targets[rng.below(targets.len())];
-                    if !out.contains(&t) {
-                        out.push(t);
-                    }
-                }
-            }
-            GraphGame::start(Graph { edges, end })
-        }
-
-        /// A random graph of `n` nodes, each open node with 1 to `max_edges` edges.
-        pub fn random_n(rng: &mut Rng, n: usize, max_edges: usize) -> GraphGame {
-            let mut end = vec![None; n];
-            for e in end.iter_mut().skip(1) {
-                if rng.below(10) < 2 {
-                    *e = Some(match rng.below(3) {
-                        0 => Status::Win(Player::First),
-                        1 => Status::Win(Player::Second),
-                        _ => Status::Draw,
-                    });
-                }
-            }
-            let mut edges = vec![Vec::new(); n];
-            for (i, out) in edges.iter_mut().enumerate() {
-                if end[i].is_some() {
-                    continue;
-                }
-                let targets: Vec<u8> = (0..n as u8)
-                    .filter(|&j| (j as usize + i) % 2 == 1)
-                    .collect();
                 for _ in 0..1 + rng.below(max_edges) {
                     let t = targets[rng.below(targets.len())];
                     if !out.contains(&t) {

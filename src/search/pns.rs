@@ -732,12 +732,10 @@ impl<G: Game> Pns<G> {
 }
 
 impl<G: Game> Prover<G> for Pns<G> {
-    /// Sets the limits that apply from now on.
     fn set_limits(&mut self, limits: Limits) {
         self.clock = Clock::new(limits);
     }
-    /// Whether `attacker` can reach `goal` from `pos`, reached after the positions whose exact
-    /// keys ([`Game::key`]) are `history` (they count for the repetition rule).
+
     fn prove_for(
         &mut self,
         pos: &G,
@@ -762,7 +760,6 @@ impl<G: Game> Prover<G> for Pns<G> {
         self.stats.elapsed += t.elapsed();
         r
     }
-    /// What the search did so far.
     fn stats(&self) -> PnStats {
         self.stats
     }
@@ -806,11 +803,10 @@ impl<G: Game> Pn2<G> {
 }
 
 impl<G: Game> Prover<G> for Pn2<G> {
-    /// Sets the limits that apply from now on.
     fn set_limits(&mut self, limits: Limits) {
         self.clock = Clock::new(limits);
     }
-    /// Like [`Pns::prove_for`].
+
     fn prove_for(
         &mut self,
         pos: &G,
