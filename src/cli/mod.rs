@@ -84,6 +84,9 @@ pub struct SolverArgs {
     /// No enhanced transposition cutoffs.
     #[arg(long)]
     no_etc: bool,
+    /// Search threads sharing the table (alpha-beta only).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Stop each search after this many seconds.
     #[arg(long)]
     time: Option<f64>,
@@ -118,6 +121,18 @@ impl SolverArgs {
                 }
             },
         };
+        if self.threads == 0 || self.threads > 256 {
+            return Err(format!(
+                "--threads {}: must be between 1 and 256",
+                self.threads
+            ));
+        }
+        if self.threads > 1 && algorithm != Algorithm::AlphaBeta {
+            return Err(format!(
+                "--threads {}: only the alpha-beta algorithms run on several threads",
+                self.threads
+            ));
+        }
         Ok(Options {
             algorithm,
             mem_mb: self.mem_mb,
@@ -131,6 +146,7 @@ impl SolverArgs {
                 tt_move: !self.no_tt_move,
                 history: self.history,
                 etc: !self.no_etc,
+                threads: self.threads,
                 ..Config::default()
             },
             weak: self.weak,

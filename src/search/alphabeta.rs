@@ -7,11 +7,13 @@
 //! at the root; below it, [`Game::safe_moves`] never lets the opponent win at once).
 
 use super::score::win_at;
-use super::tt::{Bound, Scheme, Table};
+use super::tt::{Bound, Scheme, Table, WriteLog};
 use crate::game::{Game, MAX_MOVES, MoveList, RankedMove, Status};
 use arrayvec::ArrayVec;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How the root finds the exact score.
@@ -83,6 +85,11 @@ pub struct Config {
     /// Positions this close to `max_plies` skip the table: their subtrees are cheaper to search
     /// again than a cache miss.
     pub table_min_plies_left: u32,
+    /// Search threads sharing the table (1 = no helpers).
+    pub threads: usize,
+    /// With several threads, a search runs alone for this many nodes first: most positions
+    /// are solved before helpers would be worth starting.
+    pub solo_nodes: u64,
 }
 
 impl Default for Config {
@@ -98,6 +105,8 @@ impl Default for Config {
             etc: true,
             strategy_bounds: true,
             table_min_plies_left: 0,
+            threads: 1,
+            solo_nodes: 100_000,
         }
     }
 }
@@ -126,20 +135,76 @@ pub struct Limits {
 }
 
 const HISTORY_SIZE: usize = 128;
+/// Nodes with at least this many plies left coordinate threads: a move another thread is
+/// searching is deferred to the end of the list (simplified ABDADA).
+const SPLIT_MIN_PLIES_LEFT: i32 = 12;
+/// Slots of the table of subtrees being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+/// Nodes between two checks of the limits.
+const CHECK_INTERVAL: u64 = 0x1000;
+
+/// Why a search stopped before it finished.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Halt {
+    Limit(Stopped),
+    /// Another thread finished first, or the solo run ended: the work is not needed.
+    Yield,
+}
+
+/// What the threads of one search share besides the table.
+struct Shared {
+    /// Set when one thread has the answer (or the solo run ends): the others stop.
+    done: AtomicBool,
+    /// Nodes of all threads, counted in steps of [`CHECK_INTERVAL`], for the node limit.
+    nodes: AtomicU64,
+    /// Keys of subtrees some thread is searching.
+    busy: Vec<AtomicU64>,
+}
+
+impl Shared {
+    fn new() -> Arc<Shared> {
+        Arc::new(Shared {
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        })
+    }
+
+    /// The slot of `key` in [`Shared::busy`] and the tag that marks it there.
+    #[inline(always)]
+    fn busy_slot(key: u128) -> (usize, u64) {
+        let tag = (key as u64 ^ (key >> 64) as u64) | 1;
+        let hash = tag.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        ((hash >> 50) as usize % BUSY_SLOTS, tag)
+    }
+}
 /// Tests the galloping driver makes before it bisects (measured on the public sets).
 const GALLOP_TESTS: u32 = 8;
 /// In weak mode: fewer, as the tests nearest the value then decide nothing (measured likewise).
 const WEAK_GALLOP_TESTS: u32 = 6;
 
 /// The alpha-beta solver for positions of `G`; keeps its table between searches.
+///
+/// With `threads > 1` it owns helpers that share its table. Every thread solves the same
+/// position (lazy SMP); at nodes near the root a thread defers the moves another thread is
+/// searching, so that they split the tree; the first thread to finish gives the answer.
 pub struct AlphaBeta<G: Game> {
     config: Config,
-    table: Table,
+    table: Arc<Table>,
+    log: WriteLog,
+    shared: Arc<Shared>,
+    helpers: Vec<AlphaBeta<G>>,
+    /// Whether other threads are searching now.
+    parallel: bool,
     history: [[u32; HISTORY_SIZE]; 2],
     nodes: u64,
+    /// `nodes` when the limits were last checked.
+    checked: u64,
+    /// Node count at which a solo run yields to the helpers.
+    solo_until: Option<u64>,
     limits: Limits,
     deadline: Option<Instant>,
-    stopped: Option<Stopped>,
+    stopped: Option<Halt>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -151,26 +216,42 @@ impl<G: Game> AlphaBeta<G> {
 
     /// Like [`AlphaBeta::new`], but a table the machine cannot hold is an error.
     pub fn try_new(sample: &G, config: Config) -> Result<Self, String> {
-        let table = Table::try_new(config.tt_mb, config.scheme, sample.key_bits())?;
-        Ok(AlphaBeta {
+        let table = Arc::new(Table::try_new(
+            config.tt_mb,
+            config.scheme,
+            sample.key_bits(),
+        )?);
+        let shared = Shared::new();
+        let worker = |config: Config| AlphaBeta {
             config,
-            table,
+            log: table.write_log(),
+            table: table.clone(),
+            shared: shared.clone(),
+            helpers: Vec::new(),
+            parallel: false,
             history: [[0; HISTORY_SIZE]; 2],
             nodes: 0,
+            checked: 0,
+            solo_until: None,
             limits: Limits::default(),
             deadline: None,
             stopped: None,
             _game: std::marker::PhantomData,
-        })
+        };
+        let mut main = worker(config.clone());
+        main.helpers = (1..config.threads)
+            .map(|_| worker(config.clone()))
+            .collect();
+        Ok(main)
     }
 
     pub fn config(&self) -> &Config {
         &self.config
     }
 
-    /// Nodes searched since the last [`AlphaBeta::reset`].
+    /// Nodes searched by all threads since the last [`AlphaBeta::reset`].
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
     }
 
     pub fn table_bytes(&self) -> usize {
@@ -179,29 +260,104 @@ impl<G: Game> AlphaBeta<G> {
 
     /// Forgets the table, the history and the node count.
     pub fn reset(&mut self) {
-        self.table.clear();
-        self.history = [[0; HISTORY_SIZE]; 2];
-        self.nodes = 0;
+        self.each_worker(|worker| {
+            worker.table.clear(&mut worker.log);
+            worker.history = [[0; HISTORY_SIZE]; 2];
+            worker.nodes = 0;
+            worker.checked = 0;
+        });
+        self.shared.nodes.store(0, Ordering::Relaxed);
     }
 
     /// Sets the limits that apply from now on (time counts from this call).
     pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
-        self.deadline = limits.time.map(|t| Instant::now() + t);
-        self.stopped = None;
+        let deadline = limits.time.map(|t| Instant::now() + t);
+        self.each_worker(|worker| {
+            worker.limits = limits;
+            worker.deadline = deadline;
+            worker.stopped = None;
+        });
+        self.shared.nodes.store(0, Ordering::Relaxed);
+    }
+
+    fn each_worker(&mut self, mut f: impl FnMut(&mut Self)) {
+        f(self);
+        for helper in &mut self.helpers {
+            f(helper);
+        }
+    }
+
+    /// Runs `job` to completion: alone at first, then, if it is still running after
+    /// [`Config::solo_nodes`] nodes, on every thread at once, taking the first thread's answer.
+    fn race<R: Send>(&mut self, job: impl Fn(&mut Self) -> R + Sync) -> Result<R, Stopped> {
+        if let Some(Halt::Limit(s)) = self.stopped {
+            return Err(s);
+        }
+        if !self.helpers.is_empty() {
+            self.solo_until = Some(self.nodes + self.config.solo_nodes);
+        }
+        let solo = job(self);
+        self.solo_until = None;
+        match self.stopped {
+            None => return Ok(solo),
+            Some(Halt::Limit(s)) => return Err(s),
+            Some(Halt::Yield) => self.stopped = None,
+        }
+        self.shared.done.store(false, Ordering::Relaxed);
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let job = &job;
+        let results = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| scope.spawn(move || helper.run_shared(job)))
+                .collect();
+            let mut results = vec![self.run_shared(job)];
+            results.extend(
+                running
+                    .into_iter()
+                    .map(|t| t.join().expect("helper panicked")),
+            );
+            results
+        });
+        self.helpers = helpers;
+        let mut limit = None;
+        for (result, halt) in results {
+            match halt {
+                None => return Ok(result),
+                Some(Halt::Limit(s)) => limit = Some(s),
+                Some(Halt::Yield) => {}
+            }
+        }
+        let stopped = limit.unwrap_or(Stopped::Time);
+        self.stopped = Some(Halt::Limit(stopped));
+        Err(stopped)
+    }
+
+    /// One thread's part of [`AlphaBeta::race`]: the job, then the signal that stops the others.
+    fn run_shared<R>(&mut self, job: &impl Fn(&mut Self) -> R) -> (R, Option<Halt>) {
+        self.parallel = true;
+        let result = job(self);
+        self.parallel = false;
+        self.shared.done.store(true, Ordering::Relaxed);
+        let halt = self.stopped.take();
+        (result, halt)
     }
 
     /// The exact score of `pos` (or, when `weak`, its sign: -1 loss, 0 draw, 1 win).
     pub fn solve(&mut self, pos: &G, weak: bool) -> Result<i32, Stopped> {
+        self.race(|worker| worker.solve_alone(pos, weak))
+    }
+
+    fn solve_alone(&mut self, pos: &G, weak: bool) -> i32 {
         let m = pos.max_plies();
         let n = pos.ply();
         match pos.status() {
-            Status::Win(_) => return Ok(if weak { -1 } else { -win_at(m, n) }),
-            Status::Draw => return Ok(0),
+            Status::Win(_) => return if weak { -1 } else { -win_at(m, n) },
+            Status::Draw => return 0,
             Status::Ongoing => {}
         }
         if pos.has_winning_move() {
-            return Ok(if weak { 1 } else { win_at(m, n + 1) });
+            return if weak { 1 } else { win_at(m, n + 1) };
         }
         let (m, n) = (m as i32, n as i32);
         let (mut lo, mut hi) = (-(m - n) / 2, (m + 1 - n) / 2);
@@ -268,10 +424,7 @@ impl<G: Game> AlphaBeta<G> {
                 lo
             }
         };
-        match self.stopped {
-            Some(s) => Err(s),
-            None => Ok(if weak { value.signum() } else { value }),
-        }
+        if weak { value.signum() } else { value }
     }
 
     /// Null-window tests that halve `[lo, hi]`, biased towards 0 (Pons): draws and small
@@ -308,6 +461,10 @@ impl<G: Game> AlphaBeta<G> {
     /// Whether the value of `pos` is at most `bound` (any position, even one that is over or
     /// has an immediate win).
     pub fn value_at_most(&mut self, pos: &G, bound: i32) -> Result<bool, Stopped> {
+        self.race(|worker| worker.value_at_most_alone(pos, bound))
+    }
+
+    fn value_at_most_alone(&mut self, pos: &G, bound: i32) -> bool {
         let (m, n) = (pos.max_plies(), pos.ply());
         let exact = match pos.status() {
             Status::Win(_) => Some(-win_at(m, n)),
@@ -315,22 +472,28 @@ impl<G: Game> AlphaBeta<G> {
             Status::Ongoing if pos.has_winning_move() => Some(win_at(m, n + 1)),
             Status::Ongoing => None,
         };
-        let answer = match exact {
+        match exact {
             Some(v) => v <= bound,
             None => self.negamax(pos, bound, bound + 1) <= bound,
-        };
-        match self.stopped {
-            Some(s) => Err(s),
-            None => Ok(answer),
         }
     }
 
     #[cold]
     fn check_limits(&mut self) {
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.stopped = Some(Stopped::Nodes);
+        let all = self
+            .shared
+            .nodes
+            .fetch_add(self.nodes - self.checked, Ordering::Relaxed)
+            + (self.nodes - self.checked);
+        self.checked = self.nodes;
+        if self.limits.nodes.is_some_and(|n| all >= n) {
+            self.stopped = Some(Halt::Limit(Stopped::Nodes));
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stopped = Some(Stopped::Time);
+            self.stopped = Some(Halt::Limit(Stopped::Time));
+        } else if self.solo_until.is_some_and(|n| self.nodes >= n)
+            || (self.parallel && self.shared.done.load(Ordering::Relaxed))
+        {
+            self.stopped = Some(Halt::Yield);
         }
     }
 
@@ -348,7 +511,7 @@ impl<G: Game> AlphaBeta<G> {
         debug_assert!(alpha < beta);
         debug_assert!(!pos.has_winning_move());
         self.nodes += 1;
-        if self.nodes & 0xfff == 0 {
+        if self.nodes & (CHECK_INTERVAL - 1) == 0 {
             self.check_limits();
         }
         if self.stopped.is_some() {
@@ -449,8 +612,41 @@ impl<G: Game> AlphaBeta<G> {
 
         let nodes_before = self.nodes;
         let mut best = None;
-        for rm in &moves {
-            let score = -self.negamax(&pos.play(rm.mv), -beta, -alpha);
+        let split = self.parallel && m - n >= SPLIT_MIN_PLIES_LEFT;
+        let mut deferred = ArrayVec::<usize, MAX_MOVES>::new();
+        let mut next = 0;
+        loop {
+            // Every move in order, then the ones deferred because another thread had them.
+            let (i, first_pass) = if next < moves.len() {
+                (next, true)
+            } else if let Some(&i) = deferred.get(next - moves.len()) {
+                (i, false)
+            } else {
+                break;
+            };
+            next += 1;
+            let rm = moves[i];
+            let child = pos.play(rm.mv);
+            let claim = if split && first_pass && i > 0 {
+                let (slot, tag) = Shared::busy_slot(self.key(&child));
+                if self.shared.busy[slot].load(Ordering::Relaxed) == tag {
+                    deferred.push(i);
+                    continue;
+                }
+                self.shared.busy[slot].store(tag, Ordering::Relaxed);
+                Some((slot, tag))
+            } else {
+                None
+            };
+            let score = -self.negamax(&child, -beta, -alpha);
+            if let Some((slot, tag)) = claim {
+                let _ = self.shared.busy[slot].compare_exchange(
+                    tag,
+                    0,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+            }
             if self.stopped.is_some() {
                 return 0;
             }
@@ -463,8 +659,14 @@ impl<G: Game> AlphaBeta<G> {
                     *h = h.saturating_add(((m - n) * (m - n)) as u32);
                 }
                 if use_table {
-                    self.table
-                        .store(key, score, Bound::Lower, code, self.nodes - nodes_before);
+                    self.table.store(
+                        &mut self.log,
+                        key,
+                        score,
+                        Bound::Lower,
+                        code,
+                        self.nodes - nodes_before,
+                    );
                 }
                 return score;
             }
@@ -478,8 +680,14 @@ impl<G: Game> AlphaBeta<G> {
             None => (Bound::Upper, tt_move),
         };
         if use_table {
-            self.table
-                .store(key, alpha, bound, code, self.nodes - nodes_before);
+            self.table.store(
+                &mut self.log,
+                key,
+                alpha,
+                bound,
+                code,
+                self.nodes - nodes_before,
+            );
         }
         alpha
     }

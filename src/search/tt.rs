@@ -1,5 +1,6 @@
 //! The transposition table: packed 64-bit entries, a prime number of buckets, and a key check
-//! that can never accept another position's entry.
+//! that can never accept another position's entry. One table may be shared by several search
+//! threads: every access is atomic, so no entry is ever torn.
 //!
 //! Entry layout (one `u64`; an all-zero word is an empty slot):
 //!
@@ -12,11 +13,15 @@
 //!
 //! The bucket is `key mod P` with `P` prime, and the entry keeps `key mod 2^40`: by the Chinese
 //! remainder theorem the pair identifies the key whenever `P * 2^40 >= 2^key_bits`
-//! (connect-four-3d). For longer keys the table also keeps each full key beside the entry.
+//! (connect-four-3d). A single atomic word then answers only for its own position. For longer
+//! keys the table also keeps each full key beside the entry, and the three words of a slot are
+//! guarded by a sequence number (a seqlock whose writers never wait: a writer that finds the
+//! slot busy drops its store, and a reader that sees it change reports a miss).
 //! `work` is log2 of the subtree's node count, for the Big and TwoBig replacement schemes.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 /// How a full bucket chooses what to overwrite (Breuker; connect-four-3d).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -78,23 +83,51 @@ const VALUE_SHIFT: u32 = 40;
 const BOUND_SHIFT: u32 = 48;
 const MOVE_SHIFT: u32 = 50;
 const WORK_SHIFT: u32 = 57;
-/// Clearing forgets remembered slots one by one up to this share of the table (1 / N), and
-/// sweeps the whole table beyond it (a sweep costs about as much as N random writes per slot).
+/// Clearing forgets logged slots one by one up to this share of the table (1 / N), and sweeps
+/// the whole table beyond it (a sweep costs about as much as N random writes per slot).
 const TOUCH_SHARE: usize = 32;
 
-/// A transposition table of a fixed size in memory.
+/// The full key of a slot of a wide table, under a sequence number that is odd while a writer
+/// holds the slot.
+#[derive(Default)]
+struct WideKey {
+    seq: AtomicU64,
+    low: AtomicU64,
+    high: AtomicU64,
+}
+
+/// The slots one searcher wrote since the table was last cleared, so that clearing a large
+/// table after a small search costs little.
+#[derive(Clone, Debug, Default)]
+pub struct WriteLog {
+    slots: Vec<u32>,
+    overflow: bool,
+}
+
+impl WriteLog {
+    #[inline(always)]
+    fn push(&mut self, slot: usize) {
+        if !self.overflow {
+            if self.slots.len() < self.slots.capacity() {
+                self.slots.push(slot as u32);
+            } else {
+                self.overflow = true;
+            }
+        }
+    }
+}
+
+/// A transposition table of a fixed size in memory, shareable between threads.
 pub struct Table {
     /// The entries, from `base` on (the start is aligned for huge pages).
-    storage: Vec<u64>,
+    storage: Vec<AtomicU64>,
     base: usize,
     /// Full keys, kept only when the packed check cannot tell keys apart.
-    wide_keys: Vec<u128>,
+    wide_keys: Vec<WideKey>,
     buckets: u64,
     reduce: FastRemainder,
     ways: usize,
     scheme: Scheme,
-    touched: Vec<u32>,
-    touched_overflow: bool,
 }
 
 impl Table {
@@ -114,11 +147,11 @@ impl Table {
         let mut buckets = prev_prime(most(8));
         let wide = buckets > 0 && key_bits > CHECK_BITS + (63 - buckets.leading_zeros());
         if wide {
-            buckets = prev_prime(most(24));
+            buckets = prev_prime(most(8 + size_of::<WideKey>()));
         }
         let slots = buckets as usize * ways;
         let (storage, base) = allocate(slots).ok_or_else(too_big)?;
-        let mut table = Table {
+        let table = Table {
             storage,
             base,
             wide_keys: if wide {
@@ -130,8 +163,6 @@ impl Table {
             reduce: FastRemainder::new(buckets),
             ways,
             scheme,
-            touched: Vec::with_capacity((slots / TOUCH_SHARE).max(1024)),
-            touched_overflow: false,
         };
         table.prefault();
         Ok(table)
@@ -139,21 +170,18 @@ impl Table {
 
     /// Touches every page once, so that searches do not pay for page faults as they first
     /// reach each part of the table (the allocator hands out lazily mapped zero pages).
-    fn prefault(&mut self) {
-        let base = self.base;
-        for page in self.storage[base..].chunks_mut(512) {
-            // SAFETY: a valid, aligned element of our own vector.
-            unsafe { std::ptr::write_volatile(&mut page[0], 0) };
+    fn prefault(&self) {
+        for page in self.storage[self.base..].chunks(512) {
+            page[0].store(0, Ordering::Relaxed);
         }
-        for page in self.wide_keys.chunks_mut(256) {
-            // SAFETY: as above.
-            unsafe { std::ptr::write_volatile(&mut page[0], 0) };
+        for page in self.wide_keys.chunks(4096 / size_of::<WideKey>()) {
+            page[0].seq.store(0, Ordering::Relaxed);
         }
     }
 
     /// Memory held by the table, in bytes.
     pub fn bytes(&self) -> usize {
-        self.storage.len() * 8 + self.wide_keys.len() * 16
+        self.storage.len() * 8 + self.wide_keys.len() * size_of::<WideKey>()
     }
 
     /// The number of entries the table can hold.
@@ -161,18 +189,33 @@ impl Table {
         self.storage.len() - self.base
     }
 
-    /// Forgets every entry.
-    pub fn clear(&mut self) {
-        if self.touched_overflow {
-            self.storage.fill(0);
-            self.wide_keys.fill(0);
+    /// A log for one searcher's writes, sized so that clearing by log beats a sweep.
+    pub fn write_log(&self) -> WriteLog {
+        WriteLog {
+            slots: Vec::with_capacity((self.slots() / TOUCH_SHARE).max(1024)),
+            overflow: false,
+        }
+    }
+
+    /// Forgets the entries written under `log` (every entry, if the log overflowed) and empties
+    /// the log. Clearing with every searcher's log forgets the whole table. Call it only while
+    /// no search runs on the table.
+    pub fn clear(&self, log: &mut WriteLog) {
+        if log.overflow {
+            for word in &self.storage {
+                word.store(0, Ordering::Relaxed);
+            }
+            for wide in &self.wide_keys {
+                wide.low.store(0, Ordering::Relaxed);
+                wide.high.store(0, Ordering::Relaxed);
+            }
         } else {
-            for &i in &self.touched {
-                self.storage[self.base + i as usize] = 0;
+            for &i in &log.slots {
+                self.storage[self.base + i as usize].store(0, Ordering::Relaxed);
             }
         }
-        self.touched.clear();
-        self.touched_overflow = false;
+        log.slots.clear();
+        log.overflow = false;
     }
 
     #[inline(always)]
@@ -186,11 +229,43 @@ impl Table {
     }
 
     #[inline(always)]
-    fn matches(&self, slot: usize, key: u128) -> bool {
-        let word = self.storage[self.base + slot];
-        word != 0
-            && word & CHECK_MASK == key as u64 & CHECK_MASK
-            && (self.wide_keys.is_empty() || self.wide_keys[slot] == key)
+    fn word(&self, slot: usize) -> u64 {
+        self.storage[self.base + slot].load(Ordering::Relaxed)
+    }
+
+    /// The entry word of `slot` if it holds `key`, else 0.
+    #[inline(always)]
+    fn read(&self, slot: usize, key: u128) -> u64 {
+        if self.wide_keys.is_empty() {
+            let word = self.word(slot);
+            return if word & CHECK_MASK == key as u64 & CHECK_MASK {
+                word
+            } else {
+                0
+            };
+        }
+        match self.read_wide(slot) {
+            Some((word, full)) if full == key && word & CHECK_MASK == key as u64 & CHECK_MASK => {
+                word
+            }
+            _ => 0,
+        }
+    }
+
+    /// The word and full key of a wide slot, or `None` if a writer held or changed the slot
+    /// meanwhile.
+    #[inline]
+    fn read_wide(&self, slot: usize) -> Option<(u64, u128)> {
+        let wide = &self.wide_keys[slot];
+        let seq = wide.seq.load(Ordering::Acquire);
+        if seq & 1 != 0 {
+            return None;
+        }
+        let word = self.word(slot);
+        let full = wide.low.load(Ordering::Relaxed) as u128
+            | (wide.high.load(Ordering::Relaxed) as u128) << 64;
+        fence(Ordering::Acquire);
+        (wide.seq.load(Ordering::Relaxed) == seq).then_some((word, full))
     }
 
     /// Starts loading the bucket of `key` into the cache, ahead of a probe.
@@ -217,13 +292,23 @@ impl Table {
         }
         let first = self.bucket(key);
         (first..first + self.ways)
-            .find(|&slot| self.matches(slot, key))
-            .map(|slot| unpack(self.storage[self.base + slot]))
+            .map(|slot| self.read(slot, key))
+            .find(|&word| word != 0)
+            .map(unpack)
     }
 
-    /// Stores a result; `nodes` is the size of the subtree that produced it.
+    /// Stores a result; `nodes` is the size of the subtree that produced it. The slots written
+    /// go to `log`.
     #[inline]
-    pub fn store(&mut self, key: u128, value: i32, bound: Bound, best: Option<u8>, nodes: u64) {
+    pub fn store(
+        &self,
+        log: &mut WriteLog,
+        key: u128,
+        value: i32,
+        bound: Bound,
+        best: Option<u8>,
+        nodes: u64,
+    ) {
         if self.buckets == 0 {
             return;
         }
@@ -239,57 +324,66 @@ impl Table {
         let slot = match self.scheme {
             Scheme::New => first,
             Scheme::Big => {
-                let old = self.storage[self.base + first];
-                if old != 0 && !self.matches(first, key) && old >> WORK_SHIFT > work {
+                let old = self.word(first);
+                if old != 0 && self.read(first, key) == 0 && old >> WORK_SHIFT > work {
                     return;
                 }
                 first
             }
             Scheme::TwoBig => {
-                let old = self.storage[self.base + first];
-                if old == 0 || self.matches(first, key) {
+                let old = self.word(first);
+                if old == 0 || self.read(first, key) != 0 {
                     first
                 } else if old >> WORK_SHIFT <= work {
                     // The displaced entry moves to the second slot, which always takes the newest.
-                    self.write(
-                        first + 1,
-                        old,
-                        self.wide_keys.get(first).copied().unwrap_or(0),
-                    );
+                    if self.wide_keys.is_empty() {
+                        self.write(log, first + 1, old, 0);
+                    } else if let Some((old, old_key)) = self.read_wide(first) {
+                        self.write(log, first + 1, old, old_key);
+                    }
                     first
                 } else {
                     first + 1
                 }
             }
         };
-        self.write(slot, word, key);
+        self.write(log, slot, word, key);
     }
 
     #[inline(always)]
-    fn write(&mut self, slot: usize, word: u64, key: u128) {
-        self.storage[self.base + slot] = word;
-        if !self.wide_keys.is_empty() {
-            self.wide_keys[slot] = key;
-        }
-        if !self.touched_overflow {
-            if self.touched.len() < self.touched.capacity() {
-                self.touched.push(slot as u32);
-            } else {
-                self.touched_overflow = true;
+    fn write(&self, log: &mut WriteLog, slot: usize, word: u64, key: u128) {
+        let entry = &self.storage[self.base + slot];
+        if self.wide_keys.is_empty() {
+            entry.store(word, Ordering::Relaxed);
+        } else {
+            let wide = &self.wide_keys[slot];
+            let seq = wide.seq.load(Ordering::Relaxed);
+            if seq & 1 != 0
+                || wide
+                    .seq
+                    .compare_exchange(seq, seq + 1, Ordering::Acquire, Ordering::Relaxed)
+                    .is_err()
+            {
+                return; // another thread is writing this slot: keep its entry
             }
+            entry.store(word, Ordering::Relaxed);
+            wide.low.store(key as u64, Ordering::Relaxed);
+            wide.high.store((key >> 64) as u64, Ordering::Relaxed);
+            wide.seq.store(seq + 2, Ordering::Release);
         }
+        log.push(slot);
     }
 }
 
-/// A zeroed vector of at least `words` words and the offset at which an aligned run of them
+/// A zeroed vector of at least `words` entries and the offset at which an aligned run of them
 /// starts. On Linux the run is marked for transparent huge pages: a probe then costs one cache
 /// miss instead of a cache miss and a page walk.
-fn allocate(words: usize) -> Option<(Vec<u64>, usize)> {
+fn allocate(words: usize) -> Option<(Vec<AtomicU64>, usize)> {
     const HUGE_PAGE: usize = 2 << 20;
     if words * 8 < HUGE_PAGE {
         return Some((zeroed(words)?, 0));
     }
-    let mut storage = zeroed::<u64>(words + HUGE_PAGE / 8)?;
+    let mut storage = zeroed::<AtomicU64>(words + HUGE_PAGE / 8)?;
     let misalignment = storage.as_ptr() as usize % HUGE_PAGE;
     let base = (HUGE_PAGE - misalignment) % HUGE_PAGE / 8;
     #[cfg(target_os = "linux")]
@@ -305,14 +399,21 @@ fn allocate(words: usize) -> Option<(Vec<u64>, usize)> {
     Some((storage, base))
 }
 
+/// Types whose all-zero bytes are a valid value (atomic integers and structs of them).
+unsafe trait Zeroable {}
+// SAFETY: an atomic integer has the layout of its integer; zero is a valid integer.
+unsafe impl Zeroable for AtomicU64 {}
+// SAFETY: three atomic integers.
+unsafe impl Zeroable for WideKey {}
+
 /// A vector of `len` zeros, or `None` when the allocator refuses (rather than aborting).
-fn zeroed<T: Copy + Default>(len: usize) -> Option<Vec<T>> {
+fn zeroed<T: Zeroable>(len: usize) -> Option<Vec<T>> {
     if len == 0 {
         return Some(Vec::new());
     }
     let layout = std::alloc::Layout::array::<T>(len).ok()?;
-    // SAFETY: the layout has a non-zero size; all-zero bytes are a valid u64 / u128, the only
-    // types used here; the allocation is handed to a Vec with the same layout.
+    // SAFETY: the layout has a non-zero size; all-zero bytes are a valid `T` (Zeroable); the
+    // allocation is handed to a Vec with the same layout.
     unsafe {
         let ptr = std::alloc::alloc_zeroed(layout) as *mut T;
         if ptr.is_null() {
@@ -413,12 +514,13 @@ mod tests {
     fn never_answers_for_another_key() {
         for scheme in [Scheme::New, Scheme::Big, Scheme::TwoBig] {
             // A tiny table: many keys share a bucket and their low 40 bits.
-            let mut t = Table::new(1, scheme, 49);
+            let t = Table::new(1, scheme, 49);
+            let mut log = t.write_log();
             let p = t.buckets as u128;
             let a = 12345u128;
             let b = a + p * (1 << 40); // same bucket, same check bits: only CRT range keeps them apart
             assert!(b >= 1 << 49, "the colliding key lies outside the key space");
-            t.store(a, 3, Bound::Exact, Some(2), 10);
+            t.store(&mut log, a, 3, Bound::Exact, Some(2), 10);
             assert_eq!(
                 t.probe(a),
                 Some(Entry {
@@ -429,32 +531,71 @@ mod tests {
             );
             let c = a + p; // same bucket, other check bits
             assert_eq!(t.probe(c), None);
-            t.clear();
+            t.clear(&mut log);
             assert_eq!(t.probe(a), None);
         }
     }
 
     #[test]
     fn wide_keys_are_checked_in_full() {
-        let mut t = Table::new(1, Scheme::New, 128);
+        let t = Table::new(1, Scheme::New, 128);
+        let mut log = t.write_log();
         assert!(!t.wide_keys.is_empty());
         let p = t.buckets as u128;
         let a = 77u128;
         let b = a + p * (1u128 << 40);
-        t.store(a, -5, Bound::Lower, None, 1);
+        t.store(&mut log, a, -5, Bound::Lower, None, 1);
         assert_eq!(t.probe(b), None);
         assert_eq!(t.probe(a).map(|e| e.value), Some(-5));
     }
 
     #[test]
     fn twobig_keeps_the_big_entry() {
-        let mut t = Table::new(1, Scheme::TwoBig, 49);
+        let t = Table::new(1, Scheme::TwoBig, 49);
+        let mut log = t.write_log();
         let p = t.buckets as u128;
-        t.store(1, 1, Bound::Exact, None, 1 << 20);
-        t.store(1 + p, 2, Bound::Exact, None, 4);
-        t.store(1 + 2 * p, 3, Bound::Exact, None, 4);
+        t.store(&mut log, 1, 1, Bound::Exact, None, 1 << 20);
+        t.store(&mut log, 1 + p, 2, Bound::Exact, None, 4);
+        t.store(&mut log, 1 + 2 * p, 3, Bound::Exact, None, 4);
         assert_eq!(t.probe(1).map(|e| e.value), Some(1));
         assert_eq!(t.probe(1 + p), None);
         assert_eq!(t.probe(1 + 2 * p).map(|e| e.value), Some(3));
+    }
+
+    /// Threads hammer a small table with stores and probes of keys whose stored value is a
+    /// function of the key: a hit with any other value would be a torn or foreign entry.
+    #[test]
+    fn shared_between_threads_never_torn() {
+        for key_bits in [49, 128] {
+            let t = Table::new(1, Scheme::TwoBig, key_bits);
+            let value = |k: u128| (k % 251) as i32 - 125;
+            std::thread::scope(|s| {
+                for seed in 1..=4u64 {
+                    let t = &t;
+                    s.spawn(move || {
+                        let mut log = t.write_log();
+                        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        for _ in 0..200_000 {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            // Few distinct keys, all colliding in few buckets, some wide.
+                            let k = (x % 4096) as u128 * t.buckets as u128 / 7
+                                + if key_bits > 64 {
+                                    ((x % 3) as u128) << 90
+                                } else {
+                                    0
+                                };
+                            if x & 1 == 0 {
+                                t.store(&mut log, k, value(k), Bound::Exact, Some(1), x % 1000);
+                            } else if let Some(e) = t.probe(k) {
+                                assert_eq!(e.value, value(k), "key {k}");
+                                assert_eq!(e.best, Some(1));
+                            }
+                        }
+                    });
+                }
+            });
+        }
     }
 }

@@ -213,7 +213,8 @@ fn check_configs<G: Game>(
 /// only when every move would end the game):
 /// 1. every one of the 960 configurations (1 MiB table) on `sweep` seeded random positions;
 /// 2. `cases` random positions (proptest) against the default solver, weak mode, the engine,
-///    and a few random configurations with tiny or no tables and random table cut-offs.
+///    and a few random configurations with tiny or no tables, random table cut-offs, and one or
+///    two threads (helpers joining after a random number of nodes).
 fn check_board<G: Game>(start: G, sweep: usize, min_len: usize, cases: u32) {
     let cells = start.max_plies() as usize;
     let mut memo = Minimax::new();
@@ -248,7 +249,16 @@ fn check_board<G: Game>(start: G, sweep: usize, min_len: usize, cases: u32) {
     });
     let strategy = (
         prop::collection::vec(0usize..64, min_len..=cells),
-        prop::collection::vec((0..all.len(), 0usize..=2, 0..=cells as u32), 3),
+        prop::collection::vec(
+            (
+                0..all.len(),
+                0usize..=2,
+                0..=cells as u32,
+                1usize..=2,
+                0u64..200,
+            ),
+            3,
+        ),
     );
     let result = runner.run(&strategy, |(choices, picks)| {
         let (pos, line) = build(start, &choices);
@@ -256,9 +266,11 @@ fn check_board<G: Game>(start: G, sweep: usize, min_len: usize, cases: u32) {
         check_default(&mut shared, start, &line, &pos)?;
         let configs: Vec<Config> = picks
             .iter()
-            .map(|&(i, tt_mb, tmin)| Config {
+            .map(|&(i, tt_mb, tmin, threads, solo_nodes)| Config {
                 tt_mb,
                 table_min_plies_left: tmin,
+                threads,
+                solo_nodes,
                 ..all[i].clone()
             })
             .collect();

@@ -33,11 +33,23 @@ fn read_set(name: &str, test: &str) -> Option<Vec<(usize, String, i32)>> {
 /// the table before each position (as the published timings do), otherwise the table carries
 /// over from one position to the next.
 fn check_set(name: &str, test: &str, select: impl Fn(usize) -> bool, reset: bool, weak: bool) {
+    check_set_with(name, test, select, reset, weak, Config::default());
+}
+
+fn check_set_with(
+    name: &str,
+    test: &str,
+    select: impl Fn(usize) -> bool,
+    reset: bool,
+    weak: bool,
+    config: Config,
+) {
     let Some(lines) = read_set(name, test) else {
         return;
     };
     let start = Connect::<u64, _>::new(Standard);
-    let mut solver = AlphaBeta::new(&start, Config::default());
+    let threads = config.threads;
+    let mut solver = AlphaBeta::new(&start, config);
     let mut wrong = Vec::new();
     let mut count = 0;
     let t = Instant::now();
@@ -60,7 +72,7 @@ fn check_set(name: &str, test: &str, select: impl Fn(usize) -> bool, reset: bool
         }
     }
     eprintln!(
-        "{name}: {count} positions{} in {:?}",
+        "{name}: {count} positions{}, {threads} thread(s), in {:?}",
         if weak { " (weak)" } else { "" },
         t.elapsed()
     );
@@ -151,5 +163,51 @@ fn l1_r3_first_3() {
         |i| i < 3,
         true,
         false,
+    );
+}
+
+/// Two threads from the first node (no solo run), so that every search is a race sharing one
+/// table; the answers must not change.
+fn two_threads() -> Config {
+    Config {
+        threads: 2,
+        solo_nodes: 0,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn l2_r2_every_4th_two_threads() {
+    check_set_with(
+        "Test_L2_R2",
+        "public_sets::l2_r2_every_4th_two_threads",
+        |i| i % 4 == 0,
+        true,
+        false,
+        two_threads(),
+    );
+}
+
+#[test]
+fn l1_r2_every_100th_two_threads() {
+    check_set_with(
+        "Test_L1_R2",
+        "public_sets::l1_r2_every_100th_two_threads",
+        |i| i % 100 == 0,
+        true,
+        false,
+        two_threads(),
+    );
+}
+
+#[test]
+fn l2_r1_weak_two_threads_table_kept() {
+    check_set_with(
+        "Test_L2_R1",
+        "public_sets::l2_r1_weak_two_threads_table_kept",
+        |_| true,
+        false,
+        true,
+        two_threads(),
     );
 }
