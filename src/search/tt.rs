@@ -400,6 +400,9 @@ fn allocate(words: usize) -> Option<(Vec<AtomicU64>, usize)> {
 }
 
 /// Types whose all-zero bytes are a valid value (atomic integers and structs of them).
+///
+/// # Safety
+/// Implement it only for types for which all-zero bytes are a valid value.
 unsafe trait Zeroable {}
 // SAFETY: an atomic integer has the layout of its integer; zero is a valid integer.
 unsafe impl Zeroable for AtomicU64 {}
