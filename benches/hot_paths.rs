@@ -101,12 +101,20 @@ fn canonical_key(bencher: Bencher) {
 
 #[divan::bench]
 fn table_probe(bencher: Bencher) {
-    let mut table = Table::new(64, Scheme::TwoBig, 49);
+    let table = Table::new(64, Scheme::TwoBig, 49);
+    let mut log = table.write_log();
     let keys: Vec<u128> = (0..4096u128)
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 15)
         .collect();
     for (i, &k) in keys.iter().enumerate().step_by(2) {
-        table.store(k, (i % 20) as i32 - 10, Bound::Exact, Some(3), i as u64);
+        table.store(
+            &mut log,
+            k,
+            (i % 20) as i32 - 10,
+            Bound::Exact,
+            Some(3),
+            i as u64,
+        );
     }
     bencher.bench(|| {
         keys.iter()
