@@ -35,7 +35,7 @@ struct JsonAnalysis {
 
 pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
-    with_game!(args.solver.spec()?.start(), start => analyze(start, Engine::try_new(&start, options)?, &args))
+    with_game!(args.solver.spec()?.start(), start => analyze(start, args.solver.engine(&start, options)?, &args))
 }
 
 fn analyze<G: Game>(

@@ -3,13 +3,12 @@
 //! `FILE n=1000 correct=1000 mean_us=8.7 mean_nodes=51.3 max_us=225`.
 //! Without files it runs the built-in suite and adds its node total: `signature N`.
 
-use super::{Outcome, SolverArgs, parse_position};
+use super::{Outcome, SolverArgs, parse_position, progress_bar};
 use clap::Args;
 use inarow::engine::bench::{BUILTIN_SUITE, Tally, run_builtin};
 use inarow::engine::{Engine, Options};
 use inarow::game::Game;
 use inarow::with_game;
-use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -29,7 +28,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
     }
     let weak = options.weak;
     with_game!(args.solver.spec()?.start(), start => {
-        let mut engine = Engine::try_new(&start, options)?;
+        let mut engine = args.solver.engine(&start, options)?;
         let mut outcome = Outcome::Done;
         for file in &args.files {
             match bench_file(start, &mut engine, file, args.limit, weak) {
@@ -62,17 +61,6 @@ fn builtin(options: &Options) -> Result<Outcome, String> {
     } else {
         Outcome::Failed
     })
-}
-
-fn progress_bar(len: usize, name: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}")
-            .expect("template is valid")
-            .progress_chars("=> "),
-    );
-    bar.set_message(name.to_string());
-    bar
 }
 
 /// Benchmarks one file; `Ok(false)` when some line was bad or wrong.

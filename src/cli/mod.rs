@@ -3,16 +3,21 @@
 
 mod analyze;
 mod bench;
+mod book;
 mod play;
 mod solve;
 mod table;
 mod verify;
 
 use clap::{Args, Parser, Subcommand};
-use inarow::engine::{Algorithm, Options};
+use inarow::engine::book::Book;
+use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Game, GameSpec, MoveError, play_moves};
 use inarow::search::alphabeta::Limits;
 use inarow::search::{Config, Driver, Scheme};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -38,6 +43,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Check a proof certificate (written by `solve --proof`) with nothing but the rules.
     Verify(verify::VerifyArgs),
+    /// Opening books: `book build` solves every position up to a depth.
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// Solve the empty board of every size in turn: the size table.
     Table(table::TableArgs),
 }
@@ -84,6 +92,9 @@ pub struct SolverArgs {
     /// No enhanced transposition cutoffs.
     #[arg(long)]
     no_etc: bool,
+    /// Answer positions from this opening book (`inarow book build`); alpha-beta only.
+    #[arg(long, value_name = "FILE")]
+    book: Option<String>,
     /// Search threads sharing the table (alpha-beta only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -99,6 +110,16 @@ impl SolverArgs {
     /// The game, checked (a bad spec is one line naming it, not a usage screen).
     fn spec(&self) -> Result<GameSpec, String> {
         self.game.parse()
+    }
+
+    /// The engine for `start`'s game, with the book if one was given.
+    fn engine<G: Game>(&self, start: &G, options: Options) -> Result<Engine<G>, String> {
+        let mut engine = Engine::try_new(start, options)?;
+        if let Some(path) = &self.book {
+            let book = Book::load(Path::new(path), &start.name())?;
+            engine.set_book(start, Arc::new(book))?;
+        }
+        Ok(engine)
     }
 
     fn options(&self) -> Result<Options, String> {
@@ -158,6 +179,18 @@ impl SolverArgs {
     }
 }
 
+/// A progress bar on standard error (drawn only on a terminal).
+pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}")
+            .expect("template is valid")
+            .progress_chars("=> "),
+    );
+    bar.set_message(name.to_string());
+    bar
+}
+
 /// A move string from the command line or a file: `-` and the empty string are the empty board.
 fn parse_position<G: Game>(start: G, text: &str) -> Result<G, MoveError> {
     let text = text.trim();
@@ -187,5 +220,6 @@ pub fn run() -> Result<Outcome, String> {
         Command::Play(args) => play::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Table(args) => table::run(args),
+        Command::Book(command) => book::run(command),
     }
 }

@@ -37,7 +37,7 @@ pub fn run(mut args: PlayArgs) -> Result<Outcome, String> {
     }
     let options = args.solver.options()?;
     with_game!(args.solver.spec()?.start(), start => {
-        let engine = Engine::try_new(&start, options)?;
+        let engine = args.solver.engine(&start, options)?;
         play(start, engine, args.human)
     })
 }

@@ -50,7 +50,7 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
         return Err("--proof needs exactly one position on the command line".to_string());
     }
     with_game!(args.solver.spec()?.start(), start => {
-        let mut engine = Engine::try_new(&start, options)?;
+        let mut engine = args.solver.engine(&start, options)?;
         let outcome = solve_all(start, &mut engine, &args, proof_numbers)?;
         if let Some(file) = &args.proof {
             write_certificates(start, &mut engine, &args.moves[0], file)?;

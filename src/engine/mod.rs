@@ -3,6 +3,7 @@
 //! it into search internals.
 
 pub mod bench;
+pub mod book;
 
 use crate::game::{Game, MoveList, Status};
 use crate::search::alphabeta::Limits;
@@ -11,8 +12,10 @@ use crate::search::pn::{Goal, Prover, StopReason, Verdict, weak_value};
 use crate::search::pns::{Pn2, Pns};
 use crate::search::proof::{self, Proof};
 use crate::search::{AlphaBeta, Config};
+use book::Book;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Which family of solver answers.
@@ -166,6 +169,24 @@ impl<G: Game> Engine<G> {
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.reset(),
             Backend::Prover(p) => p.clear(),
+        }
+    }
+
+    /// Answers positions in `book` from it (alpha-beta only); checks that it is for this game.
+    pub fn set_book(&mut self, sample: &G, book: Arc<Book>) -> Result<(), String> {
+        if book.game() != sample.name() {
+            return Err(format!(
+                "the book is for {}, not for {}",
+                book.game(),
+                sample.name()
+            ));
+        }
+        match &mut self.backend {
+            Backend::AlphaBeta(s) => {
+                s.set_oracle(Some(book));
+                Ok(())
+            }
+            Backend::Prover(_) => Err("--book works with the alpha-beta algorithms only".into()),
         }
     }
 

@@ -143,6 +143,15 @@ const BUSY_SLOTS: usize = 1 << 14;
 /// Nodes between two checks of the limits.
 const CHECK_INTERVAL: u64 = 0x1000;
 
+/// Exact scores known in advance, such as an opening book: a source the search consults before
+/// searching a position.
+pub trait Oracle: Send + Sync {
+    /// Positions with more plies than this are never known.
+    fn depth(&self) -> u32;
+    /// The exact score of the side to move in the position with this canonical key, if known.
+    fn score(&self, canonical_key: u128) -> Option<i32>;
+}
+
 /// Why a search stopped before it finished.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Halt {
@@ -205,6 +214,7 @@ pub struct AlphaBeta<G: Game> {
     limits: Limits,
     deadline: Option<Instant>,
     stopped: Option<Halt>,
+    oracle: Option<Arc<dyn Oracle>>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -236,6 +246,7 @@ impl<G: Game> AlphaBeta<G> {
             limits: Limits::default(),
             deadline: None,
             stopped: None,
+            oracle: None,
             _game: std::marker::PhantomData,
         };
         let mut main = worker(config.clone());
@@ -278,6 +289,11 @@ impl<G: Game> AlphaBeta<G> {
             worker.stopped = None;
         });
         self.shared.nodes.store(0, Ordering::Relaxed);
+    }
+
+    /// Answers positions the oracle knows (an opening book) without searching them.
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle>>) {
+        self.each_worker(|worker| worker.oracle = oracle.clone());
     }
 
     fn each_worker(&mut self, mut f: impl FnMut(&mut Self)) {
@@ -519,6 +535,12 @@ impl<G: Game> AlphaBeta<G> {
         }
         let m = pos.max_plies() as i32;
         let n = pos.ply() as i32;
+        if let Some(oracle) = &self.oracle
+            && n as u32 <= oracle.depth()
+            && let Some(score) = oracle.score(pos.canonical_key())
+        {
+            return score;
+        }
         // The table's answer loads from memory while the moves are generated.
         let use_table = m - n >= self.config.table_min_plies_left as i32;
         let key = if use_table { self.key(pos) } else { 0 };

@@ -34,6 +34,11 @@ pub fn shared_path(relative: &str, test: &str) -> Option<PathBuf> {
     }
 }
 
+/// A path for a scratch file of this test run.
+pub fn temp_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("inarow-test-{}-{name}", std::process::id()))
+}
+
 /// Parses a game spec that must be valid.
 pub fn spec(text: &str) -> GameSpec {
     text.parse()

@@ -1,6 +1,7 @@
 //! Integration tests of the `inarow` library and command line, one module per area.
 
 mod agreement;
+mod book;
 mod cli;
 mod common;
 mod proof_numbers;

@@ -4,6 +4,7 @@
 
 use super::cli::inarow;
 use super::common::shared_path;
+use super::common::temp_file;
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Connect, Standard, play_moves};
 use inarow::search::alphabeta::Limits;
@@ -95,10 +96,6 @@ fn node_limit_stops_a_proof_number_search() {
         );
         assert!(report.stopped.is_some(), "{algorithm} says why it stopped");
     }
-}
-
-fn temp_file(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("inarow-test-{}-{name}", std::process::id()))
 }
 
 #[test]

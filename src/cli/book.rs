@@ -1,0 +1,58 @@
+//! `inarow book build`: an opening book of every position up to a depth (see
+//! `inarow::engine::book` for the file format).
+
+use super::{Outcome, SolverArgs, progress_bar};
+use clap::{Args, Subcommand};
+use inarow::engine::book::Book;
+use inarow::game::Game;
+use inarow::with_game;
+use std::path::Path;
+
+#[derive(Subcommand)]
+pub enum BookCommand {
+    /// Solve every position up to DEPTH plies (one per mirror pair) and write the book;
+    /// resumes an interrupted build of the same book.
+    Build(BuildArgs),
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    solver: SolverArgs,
+    /// Positions with at most this many plies go into the book.
+    #[arg(long)]
+    depth: u32,
+    /// The book file to write.
+    #[arg(long, value_name = "FILE")]
+    out: String,
+}
+
+pub fn run(command: BookCommand) -> Result<Outcome, String> {
+    let BookCommand::Build(args) = command;
+    let mut options = args.solver.options()?;
+    if options.weak {
+        return Err("a book holds exact scores: --weak does not apply".into());
+    }
+    options.weak = false;
+    with_game!(args.solver.spec()?.start(), start => {
+        let mut engine = args.solver.engine(&start, options)?;
+        let bar = progress_bar(0, &format!("ply {}", args.depth));
+        let stats = Book::build(start, args.depth, Path::new(&args.out), &mut engine, |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        });
+        bar.finish_and_clear();
+        let stats = stats?;
+        println!(
+            "book {} game={} depth={} entries={} solved={} resumed={} nodes={}",
+            args.out,
+            start.name(),
+            args.depth,
+            stats.entries,
+            stats.solved,
+            stats.resumed,
+            stats.nodes
+        );
+        Ok(Outcome::Done)
+    })
+}

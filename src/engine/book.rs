@@ -1,0 +1,426 @@
+//! Opening books: the exact score of every position up to a depth, symmetry-reduced.
+//!
+//! File format (version 1): a text header, a blank line, then the records.
+//!
+//! ```text
+//! inarow-book 1
+//! game connect4:7x6:k4
+//! depth 4
+//! entries 1234
+//! key-bytes 7
+//! crc32 1a2b3c4d
+//!
+//! <entries records: key (key-bytes, little-endian), score (1 byte, two's complement)>
+//! ```
+//!
+//! Keys are [`Game::canonical_key`]s in increasing order; the score is the exact score of the
+//! side to move (the public convention, [`crate::search::score`]); `crc32` covers the records.
+//! Positions that are already over are not stored.
+//!
+//! Building solves the positions at the book's depth with the engine, deepest first, and
+//! derives every shallower score from its children's. Solved records are appended to
+//! `FILE.partial` as they come (same header without `entries` and `crc32`, first line
+//! `inarow-book-partial 1`), so an interrupted build resumes where it stopped; the finished book
+//! is written to a temporary file and renamed.
+
+use super::Engine;
+use crate::game::{Game, MoveList, Status};
+use crate::search::alphabeta::Oracle;
+use crate::search::score::win_at;
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &str = "inarow-book 1";
+const PARTIAL_MAGIC: &str = "inarow-book-partial 1";
+
+/// A loaded book.
+pub struct Book {
+    game: String,
+    depth: u32,
+    keys: Vec<u128>,
+    scores: Vec<i8>,
+}
+
+impl std::fmt::Debug for Book {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Book({}, depth {}, {} entries)",
+            self.game,
+            self.depth,
+            self.keys.len()
+        )
+    }
+}
+
+impl Oracle for Book {
+    fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    fn score(&self, canonical_key: u128) -> Option<i32> {
+        Book::score(self, canonical_key)
+    }
+}
+
+/// How a build went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildStats {
+    /// Positions in the book.
+    pub entries: usize,
+    /// Positions at the book's depth solved by search in this run.
+    pub solved: usize,
+    /// Positions at the book's depth found already solved in the partial file.
+    pub resumed: usize,
+    /// Nodes searched in this run.
+    pub nodes: u64,
+}
+
+fn key_bytes(key_bits: u32) -> usize {
+    key_bits.div_ceil(8).max(1) as usize
+}
+
+impl Book {
+    /// The game the book is for (`Game::name`).
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// Positions with at most this many plies are in the book.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The exact score of the side to move, for a canonical key of a position in the book.
+    #[inline]
+    pub fn score(&self, canonical_key: u128) -> Option<i32> {
+        self.keys
+            .binary_search(&canonical_key)
+            .ok()
+            .map(|i| self.scores[i] as i32)
+    }
+
+    /// The score of `pos`, if the book has it.
+    pub fn lookup<G: Game>(&self, pos: &G) -> Option<i32> {
+        if pos.ply() > self.depth {
+            return None;
+        }
+        self.score(pos.canonical_key())
+    }
+
+    /// Reads and checks a book for `game` (a [`Game::name`]).
+    pub fn load(path: &Path, game: &str) -> Result<Book, String> {
+        let shown = path.display();
+        let bytes = fs::read(path).map_err(|e| format!("cannot read book '{shown}': {e}"))?;
+        let bad = |why: String| format!("book '{shown}' is corrupt: {why}");
+        let (header, body) = split_header(&bytes).ok_or_else(|| {
+            format!("'{shown}' is not an inarow book (no header ending in a blank line)")
+        })?;
+        let fields = parse_header(header, MAGIC)
+            .ok_or_else(|| format!("'{shown}' is not an inarow book (expected '{MAGIC}')"))?;
+        let get = |name: &str| {
+            fields
+                .get(name)
+                .cloned()
+                .ok_or_else(|| bad(format!("header has no '{name}'")))
+        };
+        let number = |name: &str| -> Result<u64, String> {
+            get(name)?
+                .parse()
+                .map_err(|_| bad(format!("'{name}' is not a number")))
+        };
+        let book_game = get("game")?;
+        if book_game != game {
+            return Err(format!("book '{shown}' is for {book_game}, not for {game}"));
+        }
+        let depth = number("depth")? as u32;
+        let entries = number("entries")? as usize;
+        let width = number("key-bytes")? as usize;
+        if !(1..=16).contains(&width) {
+            return Err(bad(format!("key-bytes {width} is out of range")));
+        }
+        let crc = u32::from_str_radix(&get("crc32")?, 16)
+            .map_err(|_| bad("'crc32' is not a hexadecimal number".into()))?;
+        if body.len() as u128 != entries as u128 * (width as u128 + 1) {
+            return Err(bad(format!(
+                "{} bytes of records, expected {entries} records of {} bytes (truncated?)",
+                body.len(),
+                width + 1
+            )));
+        }
+        if crc32fast::hash(body) != crc {
+            return Err(bad("checksum mismatch".into()));
+        }
+        let (keys, scores) = decode(body, width);
+        if keys.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(bad("keys are not in increasing order".into()));
+        }
+        Ok(Book {
+            game: book_game,
+            depth,
+            keys,
+            scores,
+        })
+    }
+
+    /// Builds the book of `start`'s game to `depth` plies and writes it to `out`, solving with
+    /// `engine` (its limits apply to each position). `progress(done, total)` follows the
+    /// positions at the book's depth. An interrupted build keeps `out.partial` and resumes
+    /// from it.
+    pub fn build<G: Game>(
+        start: G,
+        depth: u32,
+        out: &Path,
+        engine: &mut Engine<G>,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<BuildStats, String> {
+        let game = start.name();
+        let width = key_bytes(start.key_bits());
+        let levels = positions_by_ply(start, depth);
+        let partial_path = with_suffix(out, ".partial");
+        let mut known = read_partial(&partial_path, &game, depth, width)?;
+        let deepest = levels.last().map_or(&[][..], |l| &l[..]);
+        let mut stats = BuildStats {
+            resumed: deepest
+                .iter()
+                .filter(|p| known.contains_key(&p.canonical_key()))
+                .count(),
+            ..BuildStats::default()
+        };
+
+        // The costly part: search every position at the book's depth, saving each answer.
+        let mut partial = open_partial(&partial_path, &game, depth, width, known.len())?;
+        let total = deepest.len();
+        let mut done = stats.resumed;
+        progress(done, total);
+        for pos in deepest {
+            let key = pos.canonical_key();
+            if known.contains_key(&key) {
+                continue;
+            }
+            let report = engine.solve(pos);
+            stats.nodes += report.nodes;
+            let Some(score) = report.score else {
+                let why = report
+                    .stopped
+                    .map_or("stopped".to_string(), |s| s.to_string());
+                return Err(format!(
+                    "book build stopped at {} of {total} positions ({why}); '{}' keeps the \
+                     solved ones: run the same command again to resume",
+                    done,
+                    partial_path.display()
+                ));
+            };
+            let mut record = key.to_le_bytes()[..width].to_vec();
+            record.push(score as i8 as u8);
+            partial
+                .write_all(&record)
+                .and_then(|_| partial.flush())
+                .map_err(|e| format!("cannot write '{}': {e}", partial_path.display()))?;
+            known.insert(key, score as i8);
+            stats.solved += 1;
+            done += 1;
+            progress(done, total);
+        }
+        drop(partial);
+
+        // Every shallower position from its children, which are all in the book by now.
+        for level in levels.iter().rev().skip(1) {
+            for pos in level {
+                let score = best_from_children(pos, |child| {
+                    known.get(&child.canonical_key()).map(|&s| s as i32)
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "internal error: a child of a ply-{} position is missing from the book",
+                        pos.ply()
+                    )
+                })?;
+                known.insert(pos.canonical_key(), score as i8);
+            }
+        }
+
+        let mut records: Vec<(u128, i8)> = known.into_iter().collect();
+        records.sort_unstable();
+        let mut body = Vec::with_capacity(records.len() * (width + 1));
+        for (key, score) in &records {
+            body.extend_from_slice(&key.to_le_bytes()[..width]);
+            body.push(*score as u8);
+        }
+        let header = format!(
+            "{MAGIC}\ngame {game}\ndepth {depth}\nentries {}\nkey-bytes {width}\ncrc32 {:08x}\n\n",
+            records.len(),
+            crc32fast::hash(&body)
+        );
+        write_atomically(out, header.as_bytes(), &body)?;
+        let _ = fs::remove_file(&partial_path);
+        stats.entries = records.len();
+        Ok(stats)
+    }
+}
+
+/// The score of `pos` from its children's scores (`child_score` gives the score of an unfinished
+/// child for the side to move there); `None` if a child is unknown.
+fn best_from_children<G: Game>(pos: &G, child_score: impl Fn(&G) -> Option<i32>) -> Option<i32> {
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let mut best = i32::MIN;
+    for m in moves {
+        let child = pos.play(m);
+        let score = match child.status() {
+            Status::Win(_) => win_at(pos.max_plies(), pos.ply() + 1),
+            Status::Draw => 0,
+            Status::Ongoing => -child_score(&child)?,
+        };
+        best = best.max(score);
+    }
+    Some(best)
+}
+
+/// One representative of every symmetry class of unfinished positions, by ply, up to `depth`.
+fn positions_by_ply<G: Game>(start: G, depth: u32) -> Vec<Vec<G>> {
+    let mut levels = vec![vec![start]];
+    if start.status() != Status::Ongoing {
+        return vec![];
+    }
+    for _ in 0..depth {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for pos in levels.last().expect("at least the start") {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            for m in moves {
+                let child = pos.play(m);
+                if child.status() == Status::Ongoing && seen.insert(child.canonical_key()) {
+                    next.push(child);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        levels.push(next);
+    }
+    levels
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+fn split_header(bytes: &[u8]) -> Option<(&str, &[u8])> {
+    let end = bytes.windows(2).position(|w| w == b"\n\n")?;
+    let header = std::str::from_utf8(&bytes[..end]).ok()?;
+    Some((header, &bytes[end + 2..]))
+}
+
+/// The `name value` fields of a header whose first line is `magic`.
+fn parse_header(header: &str, magic: &str) -> Option<HashMap<String, String>> {
+    let mut lines = header.lines();
+    if lines.next()? != magic {
+        return None;
+    }
+    Some(
+        lines
+            .filter_map(|l| l.split_once(' '))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    )
+}
+
+fn decode(body: &[u8], width: usize) -> (Vec<u128>, Vec<i8>) {
+    body.chunks_exact(width + 1)
+        .map(|record| {
+            let mut key = [0u8; 16];
+            key[..width].copy_from_slice(&record[..width]);
+            (u128::from_le_bytes(key), record[width] as i8)
+        })
+        .unzip()
+}
+
+fn partial_header(game: &str, depth: u32, width: usize) -> String {
+    format!("{PARTIAL_MAGIC}\ngame {game}\ndepth {depth}\nkey-bytes {width}\n\n")
+}
+
+/// The records of an earlier, interrupted build (none if there is no partial file).
+fn read_partial(
+    path: &Path,
+    game: &str,
+    depth: u32,
+    width: usize,
+) -> Result<HashMap<u128, i8>, String> {
+    let mut bytes = Vec::new();
+    match File::open(path) {
+        Ok(mut f) => f
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read '{}': {e}", path.display()))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
+    };
+    let expected = partial_header(game, depth, width);
+    if !bytes.starts_with(expected.as_bytes()) {
+        return Err(format!(
+            "'{}' is not a partial build of this book ({game}, depth {depth}); remove it to \
+             start afresh",
+            path.display()
+        ));
+    }
+    let body = &bytes[expected.len()..];
+    // A record cut short by an interruption is dropped (and overwritten on resume).
+    let whole = body.len() / (width + 1) * (width + 1);
+    let (keys, scores) = decode(&body[..whole], width);
+    Ok(keys.into_iter().zip(scores).collect())
+}
+
+/// The partial file, ready to append after its `records` whole records.
+fn open_partial(
+    path: &Path,
+    game: &str,
+    depth: u32,
+    width: usize,
+    records: usize,
+) -> Result<BufWriter<File>, String> {
+    let fail = |e: std::io::Error| format!("cannot write '{}': {e}", path.display());
+    let header = partial_header(game, depth, width);
+    let mut file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(fail)?;
+    let length = (header.len() + records * (width + 1)) as u64;
+    file.set_len(length).map_err(fail)?;
+    if records == 0 {
+        file.write_all(header.as_bytes()).map_err(fail)?;
+    }
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::Start(length)).map_err(fail)?;
+    Ok(BufWriter::new(file))
+}
+
+/// Writes `header` and `body` to a temporary file beside `path`, then renames it over `path`:
+/// a reader never sees a half-written file.
+pub(crate) fn write_atomically(path: &Path, header: &[u8], body: &[u8]) -> Result<(), String> {
+    let tmp = with_suffix(path, ".tmp");
+    let fail = |e: std::io::Error| format!("cannot write '{}': {e}", path.display());
+    let mut file = BufWriter::new(File::create(&tmp).map_err(fail)?);
+    file.write_all(header).map_err(fail)?;
+    file.write_all(body).map_err(fail)?;
+    file.into_inner()
+        .map_err(|e| fail(e.into_error()))?
+        .sync_all()
+        .map_err(fail)?;
+    fs::rename(&tmp, path).map_err(fail)
+}
