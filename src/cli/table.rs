@@ -1,11 +1,14 @@
 //! `inarow table`: solves the empty board of every size in turn and prints the size table in the
 //! format of the published one (shared/data/tables/connect4_sizes.tsv), with nodes and time:
-//! `width height outcome last_move nodes seconds`, tab-separated, smallest boards first.
+//! `width height outcome last_move nodes seconds`, tab-separated, smallest boards first; with
+//! `--verify ALGO` a last column `check` gives the outcome found by a second, independent method
+//! (`dfpn=draw`, or `MISMATCH:dfpn=first`).
 
 use super::{Outcome, SolverArgs};
 use clap::Args;
-use inarow::engine::{Engine, Report};
+use inarow::engine::{Algorithm, Engine, Options, Report};
 use inarow::game::{Game, GameSpec};
+use inarow::search::minimax::Minimax;
 use inarow::search::score::end_ply;
 use inarow::with_game;
 
@@ -22,16 +25,37 @@ pub struct TableArgs {
     /// Line length (default: the game's, 4).
     #[arg(long)]
     k: Option<u32>,
+    /// Check each outcome with a second method: dfpn, pns (proof-number searches, under the
+    /// same limits and --mem-mb), or minimax (exhaustive negamax over every position, boards of
+    /// at most 20 cells).
+    #[arg(long, value_name = "ALGO")]
+    verify: Option<String>,
 }
+
+/// The largest board the exhaustive check takes on (its memo holds every position).
+const MINIMAX_MAX_CELLS: u32 = 20;
 
 pub fn run(args: TableArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
+    let check = match args.verify.as_deref() {
+        None => None,
+        Some("minimax") => Some(None),
+        Some(algo) => match algo.parse::<Algorithm>() {
+            Ok(a) => Some(Some(a)),
+            Err(_) => {
+                return Err(format!(
+                    "--verify {algo}: expected dfpn, pns, pn2 or minimax"
+                ));
+            }
+        },
+    };
     let GameSpec::Connect { k: spec_k, .. } = args.solver.spec()?;
     let k = args.k.unwrap_or(spec_k);
     let min_side = args.min_side.unwrap_or(k).max(1);
     println!("# connect4, k = {k}: the empty board of every size with {min_side} <= width, height");
     println!("# and width * height <= {}", args.max_cells);
-    println!("width\theight\toutcome\tlast_move\tnodes\tseconds");
+    let check_column = if check.is_some() { "\tcheck" } else { "" };
+    println!("width\theight\toutcome\tlast_move\tnodes\tseconds{check_column}");
     let mut outcome = Outcome::Done;
     for height in min_side..=args.max_cells / min_side {
         for width in min_side..=args.max_cells / height {
@@ -40,11 +64,17 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
                 // Too large for the bitboard, or k longer than the board.
                 continue;
             };
-            let report = with_game!(spec.start(), start => {
+            let (solved, agrees) = with_game!(spec.start(), start => {
                 let report = Engine::try_new(&start, options.clone())?.solve(&start);
-                row(width, height, start.max_plies(), &report)
+                let verdict = match check {
+                    None => None,
+                    Some(second) => Some(second_opinion(&start, second, &options)?),
+                };
+                row(width, height, start.max_plies(), &report, verdict)
             });
-            if report.is_none() {
+            if !agrees {
+                outcome = Outcome::Failed;
+            } else if !solved && matches!(outcome, Outcome::Done) {
                 outcome = Outcome::Incomplete;
             }
         }
@@ -52,20 +82,68 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
     Ok(outcome)
 }
 
-/// Prints one row; `None` when a limit stopped the solve.
-fn row<M>(width: u32, height: u32, cells: u32, report: &Report<M>) -> Option<()> {
+/// The outcome of the empty board by a second method (`None`: the exhaustive reference),
+/// as `(method, outcome)`; the outcome is `?` when the method could not finish.
+fn second_opinion<G: Game>(
+    start: &G,
+    algorithm: Option<Algorithm>,
+    options: &Options,
+) -> Result<(String, &'static str), String> {
+    let Some(algorithm) = algorithm else {
+        let cells = start.max_plies();
+        let value = (cells <= MINIMAX_MAX_CELLS).then(|| Minimax::new().value(start));
+        return Ok(("minimax".into(), outcome_name(value)));
+    };
+    let options = Options {
+        algorithm,
+        weak: true,
+        config: inarow::search::Config {
+            threads: 1,
+            ..options.config.clone()
+        },
+        ..options.clone()
+    };
+    let score = Engine::try_new(start, options)?.solve(start).score;
+    Ok((algorithm.to_string(), outcome_name(score)))
+}
+
+fn outcome_name(score: Option<i32>) -> &'static str {
+    match score {
+        None => "?",
+        Some(0) => "draw",
+        Some(s) if s > 0 => "first",
+        Some(_) => "second",
+    }
+}
+
+/// Prints one row; returns whether the solve finished, and whether the second method (if any)
+/// agrees or could not tell.
+fn row<M>(
+    width: u32,
+    height: u32,
+    cells: u32,
+    report: &Report<M>,
+    check: Option<(String, &'static str)>,
+) -> (bool, bool) {
     let seconds = report.elapsed.as_secs_f64();
-    let (outcome, last) = match report.score {
-        None => ("?", "-".to_string()),
-        Some(0) => ("draw", cells.to_string()),
-        Some(s) => (
-            if s > 0 { "first" } else { "second" },
-            end_ply(cells, 0, s).map_or("-".to_string(), |e| e.to_string()),
-        ),
+    let outcome = outcome_name(report.score);
+    let last = match report.score {
+        None => "-".to_string(),
+        Some(0) => cells.to_string(),
+        Some(s) => end_ply(cells, 0, s).map_or("-".to_string(), |e| e.to_string()),
+    };
+    let mut agrees = true;
+    let check = match check {
+        None => String::new(),
+        Some((method, other)) => {
+            agrees = other == "?" || outcome == "?" || other == outcome;
+            let mark = if agrees { "" } else { "MISMATCH:" };
+            format!("\t{mark}{method}={other}")
+        }
     };
     println!(
-        "{width}\t{height}\t{outcome}\t{last}\t{}\t{seconds:.3}",
+        "{width}\t{height}\t{outcome}\t{last}\t{}\t{seconds:.3}{check}",
         report.nodes
     );
-    report.score.map(|_| ())
+    (report.score.is_some(), agrees)
 }
