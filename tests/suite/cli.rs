@@ -615,3 +615,37 @@ fn size_table_matches_the_published_one_and_the_reference() {
     }
     assert_eq!(checked, 6, "3x3 4x3 5x3 3x4 4x4 3x5");
 }
+
+#[test]
+fn size_table_verify_column_agrees() {
+    for (args, method, rows) in [
+        (
+            &["--k", "3", "--max-cells", "20", "--verify", "minimax"][..],
+            "minimax",
+            10,
+        ),
+        (&["--max-cells", "24", "--verify", "dfpn"][..], "dfpn", 5),
+        (
+            &["--k", "3", "--max-cells", "16", "--verify", "pns"][..],
+            "pns",
+            6,
+        ),
+    ] {
+        let run = inarow(&[&["table"], args].concat(), None);
+        run.assert_no_panic();
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+        let lines: Vec<Vec<&str>> = run
+            .stdout
+            .lines()
+            .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+            .map(|l| l.split('\t').collect())
+            .collect();
+        assert_eq!(lines.len(), rows, "{args:?}:\n{}", run.stdout);
+        for f in lines {
+            assert_eq!(f[6], format!("{method}={}", f[2]), "{args:?}: {f:?}");
+        }
+    }
+    let bad = inarow(&["table", "--verify", "magic"], None);
+    assert_eq!(bad.code, Some(2));
+    assert!(bad.stderr.contains("--verify magic"), "{}", bad.stderr);
+}
