@@ -3,6 +3,7 @@
 mod agreement;
 mod cli;
 mod common;
+mod popout_rules;
 mod proof_numbers;
 mod public_sets;
 mod rules;
