@@ -53,7 +53,7 @@ enum Command {
 /// The game and the solver's settings, shared by every command.
 #[derive(Args, Clone, Debug)]
 pub struct SolverArgs {
-    /// Game: connect4 (7x6, k=4), connect4:WxH, connect4:WxH:kK.
+    /// Game: connect4 (7x6, k=4), connect4:WxH, connect4:WxH:kK, popout (7x6), popout:WxH.
     #[arg(long, short, default_value = "connect4")]
     game: String,
     /// Only win / draw / loss (1 / 0 / -1), not the exact score.

@@ -49,7 +49,14 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
             }
         },
     };
-    let GameSpec::Connect { k: spec_k, .. } = args.solver.spec()?;
+    let spec_k = match args.solver.spec()? {
+        GameSpec::Connect { k, .. } => k,
+        other => {
+            return Err(format!(
+                "inarow table: only connect4 has a size table, not {other}"
+            ));
+        }
+    };
     let k = args.k.unwrap_or(spec_k);
     let min_side = args.min_side.unwrap_or(k).max(1);
     println!("# connect4, k = {k}: the empty board of every size with {min_side} <= width, height");

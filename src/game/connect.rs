@@ -134,6 +134,155 @@ impl Dims {
     pub fn fits_u64(&self) -> bool {
         self.col_bits * self.width <= 64
     }
+
+    /// Bits per column, the sentinel included: `height + 1`.
+    #[inline(always)]
+    pub fn col_bits(&self) -> u32 {
+        self.col_bits
+    }
+
+    /// The number of bits a board uses: `(height + 1) * width`.
+    #[inline(always)]
+    pub fn board_bit_count(&self) -> u32 {
+        self.col_bits * self.width
+    }
+
+    /// The columns (0-based), centre first.
+    #[inline(always)]
+    pub(crate) fn column_order(&self) -> &[u8] {
+        &self.order[..self.width as usize]
+    }
+
+    /// Every playable cell.
+    #[inline(always)]
+    pub(crate) fn board_bits<B: Bits>(&self) -> B {
+        B::from_u128(self.board)
+    }
+
+    /// One bit at the bottom of every column.
+    #[inline(always)]
+    pub(crate) fn bottom_bits<B: Bits>(&self) -> B {
+        B::from_u128(self.bottom)
+    }
+
+    /// The playable cells of column `col`.
+    #[inline(always)]
+    pub(crate) fn column_mask<B: Bits>(&self, col: u32) -> B {
+        B::from_u128(((1u128 << self.height) - 1) << (col * self.col_bits))
+    }
+
+    /// Empty cells (outside `mask`) that would complete a line of `k` for the stones `p`,
+    /// assuming gravity: nothing stands above an empty cell.
+    #[inline(always)]
+    pub(crate) fn winning_cells<B: Bits>(&self, p: B, mask: B) -> B {
+        // The common k get their own copies, with every loop unrolled.
+        match self.k {
+            3 => self.winning_cells_k(p, mask, 3),
+            4 => self.winning_cells_k(p, mask, 4),
+            5 => self.winning_cells_k(p, mask, 5),
+            k => self.winning_cells_k(p, mask, k),
+        }
+    }
+
+    #[inline(always)]
+    fn winning_cells_k<B: Bits>(&self, p: B, mask: B, k: u32) -> B {
+        let mut r = B::ZERO;
+        if self.vertical {
+            // Only runs below an empty cell matter: nothing stands above it.
+            let mut below = p << 1;
+            for i in 2..k {
+                below &= p << i;
+            }
+            r |= below;
+        }
+        for &s in &self.lateral[..self.lateral_count] {
+            // The empty cell is the (j+1)-th of the line: j own stones before it, k-1-j after.
+            // Written plainly; with k known at compile time the shared shifts fold together.
+            for j in 0..k {
+                let mut t = !B::ZERO;
+                for i in 1..=j {
+                    t &= p << (i * s);
+                }
+                for i in 1..k - j {
+                    t &= p >> (i * s);
+                }
+                r |= t;
+            }
+        }
+        r & (self.board_bits::<B>() ^ mask)
+    }
+
+    /// Whether the stones `p` hold a line of `k`.
+    #[inline(always)]
+    pub(crate) fn has_line<B: Bits>(&self, p: B) -> bool {
+        match self.k {
+            3 => self.has_line_k(p, 3),
+            4 => self.has_line_k(p, 4),
+            5 => self.has_line_k(p, 5),
+            k => self.has_line_k(p, k),
+        }
+    }
+
+    #[inline(always)]
+    fn has_line_k<B: Bits>(&self, p: B, k: u32) -> bool {
+        let run = |s: u32| {
+            let mut m = p;
+            let mut len = 1;
+            while len < k {
+                let step = len.min(k - len);
+                m = m & (m >> (step * s));
+                len += step;
+            }
+            m != B::ZERO
+        };
+        (self.vertical && run(1)) || self.lateral[..self.lateral_count].iter().any(|&s| run(s))
+    }
+
+    /// The set mirrored left to right.
+    #[inline(always)]
+    pub(crate) fn mirror<B: Bits>(&self, set: B) -> B {
+        let col = B::from_u128((1u128 << self.col_bits) - 1);
+        let mut m = B::ZERO;
+        for c in 0..self.width {
+            m |= ((set >> (c * self.col_bits)) & col) << ((self.width - 1 - c) * self.col_bits);
+        }
+        m
+    }
+
+    /// Draws a board for a terminal: top row first, `X` for the first player's stones, `O` for
+    /// the second's, `.` empty, then the column labels mod 10.
+    pub(crate) fn render<B: Bits>(&self, first: B, second: B) -> String {
+        let mut s = String::new();
+        for row in (0..self.height).rev() {
+            for col in 0..self.width {
+                let cell = B::bit(col * self.col_bits + row);
+                let c = if first & cell != B::ZERO {
+                    'X'
+                } else if second & cell != B::ZERO {
+                    'O'
+                } else {
+                    '.'
+                };
+                s.push(c);
+                s.push(' ');
+            }
+            s.pop();
+            s.push('\n');
+        }
+        let labels: Vec<String> = (1..=self.width).map(|c| (c % 10).to_string()).collect();
+        s.push_str(&labels.join(" "));
+        s.push('\n');
+        s
+    }
+
+    /// Joins move tokens: concatenated up to 9 columns, comma-separated beyond.
+    pub(crate) fn join_moves(&self, moves: &[String]) -> String {
+        if self.width <= 9 {
+            moves.concat()
+        } else {
+            moves.join(",")
+        }
+    }
 }
 
 /// Where a board's geometry comes from.
@@ -206,18 +355,17 @@ impl<B: Bits, S: Shape> Connect<B, S> {
 
     #[inline(always)]
     fn board(&self) -> B {
-        B::from_u128(self.dims().board)
+        self.dims().board_bits()
     }
 
     #[inline(always)]
     fn bottom(&self) -> B {
-        B::from_u128(self.dims().bottom)
+        self.dims().bottom_bits()
     }
 
     #[inline(always)]
     fn column_mask(&self, col: u32) -> B {
-        let d = self.dims();
-        B::from_u128(((1u128 << d.height) - 1) << (col * d.col_bits))
+        self.dims().column_mask(col)
     }
 
     /// The cells where a stone can be dropped now.
@@ -229,69 +377,13 @@ impl<B: Bits, S: Shape> Connect<B, S> {
     /// Empty cells that would complete a line of `k` for the stones `p`.
     #[inline(always)]
     fn winning_cells(&self, p: B) -> B {
-        // The common k get their own copies, with every loop unrolled.
-        match self.dims().k {
-            3 => self.winning_cells_k(p, 3),
-            4 => self.winning_cells_k(p, 4),
-            5 => self.winning_cells_k(p, 5),
-            k => self.winning_cells_k(p, k),
-        }
-    }
-
-    #[inline(always)]
-    fn winning_cells_k(&self, p: B, k: u32) -> B {
-        let d = self.dims();
-        let mut r = B::ZERO;
-        if d.vertical {
-            // Only runs below an empty cell matter: nothing stands above it.
-            let mut below = p << 1;
-            for i in 2..k {
-                below &= p << i;
-            }
-            r |= below;
-        }
-        for &s in &d.lateral[..d.lateral_count] {
-            // The empty cell is the (j+1)-th of the line: j own stones before it, k-1-j after.
-            // Written plainly; with k known at compile time the shared shifts fold together.
-            for j in 0..k {
-                let mut t = !B::ZERO;
-                for i in 1..=j {
-                    t &= p << (i * s);
-                }
-                for i in 1..k - j {
-                    t &= p >> (i * s);
-                }
-                r |= t;
-            }
-        }
-        r & (self.board() ^ self.mask)
+        self.dims().winning_cells(p, self.mask)
     }
 
     /// Whether the stones `p` hold a line of `k`.
     #[inline(always)]
     fn has_line(&self, p: B) -> bool {
-        match self.dims().k {
-            3 => self.has_line_k(p, 3),
-            4 => self.has_line_k(p, 4),
-            5 => self.has_line_k(p, 5),
-            k => self.has_line_k(p, k),
-        }
-    }
-
-    #[inline(always)]
-    fn has_line_k(&self, p: B, k: u32) -> bool {
-        let d = self.dims();
-        let run = |s: u32| {
-            let mut m = p;
-            let mut len = 1;
-            while len < k {
-                let step = len.min(k - len);
-                m = m & (m >> (step * s));
-                len += step;
-            }
-            m != B::ZERO
-        };
-        (d.vertical && run(1)) || d.lateral[..d.lateral_count].iter().any(|&s| run(s))
+        self.dims().has_line(p)
     }
 
     /// The stones of the player who made the last move.
@@ -317,13 +409,7 @@ impl<B: Bits, S: Shape> Connect<B, S> {
     /// The set mirrored left to right.
     #[inline(always)]
     fn mirror(&self, set: B) -> B {
-        let d = self.dims();
-        let col = B::from_u128((1u128 << d.col_bits) - 1);
-        let mut m = B::ZERO;
-        for c in 0..d.width {
-            m |= ((set >> (c * d.col_bits)) & col) << ((d.width - 1 - c) * d.col_bits);
-        }
-        m
+        self.dims().mirror(set)
     }
 
     #[inline(always)]
@@ -356,8 +442,7 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         if self.status() != Status::Ongoing {
             return;
         }
-        let d = self.dims();
-        for &c in &d.order[..d.width as usize] {
+        for &c in self.dims().column_order() {
             if self.can_play(c as u32) {
                 out.push(c);
             }
@@ -392,7 +477,7 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
     }
 
     fn key_bits(&self) -> u32 {
-        self.dims().col_bits * self.dims().width
+        self.dims().board_bit_count()
     }
 
     #[inline(always)]
@@ -435,37 +520,12 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
     }
 
     fn join_moves(&self, moves: &[String]) -> String {
-        if self.dims().width <= 9 {
-            moves.concat()
-        } else {
-            moves.join(",")
-        }
+        self.dims().join_moves(moves)
     }
 
     fn render(&self) -> String {
-        let d = self.dims();
         let (first, second) = self.stones();
-        let mut s = String::new();
-        for row in (0..d.height).rev() {
-            for col in 0..d.width {
-                let cell = B::bit(col * d.col_bits + row);
-                let c = if first & cell != B::ZERO {
-                    'X'
-                } else if second & cell != B::ZERO {
-                    'O'
-                } else {
-                    '.'
-                };
-                s.push(c);
-                s.push(' ');
-            }
-            s.pop();
-            s.push('\n');
-        }
-        let labels: Vec<String> = (1..=d.width).map(|c| (c % 10).to_string()).collect();
-        s.push_str(&labels.join(" "));
-        s.push('\n');
-        s
+        self.dims().render(first, second)
     }
 
     /// Two bounds on how well the side to move can do (when it has no immediate win):

@@ -3,9 +3,11 @@
 
 pub mod bits;
 pub mod connect;
+pub mod popout;
 mod spec;
 
 pub use connect::{Connect, Dims, Standard};
+pub use popout::{PopMove, PopOut};
 pub use spec::{AnyGame, GameSpec};
 
 use arrayvec::ArrayVec;

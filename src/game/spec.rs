@@ -1,14 +1,24 @@
-//! Game specs (`connect4`, `connect4:WxH`, `connect4:WxH:kK`), parsed once and turned into a
-//! concrete position type; [`with_game!`](crate::with_game) dispatches to monomorphised code.
+//! Game specs (`connect4`, `connect4:WxH`, `connect4:WxH:kK`, `popout`, `popout:WxH`), parsed once
+//! and turned into a concrete position type; [`with_game!`](crate::with_game) dispatches to monomorphised code.
 
 use super::connect::{Connect, Dims, Sized, Standard};
+use super::popout::PopOut;
 use std::fmt;
 use std::str::FromStr;
 
 /// A game and its parameters, as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameSpec {
-    Connect { width: u32, height: u32, k: u32 },
+    Connect {
+        width: u32,
+        height: u32,
+        k: u32,
+    },
+    /// PopOut, four in a row; boards of at most 64 bits (`(height + 1) * width`).
+    PopOut {
+        width: u32,
+        height: u32,
+    },
 }
 
 impl Default for GameSpec {
@@ -25,6 +35,7 @@ impl fmt::Display for GameSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameSpec::Connect { width, height, k } => write!(f, "connect4:{width}x{height}:k{k}"),
+            GameSpec::PopOut { width, height } => write!(f, "popout:{width}x{height}"),
         }
     }
 }
@@ -36,19 +47,22 @@ impl FromStr for GameSpec {
         let bad = |why: &str| format!("bad game spec '{s}': {why}");
         let mut parts = s.trim().split(':');
         let name = parts.next().unwrap_or_default();
+        let size = |part: Option<&str>| -> Result<(u32, u32), String> {
+            match part {
+                None => Ok((7, 6)),
+                Some(size) => {
+                    let (w, h) = size
+                        .split_once('x')
+                        .ok_or_else(|| bad("the size must look like 7x6"))?;
+                    let w = w.parse().map_err(|_| bad("width is not a number"))?;
+                    let h = h.parse().map_err(|_| bad("height is not a number"))?;
+                    Ok((w, h))
+                }
+            }
+        };
         match name {
             "connect4" => {
-                let (width, height) = match parts.next() {
-                    None => (7, 6),
-                    Some(size) => {
-                        let (w, h) = size
-                            .split_once('x')
-                            .ok_or_else(|| bad("the size must look like 7x6"))?;
-                        let w = w.parse().map_err(|_| bad("width is not a number"))?;
-                        let h = h.parse().map_err(|_| bad("height is not a number"))?;
-                        (w, h)
-                    }
-                };
+                let (width, height) = size(parts.next())?;
                 let k = match parts.next() {
                     None => 4,
                     Some(k) => k
@@ -62,8 +76,24 @@ impl FromStr for GameSpec {
                 Dims::new(width, height, k).map_err(|e| bad(&e))?;
                 Ok(GameSpec::Connect { width, height, k })
             }
+            "popout" => {
+                let (width, height) = size(parts.next())?;
+                if parts.next().is_some() {
+                    return Err(bad("too many fields; expected popout or popout:WxH"));
+                }
+                let dims = Dims::new(width, height, 4).map_err(|e| bad(&e))?;
+                if !dims.fits_u64() {
+                    return Err(bad(&format!(
+                        "board {width}x{height} is too large for popout: (height + 1) * width = \
+                         {} bits, at most 64",
+                        dims.board_bit_count()
+                    )));
+                }
+                Ok(GameSpec::PopOut { width, height })
+            }
             _ => Err(bad(
-                "unknown game; expected connect4, connect4:WxH or connect4:WxH:kK",
+                "unknown game; expected connect4, connect4:WxH, connect4:WxH:kK, popout or \
+                 popout:WxH",
             )),
         }
     }
@@ -78,6 +108,10 @@ pub enum AnyGame {
     Narrow(Connect<u64, Sized>),
     /// Boards up to 128 bits.
     Wide(Connect<u128, Sized>),
+    /// PopOut 7x6: every mask a compile-time constant.
+    PopOutStandard(PopOut<u64, Standard>),
+    /// PopOut on any board that fits 64 bits.
+    PopOutNarrow(PopOut<u64, Sized>),
 }
 
 impl GameSpec {
@@ -97,6 +131,14 @@ impl GameSpec {
                     AnyGame::Wide(Connect::new(Sized::new(dims)))
                 }
             }
+            GameSpec::PopOut {
+                width: 7,
+                height: 6,
+            } => AnyGame::PopOutStandard(PopOut::new(Standard)),
+            GameSpec::PopOut { width, height } => {
+                let dims = Dims::new(width, height, 4).expect("spec was validated");
+                AnyGame::PopOutNarrow(PopOut::new(Sized::new(dims)))
+            }
         }
     }
 }
@@ -109,6 +151,8 @@ macro_rules! with_game {
             $crate::game::AnyGame::Standard($g) => $body,
             $crate::game::AnyGame::Narrow($g) => $body,
             $crate::game::AnyGame::Wide($g) => $body,
+            $crate::game::AnyGame::PopOutStandard($g) => $body,
+            $crate::game::AnyGame::PopOutNarrow($g) => $body,
         }
     };
 }

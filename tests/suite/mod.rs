@@ -4,6 +4,7 @@ mod agreement;
 mod book;
 mod cli;
 mod common;
+mod popout_rules;
 mod proof_numbers;
 mod public_sets;
 mod rules;

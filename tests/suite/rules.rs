@@ -12,6 +12,19 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestCaseError, TestRunner};
 use std::collections::{HashMap, HashSet};
 
+/// Runs `$body` with `$g` bound to the Connect Four board inside an [`AnyGame`]; any other game
+/// is a bug of the test.
+macro_rules! with_connect {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            AnyGame::Standard($g) => $body,
+            AnyGame::Narrow($g) => $body,
+            AnyGame::Wide($g) => $body,
+            other => panic!("a Connect Four board was expected, not {other:?}"),
+        }
+    };
+}
+
 /// The result of playing `moves` on the board of `spec`: the status after every move, or the
 /// error's (index, text).
 fn statuses(spec_text: &str, moves: &str) -> Result<Vec<Status>, (usize, String)> {
@@ -90,7 +103,7 @@ fn move_string_errors() {
 #[test]
 fn comma_separated_moves_on_wide_boards() {
     let any = start("connect4:10x6");
-    inarow::with_game!(any, g => {
+    with_connect!(any, g => {
         let (pos, moves) = play_moves(g, "10,1,10").expect("comma form");
         assert_eq!(moves, vec![9, 0, 9]);
         assert_eq!(pos.ply(), 3);
@@ -208,7 +221,7 @@ fn boards_of_128_bits() {
     // 8x15 uses all 128 bits: a vertical win at the top of the last column.
     let moves = format!("1{}181818", "8".repeat(12));
     assert_ends("connect4:8x15", &moves, Status::Win(Player::First));
-    inarow::with_game!(start("connect4:8x15"), g => {
+    with_connect!(start("connect4:8x15"), g => {
         let (pos, _) = play_moves(g, &moves).unwrap();
         assert_eq!(pos.key_bits(), 128);
         // Column 8 is full now (15 stones); a 16th is refused.
@@ -372,7 +385,7 @@ const POSITIONS_7X6_BY_PLY: [usize; 9] = [1, 7, 49, 238, 1120, 4263, 16422, 5485
 
 #[test]
 fn keys_are_unique_over_every_4x4_position() {
-    inarow::with_game!(start("connect4:4x4"), g => {
+    with_connect!(start("connect4:4x4"), g => {
         let by_ply = enumerate(g, 4, 16);
         let total: usize = by_ply.iter().map(Vec::len).sum();
         assert_eq!(total, POSITIONS_4X4, "number of legal 4x4 positions (published)");
@@ -382,7 +395,7 @@ fn keys_are_unique_over_every_4x4_position() {
 
 #[test]
 fn keys_are_unique_over_7x6_positions_up_to_ply_8() {
-    inarow::with_game!(start("connect4"), g => {
+    with_connect!(start("connect4"), g => {
         let by_ply = enumerate(g, 7, 8);
         let counts: Vec<usize> = by_ply.iter().map(Vec::len).collect();
         assert_eq!(counts, POSITIONS_7X6_BY_PLY, "positions by ply (OEIS A212693)");
@@ -579,7 +592,7 @@ fn bitboards_agree_with_a_grid_model() {
     );
     let result = runner.run(&strategy, |(b, narrow, choices)| {
         let board = MODEL_BOARDS[b];
-        inarow::with_game!(start(board.0), g => play_against_model(g, board, &choices, narrow))
+        with_connect!(start(board.0), g => play_against_model(g, board, &choices, narrow))
     });
     if let Err(e) = result {
         panic!("{e}");

@@ -1,0 +1,370 @@
+//! PopOut: Connect Four where a player may also pop one of their own discs from the bottom of a
+//! column (popout-thesis §2.1).
+//!
+//! The board is Connect Four's (see [`connect`](super::connect)): column-major, `height + 1` bits
+//! per column with a sentinel on top, the geometry and line detection shared through [`Dims`].
+//! 7x6 example, bit numbers:
+//!
+//! ```text
+//!   6 13 20 27 34 41 48   <- sentinel row
+//!   5 12 19 26 33 40 47
+//!   ...
+//!   0  7 14 21 28 35 42   <- bottom row: a pop removes one of these, the column falls one cell
+//! ```
+//!
+//! A position keeps `current` (the discs of the side to move), `mask` (all discs), the move
+//! counter and whether a draw was claimed. A pop of column `c` is a masked shift of that column
+//! in every set: `(x & !col) | ((x & col) >> 1 & col)`; the bottom bit falls into the previous
+//! column's sentinel and is masked away.
+//!
+//! Rules, decided by the last move:
+//! - a drop makes lines only for the dropper;
+//! - a pop may make lines for both players: the popper wins if it has one (whether or not the
+//!   opponent has one too), else the opponent wins if it has one;
+//! - on a full board the side to move may pop one of its bottom discs or claim a draw, a move of
+//!   its own ([`PopMove::Draw`]) after which the game is drawn;
+//! - a repeated position is a draw, but that depends on the path, so it is the search's to detect
+//!   (from its history of [`Game::key`]s), not the rules': [`Game::status`] never reports it.
+//!
+//! PopOut games are unbounded, so [`Game::max_plies`] is `u32::MAX`; searches bound them by
+//! repetition.
+//!
+//! Notation: a drop is its column, 1-based, as in Connect Four (`4453`); a pop is `p` and the
+//! column (`44p4`: drop 4, drop 4, pop 4); the draw claim on a full board is `d`. Boards wider
+//! than 9 columns separate the moves with commas (`10,p10,d`); the comma form is read on any board.
+//!
+//! Move codes ([`Game::move_code`]): drops `0..W`, pops `W..2W`, the draw claim `2W`.
+//!
+//! Keys: `current + mask` (Pons: unique given who `current` belongs to) in the board's bits, then
+//! one bit for the side to move (disc parity no longer tells it) and one for a claimed draw. The
+//! move counter is not part of the key, nor of equality: two positions are equal when their
+//! boards, sides to move and draw claims are, however many moves led to them.
+
+use super::bits::{Bits, cells};
+use super::connect::{Dims, Shape};
+use super::{Game, MoveList, Player, Status};
+use std::fmt::{self, Debug};
+
+/// A PopOut move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PopMove {
+    /// Drop a disc into a column (0-based) that is not full.
+    Drop(u8),
+    /// Pop the mover's own disc from the bottom of a column (0-based).
+    Pop(u8),
+    /// End the game as a draw; legal only on a full board.
+    Draw,
+}
+
+/// A PopOut position.
+#[derive(Copy, Clone)]
+pub struct PopOut<B: Bits, S: Shape> {
+    current: B,
+    mask: B,
+    /// Moves played since the empty board; its parity is the side to move.
+    ply: u32,
+    drawn: bool,
+    shape: S,
+}
+
+/// Equal boards with the same side to move (and draw claim); the move counter is ignored.
+impl<B: Bits, S: Shape> PartialEq for PopOut<B, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.current == other.current
+            && self.mask == other.mask
+            && self.ply % 2 == other.ply % 2
+            && self.drawn == other.drawn
+            && self.shape == other.shape
+    }
+}
+
+impl<B: Bits, S: Shape> Eq for PopOut<B, S> {}
+
+impl<B: Bits, S: Shape> Debug for PopOut<B, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "PopOut({:?}, ply {}, key {:#x})",
+            self.shape.dims(),
+            self.ply,
+            self.key()
+        )
+    }
+}
+
+impl<B: Bits, S: Shape> PopOut<B, S> {
+    /// The empty board. The key needs the board's bits and two more.
+    pub fn new(shape: S) -> Self {
+        debug_assert!(shape.dims().board_bit_count() <= B::BITS);
+        debug_assert!(shape.dims().board_bit_count() + 2 <= 128);
+        PopOut {
+            current: B::ZERO,
+            mask: B::ZERO,
+            ply: 0,
+            drawn: false,
+            shape,
+        }
+    }
+
+    #[inline(always)]
+    pub fn dims(&self) -> &'static Dims {
+        self.shape.dims()
+    }
+
+    /// The discs of the first player and of the second.
+    pub fn stones(&self) -> (B, B) {
+        if self.ply.is_multiple_of(2) {
+            (self.current, self.current ^ self.mask)
+        } else {
+            (self.current ^ self.mask, self.current)
+        }
+    }
+
+    /// Whether every cell holds a disc.
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.mask == self.dims().board_bits()
+    }
+
+    /// The cells where a disc can be dropped now.
+    #[inline(always)]
+    fn playable(&self) -> B {
+        let d = self.dims();
+        self.mask.wrapping_add(d.bottom_bits()) & d.board_bits()
+    }
+
+    /// The bottom cells holding a disc of the side to move: the columns it may pop.
+    #[inline(always)]
+    fn poppable(&self) -> B {
+        self.current & self.dims().bottom_bits()
+    }
+
+    #[inline(always)]
+    fn can_drop(&self, col: u32) -> bool {
+        let d = self.dims();
+        self.mask & B::bit(col * d.col_bits() + d.height - 1) == B::ZERO
+    }
+
+    /// The set after the bottom cell of column `col` is removed and the cells above fall one row.
+    #[inline(always)]
+    fn pop_column(&self, set: B, col: u32) -> B {
+        let column: B = self.dims().column_mask(col);
+        (set & !column) | ((set & column) >> 1 & column)
+    }
+
+    /// The key of the board alone (which discs belong to the side to move, which to the other).
+    #[inline(always)]
+    fn board_key(&self) -> B {
+        self.current.wrapping_add(self.mask)
+    }
+
+    /// The side-to-move and draw-claim bits of the key, above the board's bits.
+    #[inline(always)]
+    fn key_flags(&self) -> u128 {
+        let n = self.dims().board_bit_count();
+        (((self.ply & 1) as u128) << n) | ((self.drawn as u128) << (n + 1))
+    }
+
+    /// Reads a 1-based column number of `token` (the part after any `p`).
+    fn parse_column(&self, digits: &str, token: &str) -> Result<u32, String> {
+        let w = self.dims().width;
+        let col: u32 = digits.parse().map_err(|_| {
+            format!("'{token}' is not a move: expected a column 1..{w}, p and a column, or d")
+        })?;
+        if col < 1 || col > w {
+            return Err(format!("column {col} is outside 1..{w}"));
+        }
+        Ok(col - 1)
+    }
+}
+
+impl<B: Bits, S: Shape> Game for PopOut<B, S> {
+    type Move = PopMove;
+
+    fn name(&self) -> String {
+        let d = self.dims();
+        format!("popout:{}x{}", d.width, d.height)
+    }
+
+    #[inline(always)]
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Unbounded: pops let a game go on for ever. Searches bound it by repetition.
+    #[inline(always)]
+    fn max_plies(&self) -> u32 {
+        u32::MAX
+    }
+
+    fn legal_moves(&self, out: &mut MoveList<PopMove>) {
+        if self.status() != Status::Ongoing {
+            return;
+        }
+        let order = self.dims().column_order();
+        for &c in order {
+            if self.can_drop(c as u32) {
+                out.push(PopMove::Drop(c));
+            }
+        }
+        let poppable = self.poppable();
+        for &c in order {
+            if poppable & self.dims().column_mask(c as u32) != B::ZERO {
+                out.push(PopMove::Pop(c));
+            }
+        }
+        if self.is_full() {
+            out.push(PopMove::Draw);
+        }
+    }
+
+    #[inline(always)]
+    fn play(&self, m: PopMove) -> Self {
+        let d = self.dims();
+        let opponent = self.current ^ self.mask;
+        let (current, mask, drawn) = match m {
+            PopMove::Drop(col) => {
+                let bottom = B::bit(col as u32 * d.col_bits());
+                (opponent, self.mask | self.mask.wrapping_add(bottom), false)
+            }
+            PopMove::Pop(col) => (
+                self.pop_column(opponent, col as u32),
+                self.pop_column(self.mask, col as u32),
+                false,
+            ),
+            PopMove::Draw => (opponent, self.mask, true),
+        };
+        PopOut {
+            current,
+            mask,
+            ply: self.ply + 1,
+            drawn,
+            shape: self.shape,
+        }
+    }
+
+    /// The last mover wins with a line (a pop making lines for both players wins for the
+    /// popper); else the side to move wins with a line (only a pop can have made it).
+    fn status(&self) -> Status {
+        let d = self.dims();
+        let mover = self.side_to_move().opponent();
+        if self.drawn {
+            Status::Draw
+        } else if d.has_line(self.current ^ self.mask) {
+            Status::Win(mover)
+        } else if d.has_line(self.current) {
+            Status::Win(mover.opponent())
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        self.board_key().to_u128() | self.key_flags()
+    }
+
+    fn key_bits(&self) -> u32 {
+        self.dims().board_bit_count() + 2
+    }
+
+    /// The smaller key of the position and its mirror image (the flags are not mirrored).
+    #[inline(always)]
+    fn canonical_key(&self) -> u128 {
+        let key = self.board_key();
+        key.min(self.dims().mirror(key)).to_u128() | self.key_flags()
+    }
+
+    #[inline(always)]
+    fn move_code(&self, m: PopMove) -> Option<u8> {
+        let w = self.dims().width;
+        let code = match m {
+            PopMove::Drop(c) => c as u32,
+            PopMove::Pop(c) => w + c as u32,
+            PopMove::Draw => 2 * w,
+        };
+        (code < 128).then_some(code as u8)
+    }
+
+    fn side_to_move(&self) -> Player {
+        Player::at_ply(self.ply)
+    }
+
+    fn parse_move(&self, token: &str) -> Result<PopMove, String> {
+        if token == "d" {
+            return if self.is_full() {
+                Ok(PopMove::Draw)
+            } else {
+                Err("a draw can be claimed ('d') only on a full board".to_string())
+            };
+        }
+        if let Some(digits) = token.strip_prefix('p') {
+            let col = self.parse_column(digits, token)?;
+            let bottom = B::bit(col * self.dims().col_bits());
+            if self.mask & bottom == B::ZERO {
+                return Err(format!("column {} is empty: nothing to pop", col + 1));
+            }
+            if self.current & bottom == B::ZERO {
+                return Err(format!(
+                    "the bottom disc of column {} is the opponent's: only your own can be popped",
+                    col + 1
+                ));
+            }
+            return Ok(PopMove::Pop(col as u8));
+        }
+        let col = self.parse_column(token, token)?;
+        if !self.can_drop(col) {
+            return Err(format!("column {} is full", col + 1));
+        }
+        Ok(PopMove::Drop(col as u8))
+    }
+
+    /// Comma-separated tokens when there is a comma; else one character a move, a `p` taking
+    /// the character after it.
+    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        if text.contains(',') {
+            return text.split(',').map(str::trim).collect();
+        }
+        let mut tokens = Vec::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let mut end = i + c.len_utf8();
+            if c == 'p'
+                && let Some(&(j, next)) = chars.peek()
+            {
+                end = j + next.len_utf8();
+                chars.next();
+            }
+            tokens.push(&text[i..end]);
+        }
+        tokens
+    }
+
+    fn format_move(&self, m: PopMove) -> String {
+        match m {
+            PopMove::Drop(c) => (c as u32 + 1).to_string(),
+            PopMove::Pop(c) => format!("p{}", c as u32 + 1),
+            PopMove::Draw => "d".to_string(),
+        }
+    }
+
+    fn join_moves(&self, moves: &[String]) -> String {
+        self.dims().join_moves(moves)
+    }
+
+    fn render(&self) -> String {
+        let (first, second) = self.stones();
+        self.dims().render(first, second)
+    }
+
+    /// A drop that completes a line of the side to move, or a pop after which it has one.
+    #[inline(always)]
+    fn has_winning_move(&self) -> bool {
+        let d = self.dims();
+        if d.winning_cells(self.current, self.mask) & self.playable() != B::ZERO {
+            return true;
+        }
+        cells(self.poppable())
+            .any(|cell| d.has_line(self.pop_column(self.current, cell / d.col_bits())))
+    }
+}
