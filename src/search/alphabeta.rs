@@ -137,7 +137,7 @@ pub struct Limits {
 const HISTORY_SIZE: usize = 128;
 /// Nodes with at least this many plies left coordinate threads: a move another thread is
 /// searching is deferred to the end of the list (simplified ABDADA).
-const SPLIT_MIN_PLIES_LEFT: i32 = 12;
+const SPLIT_MIN_PLIES_LEFT: i32 = 6;
 /// Slots of the table of subtrees being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 14;
 /// Nodes between two checks of the limits.
