@@ -1,6 +1,6 @@
 //! `inarow analyze`: the score of every legal move of one position, best first.
 
-use super::{Outcome, SolverArgs, parse_position, show_moves};
+use super::{Outcome, SolverArgs, parse_with_history, show_moves};
 use clap::Args;
 use inarow::engine::Engine;
 use inarow::game::Game;
@@ -43,7 +43,8 @@ fn analyze<G: Game>(
     mut engine: Engine<G>,
     args: &AnalyzeArgs,
 ) -> Result<Outcome, String> {
-    let pos = parse_position(start, &args.moves).map_err(|e| e.to_string())?;
+    let (pos, history) = parse_with_history(start, &args.moves).map_err(|e| e.to_string())?;
+    engine.set_history(history);
     let scores = engine.analyze(&pos);
     if scores.is_empty() {
         return Err(format!(

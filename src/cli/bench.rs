@@ -3,7 +3,7 @@
 //! `FILE n=1000 correct=1000 mean_us=8.7 mean_nodes=51.3 max_us=225`.
 //! Without files it runs the built-in suite and adds its node total: `signature N`.
 
-use super::{Outcome, SolverArgs, parse_position, progress_bar};
+use super::{Outcome, SolverArgs, parse_with_history, progress_bar};
 use clap::Args;
 use inarow::engine::bench::{BUILTIN_SUITE, Tally, run_builtin};
 use inarow::engine::{Engine, Options};
@@ -87,8 +87,11 @@ fn bench_file<G: Game>(
         let mut fields = line.split_whitespace();
         let (moves, expected) = (fields.next().unwrap_or(""), fields.next());
         let parsed = match expected.map(str::parse::<i32>) {
-            Some(Ok(v)) => parse_position(start, moves)
-                .map(|pos| (pos, v))
+            Some(Ok(v)) => parse_with_history(start, moves)
+                .map(|(pos, history)| {
+                    engine.set_history(history);
+                    (pos, v)
+                })
                 .map_err(|e| e.to_string()),
             _ => Err(format!("bad line '{line}': expected MOVES SCORE")),
         };

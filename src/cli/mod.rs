@@ -14,6 +14,7 @@ use inarow::engine::book::Book;
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Game, GameSpec, MoveError, play_moves};
 use inarow::search::alphabeta::Limits;
+use inarow::search::winner::Handicap;
 use inarow::search::{Config, Driver, Scheme};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
@@ -98,6 +99,18 @@ pub struct SolverArgs {
     /// Search threads sharing the table (alpha-beta only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Games that repeat (PopOut): the occurrence of a position that ends the game as a draw,
+    /// 2 (the PopOut thesis) or 3 (the official rule).
+    #[arg(long, default_value_t = 2)]
+    repetition: u32,
+    /// Games that repeat: the side to move must win by this ply (counted from the empty board).
+    /// A win under a handicap is a win; anything else proves nothing (exit 3).
+    #[arg(long, value_name = "PLY")]
+    handicap_depth: Option<u32>,
+    /// Games that repeat: the side to move may make at most this many pops that do not win at
+    /// once.
+    #[arg(long, value_name = "N")]
+    handicap_pops: Option<u32>,
     /// Stop each search after this many seconds.
     #[arg(long)]
     time: Option<f64>,
@@ -171,6 +184,11 @@ impl SolverArgs {
                 ..Config::default()
             },
             weak: self.weak,
+            repetition: self.repetition,
+            handicap: Handicap {
+                max_plies: self.handicap_depth,
+                backward_moves: self.handicap_pops,
+            },
             limits: Limits {
                 time,
                 nodes: self.nodes,
@@ -191,11 +209,22 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
     bar
 }
 
-/// A move string from the command line or a file: `-` and the empty string are the empty board.
-fn parse_position<G: Game>(start: G, text: &str) -> Result<G, MoveError> {
+/// A move string from the command line or a file (`-` and the empty string are the empty board):
+/// the position, and the exact keys of the positions before it (oldest first), which count for
+/// the repetition rule of games that repeat (empty for the others).
+fn parse_with_history<G: Game>(start: G, text: &str) -> Result<(G, Vec<u128>), MoveError> {
     let text = text.trim();
     let text = if text == "-" { "" } else { text };
-    play_moves(start, text).map(|(pos, _)| pos)
+    let (pos, moves) = play_moves(start, text)?;
+    let mut history = Vec::new();
+    if start.may_repeat() {
+        let mut at = start;
+        for m in moves {
+            history.push(at.key());
+            at = at.play(m);
+        }
+    }
+    Ok((pos, history))
 }
 
 /// How a position's moves are printed: `-` for the empty board.

@@ -36,13 +36,20 @@ pub fn run(mut args: PlayArgs) -> Result<Outcome, String> {
         args.solver.time = Some(args.think);
     }
     let options = args.solver.options()?;
+    let repetition = options.repetition as usize;
     with_game!(args.solver.spec()?.start(), start => {
         let engine = args.solver.engine(&start, options)?;
-        play(start, engine, args.human)
+        play(start, engine, args.human, repetition)
     })
 }
 
-fn play<G: Game>(start: G, mut engine: Engine<G>, humans: Humans) -> Result<Outcome, String> {
+/// `repetition`: the occurrence of a position that draws, in games that repeat.
+fn play<G: Game>(
+    start: G,
+    mut engine: Engine<G>,
+    humans: Humans,
+    repetition: usize,
+) -> Result<Outcome, String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut history = vec![start];
@@ -60,6 +67,17 @@ fn play<G: Game>(start: G, mut engine: Engine<G>, humans: Humans) -> Result<Outc
                 return Ok(Outcome::Done);
             }
             Status::Ongoing => {}
+        }
+        if pos.may_repeat() {
+            let earlier: Vec<u128> = history[..history.len() - 1]
+                .iter()
+                .map(|p| p.key())
+                .collect();
+            if earlier.iter().filter(|&&k| k == pos.key()).count() + 1 >= repetition {
+                println!("Draw by repetition.");
+                return Ok(Outcome::Done);
+            }
+            engine.set_history(earlier);
         }
         let first_to_move = pos.ply() % 2 == 0;
         let human_turn = match humans {

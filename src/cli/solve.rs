@@ -1,6 +1,6 @@
 //! `inarow solve`: the score of each position given, or of each line of standard input.
 
-use super::{Outcome, SolverArgs, parse_position, show_moves};
+use super::{Outcome, SolverArgs, parse_with_history, show_moves};
 use clap::Args;
 use inarow::engine::{Engine, Report};
 use inarow::game::{Game, format_moves, play_moves};
@@ -36,6 +36,8 @@ struct JsonReport {
     score: Option<i32>,
     /// win, draw or loss for the side to move.
     outcome: Option<&'static str>,
+    /// Games that repeat: plies to the end of the game under perfect play.
+    plies: Option<u32>,
     best_moves: Vec<String>,
     pv: String,
     nodes: u64,
@@ -104,8 +106,11 @@ fn solve_all<G: Game>(
         } else {
             line.as_str()
         };
-        let pos = match parse_position(start, text) {
-            Ok(pos) => pos,
+        let pos = match parse_with_history(start, text) {
+            Ok((pos, history)) => {
+                engine.set_history(history);
+                pos
+            }
             Err(e) => {
                 let place = if from_stdin {
                     format!("line {}: ", i + 1)
@@ -147,6 +152,9 @@ fn solve_all<G: Game>(
 fn plain_line<M>(text: &str, report: &Report<M>, stats: bool, proof_numbers: bool) -> String {
     let score = report.score.map_or("?".to_string(), |s| s.to_string());
     let mut line = format!("{} {score}", show_moves(text));
+    if let Some(plies) = report.plies {
+        line += &format!(" plies={plies}");
+    }
     if stats {
         line += &format!(" nodes={} us={}", report.nodes, report.elapsed.as_micros());
         if proof_numbers {
@@ -166,6 +174,7 @@ fn json_line<G: Game>(start: &G, pos: &G, text: &str, report: &Report<G::Move>) 
             0 => "draw",
             _ => "loss",
         }),
+        plies: report.plies,
         best_moves: report
             .best_moves
             .iter()

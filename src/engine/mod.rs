@@ -11,6 +11,7 @@ use crate::search::dfpn::DfPn;
 use crate::search::pn::{Goal, Prover, StopReason, Verdict, weak_value};
 use crate::search::pns::{Pn2, Pns};
 use crate::search::proof::{self, Proof};
+use crate::search::winner::{Handicap, WinSearch};
 use crate::search::{AlphaBeta, Config};
 use book::Book;
 use std::fmt;
@@ -76,6 +77,10 @@ pub struct Options {
     pub mem_mb: usize,
     /// Initialise PNS / PN² leaves from the number of safe moves instead of 1 / 1 (default).
     pub heuristic_init: bool,
+    /// Games that repeat: the occurrence of a position that draws (2 or 3).
+    pub repetition: u32,
+    /// Games that repeat: restrictions on the side to move that prove wins faster.
+    pub handicap: Handicap,
 }
 
 impl Default for Options {
@@ -87,6 +92,8 @@ impl Default for Options {
             limits: Limits::default(),
             mem_mb: 1024,
             heuristic_init: true,
+            repetition: 2,
+            handicap: Handicap::default(),
         }
     }
 }
@@ -105,6 +112,9 @@ pub struct Report<M> {
     pub elapsed: Duration,
     /// The most memory the search's own structures held (the table, or the proof-number tree).
     pub peak_bytes: usize,
+    /// Games that repeat, exact mode: the number of plies to the end of the game under perfect
+    /// play (the winner wins as soon as it can, the loser puts it off), for a win or a loss.
+    pub plies: Option<u32>,
 }
 
 /// The score of one move, as [`Engine::analyze`] returns it.
@@ -117,8 +127,13 @@ pub struct MoveScore<M> {
 /// The solver behind an engine.
 enum Backend<G: Game> {
     AlphaBeta(Box<AlphaBeta<G>>),
+    /// Games that repeat: two-valued searches with the repetition rule.
+    Repeating(Box<WinSearch<G>>),
     Prover(Box<dyn Prover<G>>),
 }
+
+/// The longest distance the engine looks for (plies): a table key keeps at most 254 plies left.
+const MOST_PLIES: u32 = 253;
 
 /// A solver with its table, for positions of one game.
 pub struct Engine<G: Game> {
@@ -126,6 +141,9 @@ pub struct Engine<G: Game> {
     weak: bool,
     limits: Limits,
     mem_bytes: usize,
+    handicap: Handicap,
+    /// Exact keys of the positions before the one being solved (for the repetition rule).
+    history: Vec<u128>,
 }
 
 impl<G: Game> Engine<G> {
@@ -140,7 +158,38 @@ impl<G: Game> Engine<G> {
             .checked_mul(1 << 20)
             .ok_or_else(|| format!("memory budget of {} MiB is too large", options.mem_mb))?;
         let limits = options.limits;
+        if !sample.may_repeat() && !options.handicap.is_none() {
+            return Err(format!(
+                "handicaps apply to games whose positions repeat, not to {}",
+                sample.name()
+            ));
+        }
+        if sample.may_repeat() && options.algorithm != Algorithm::AlphaBeta {
+            if options.repetition != 2 {
+                return Err(format!(
+                    "--repetition {}: the proof-number searches know the rule of 2 only",
+                    options.repetition
+                ));
+            }
+            if !options.handicap.is_none() {
+                return Err("handicaps apply to the alpha-beta search only".into());
+            }
+        }
         let backend = match options.algorithm {
+            Algorithm::AlphaBeta if sample.may_repeat() => {
+                if options.config.threads > 1 {
+                    return Err(format!(
+                        "--threads: {} is searched on one thread",
+                        sample.name()
+                    ));
+                }
+                Backend::Repeating(Box::new(WinSearch::try_new(
+                    sample,
+                    options.config.tt_mb,
+                    options.config.symmetry,
+                    options.repetition,
+                )?))
+            }
             Algorithm::AlphaBeta => {
                 Backend::AlphaBeta(Box::new(AlphaBeta::try_new(sample, options.config)?))
             }
@@ -158,9 +207,11 @@ impl<G: Game> Engine<G> {
         };
         Ok(Engine {
             backend,
-            weak: options.weak || options.algorithm.is_weak_only(),
+            weak: options.weak || options.algorithm.is_weak_only() || !options.handicap.is_none(),
             limits,
             mem_bytes,
+            handicap: options.handicap,
+            history: Vec::new(),
         })
     }
 
@@ -168,8 +219,15 @@ impl<G: Game> Engine<G> {
     pub fn reset(&mut self) {
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.reset(),
+            Backend::Repeating(s) => s.reset(),
             Backend::Prover(p) => p.clear(),
         }
+    }
+
+    /// The exact keys of the positions that occurred before the next one to solve, oldest
+    /// first: they count for the repetition rule of games that repeat.
+    pub fn set_history(&mut self, history: Vec<u128>) {
+        self.history = history;
     }
 
     /// Answers positions in `book` from it (alpha-beta only); checks that it is for this game.
@@ -186,7 +244,11 @@ impl<G: Game> Engine<G> {
                 s.set_oracle(Some(book));
                 Ok(())
             }
-            Backend::Prover(_) => Err("--book works with the alpha-beta algorithms only".into()),
+            _ => Err(format!(
+                "--book works with the alpha-beta algorithms on games that never repeat, not \
+                 with this algorithm on {}",
+                sample.name()
+            )),
         }
     }
 
@@ -194,6 +256,7 @@ impl<G: Game> Engine<G> {
     pub fn table_bytes(&self) -> usize {
         match &self.backend {
             Backend::AlphaBeta(s) => s.table_bytes(),
+            Backend::Repeating(s) => s.table_bytes(),
             _ => self.mem_bytes,
         }
     }
@@ -207,6 +270,7 @@ impl<G: Game> Engine<G> {
         let limits = self.limits;
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.set_limits(limits),
+            Backend::Repeating(s) => s.set_limits(limits),
             Backend::Prover(p) => p.set_limits(limits),
         }
     }
@@ -216,7 +280,20 @@ impl<G: Game> Engine<G> {
         let weak = self.weak;
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.solve(pos, weak).map_err(StopReason::from),
-            Backend::Prover(p) => weak_value(|goal| p.prove(pos, goal)),
+            Backend::Repeating(s) if !self.handicap.is_none() => {
+                let me = pos.side_to_move();
+                if s.wins(pos, me, self.handicap, &self.history)? {
+                    Ok(1)
+                } else {
+                    Err(StopReason::Handicap)
+                }
+            }
+            Backend::Repeating(s) => s.value(pos, &self.history),
+            Backend::Prover(p) => {
+                let me = pos.side_to_move();
+                let history = &self.history;
+                weak_value(|goal| p.prove_for(pos, me, goal, history))
+            }
         }
     }
 
@@ -224,6 +301,7 @@ impl<G: Game> Engine<G> {
     pub fn nodes(&self) -> u64 {
         match &self.backend {
             Backend::AlphaBeta(s) => s.nodes(),
+            Backend::Repeating(s) => s.nodes(),
             Backend::Prover(p) => p.stats().expanded,
         }
     }
@@ -231,6 +309,7 @@ impl<G: Game> Engine<G> {
     fn peak_bytes(&self) -> usize {
         match &self.backend {
             Backend::AlphaBeta(s) => s.table_bytes(),
+            Backend::Repeating(s) => s.table_bytes(),
             Backend::Prover(p) => p.stats().peak_bytes,
         }
     }
@@ -240,7 +319,19 @@ impl<G: Game> Engine<G> {
         self.set_limits();
         let start = Instant::now();
         let nodes0 = self.nodes();
-        let result = self.value(pos);
+        let mut result = self.value(pos);
+        let mut plies = None;
+        if let (Ok(score), Backend::Repeating(s)) = (result, &mut self.backend)
+            && score != 0
+            && !self.weak
+        {
+            let me = pos.side_to_move();
+            let winner = if score > 0 { me } else { me.opponent() };
+            match s.distance(pos, winner, MOST_PLIES, &self.history) {
+                Ok(d) => plies = d,
+                Err(e) => result = Err(e),
+            }
+        }
         Report {
             score: result.ok(),
             stopped: result.err(),
@@ -249,6 +340,7 @@ impl<G: Game> Engine<G> {
             nodes: self.nodes() - nodes0,
             elapsed: start.elapsed(),
             peak_bytes: self.peak_bytes(),
+            plies,
         }
     }
 
@@ -282,7 +374,12 @@ impl<G: Game> Engine<G> {
         let child = pos.play(mv);
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.value_at_most(&child, -score).map_err(StopReason::from),
-            _ => Ok(-self.value(&child)? == score),
+            _ => {
+                self.history.push(pos.key());
+                let value = self.value(&child);
+                self.history.pop();
+                Ok(-value? == score)
+            }
         }
     }
 
@@ -301,22 +398,42 @@ impl<G: Game> Engine<G> {
     fn principal_variation(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, StopReason> {
         let mut pv = Vec::new();
         let (mut pos, mut score) = (*pos, score);
+        let depth = self.history.len();
+        let result = self.walk_pv(&mut pv, &mut pos, &mut score);
+        self.history.truncate(depth);
+        result.map(|_| pv)
+    }
+
+    /// Follows moves that keep the score until the game ends (or, in a game that repeats, until
+    /// a position comes back: the line then goes round for ever).
+    fn walk_pv(
+        &mut self,
+        pv: &mut Vec<G::Move>,
+        pos: &mut G,
+        score: &mut i32,
+    ) -> Result<(), StopReason> {
         while pos.status() == Status::Ongoing {
+            if pos.may_repeat() && self.history.contains(&pos.key()) {
+                break;
+            }
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut next = None;
             for mv in moves {
-                if self.keeps_score(&pos, mv, score)? {
+                if self.keeps_score(pos, mv, *score)? {
                     next = Some(mv);
                     break;
                 }
             }
             let Some(mv) = next else { break };
+            if pos.may_repeat() {
+                self.history.push(pos.key());
+            }
             pv.push(mv);
-            pos = pos.play(mv);
-            score = -score;
+            *pos = pos.play(mv);
+            *score = -*score;
         }
-        Ok(pv)
+        Ok(())
     }
 
     /// The score of every legal move, best first (moves of equal score in the game's order).
@@ -326,10 +443,12 @@ impl<G: Game> Engine<G> {
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
+        self.history.push(pos.key());
         for mv in moves {
             let score = self.value(&pos.play(mv)).ok().map(|s| -s);
             scores.push(MoveScore { mv, score });
         }
+        self.history.pop();
         scores.sort_by_key(|s| std::cmp::Reverse(s.score));
         scores
     }

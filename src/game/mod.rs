@@ -109,6 +109,18 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
         Player::at_ply(self.ply())
     }
 
+    /// Whether positions can repeat (PopOut's pops), so that searches must follow the path and
+    /// its repetition rule. Games that never repeat are bounded by [`Game::max_plies`].
+    fn may_repeat(&self) -> bool {
+        false
+    }
+
+    /// Whether `m` undoes progress (PopOut's pop): the moves that handicaps may deny the
+    /// stronger player.
+    fn is_backward(&self, _m: Self::Move) -> bool {
+        false
+    }
+
     /// Whether the side to move can win with its next move.
     fn has_winning_move(&self) -> bool {
         let me = self.side_to_move();

@@ -290,6 +290,14 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
         Player::at_ply(self.ply)
     }
 
+    fn may_repeat(&self) -> bool {
+        true
+    }
+
+    fn is_backward(&self, m: PopMove) -> bool {
+        matches!(m, PopMove::Pop(_))
+    }
+
     fn parse_move(&self, token: &str) -> Result<PopMove, String> {
         if token == "d" {
             return if self.is_full() {

@@ -8,6 +8,7 @@ pub mod pns;
 pub mod proof;
 pub mod score;
 pub mod tt;
+pub mod winner;
 
 pub use alphabeta::{AlphaBeta, Config, Driver, Stopped};
 pub use tt::{Bound, Scheme, Table};

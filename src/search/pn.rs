@@ -81,6 +81,8 @@ pub enum StopReason {
     Nodes,
     /// The search's memory budget (PNS's arena and map) is spent.
     Memory,
+    /// Under a handicap the side to move did not win: that proves nothing about the real game.
+    Handicap,
 }
 
 impl From<Stopped> for StopReason {
@@ -98,6 +100,7 @@ impl fmt::Display for StopReason {
             StopReason::Time => "time limit reached",
             StopReason::Nodes => "node limit reached",
             StopReason::Memory => "memory budget reached",
+            StopReason::Handicap => "no win under the handicap, which proves nothing",
         })
     }
 }

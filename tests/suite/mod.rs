@@ -5,6 +5,7 @@ mod book;
 mod cli;
 mod common;
 mod popout_rules;
+mod popout_solve;
 mod proof_numbers;
 mod public_sets;
 mod rules;
