@@ -4,6 +4,7 @@
 mod analyze;
 mod bench;
 mod book;
+mod count;
 mod play;
 mod solve;
 mod table;
@@ -44,6 +45,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Check a proof certificate (written by `solve --proof`) with nothing but the rules.
     Verify(verify::VerifyArgs),
+    /// The exact number of legal positions, per number of discs; the last line is `total N`.
+    Count(count::CountArgs),
     /// Opening books: `book build` solves every position up to a depth.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -250,5 +253,6 @@ pub fn run() -> Result<Outcome, String> {
         Command::Verify(args) => verify::run(args),
         Command::Table(args) => table::run(args),
         Command::Book(command) => book::run(command),
+        Command::Count(args) => count::run(args),
     }
 }

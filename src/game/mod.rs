@@ -121,6 +121,17 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
         false
     }
 
+    /// Whether `m` ends the game by agreement without changing the board (PopOut's draw claim
+    /// on a full board): what it leads to is not a new position of the game.
+    fn is_claim(&self, _m: Self::Move) -> bool {
+        false
+    }
+
+    /// The number of discs on the board (the ply, in games where every move adds one).
+    fn discs(&self) -> u32 {
+        self.ply()
+    }
+
     /// Whether the side to move can win with its next move.
     fn has_winning_move(&self) -> bool {
         let me = self.side_to_move();

@@ -298,6 +298,14 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
         matches!(m, PopMove::Pop(_))
     }
 
+    fn is_claim(&self, m: PopMove) -> bool {
+        m == PopMove::Draw
+    }
+
+    fn discs(&self) -> u32 {
+        self.mask.count_ones()
+    }
+
     fn parse_move(&self, token: &str) -> Result<PopMove, String> {
         if token == "d" {
             return if self.is_full() {

@@ -1,6 +1,7 @@
 //! Game-independent search algorithms, generic over [`Game`](crate::game::Game).
 
 pub mod alphabeta;
+pub mod census;
 pub mod dfpn;
 pub mod minimax;
 pub mod pn;

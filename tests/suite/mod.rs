@@ -2,6 +2,7 @@
 
 mod agreement;
 mod book;
+mod census;
 mod cli;
 mod common;
 mod popout_rules;
