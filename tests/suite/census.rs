@@ -12,7 +12,9 @@ fn published(game: &str, width: u32, height: u32) -> Option<u64> {
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split('\t').collect::<Vec<_>>())
-        .find(|f| f.len() == 4 && f[0] == game && f[1] == width.to_string() && f[2] == height.to_string())
+        .find(|f| {
+            f.len() == 4 && f[0] == game && f[1] == width.to_string() && f[2] == height.to_string()
+        })
         .map(|f| f[3].parse().unwrap())
 }
 
@@ -31,7 +33,11 @@ fn counts_match_the_published_ones() {
         let counted = inarow::with_game!(start(&spec), g => census::count(g, 1 << 30, |_| {}))
             .unwrap_or_else(|e| panic!("{spec}: {e}"));
         assert_eq!(counted.total, want, "{spec}");
-        assert_eq!(counted.by_discs.iter().sum::<u64>(), want, "{spec}: per disc count");
+        assert_eq!(
+            counted.by_discs.iter().sum::<u64>(),
+            want,
+            "{spec}: per disc count"
+        );
         if let Some(p) = published(game, w, h) {
             assert_eq!(p, want, "{spec}: the published table");
         }
@@ -42,7 +48,8 @@ fn counts_match_the_published_ones() {
 fn connect4_4x4_counts_by_disc() {
     // One position per ply 0, then 4 columns, then 4 x 4 two-disc boards; the last layer is 16
     // discs (tests/suite/rules.rs checks 7x6 per ply against OEIS A212693).
-    let c = inarow::with_game!(start("connect4:4x4"), g => census::count(g, 1 << 30, |_| {})).unwrap();
+    let c =
+        inarow::with_game!(start("connect4:4x4"), g => census::count(g, 1 << 30, |_| {})).unwrap();
     assert_eq!(&c.by_discs[..3], &[1, 4, 16]);
     assert_eq!(c.by_discs.len(), 17);
 }
