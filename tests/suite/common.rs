@@ -176,24 +176,31 @@ impl Naive {
         }
     }
 
-    /// The board as the library's `render` is documented to draw it: top row first, `X` first
-    /// player, `O` second, `.` empty, cells separated by spaces, then the column labels mod 10.
+    /// The board as the library's `render` is documented to draw it.
     pub fn render(&self) -> String {
-        let mut s = String::new();
-        for row in (0..self.height).rev() {
-            let cells: Vec<&str> = (0..self.width)
-                .map(|c| match self.grid[c][row] {
-                    0 => ".",
-                    1 => "X",
-                    _ => "O",
-                })
-                .collect();
-            s += &cells.join(" ");
-            s.push('\n');
-        }
-        let labels: Vec<String> = (1..=self.width).map(|c| (c % 10).to_string()).collect();
-        s += &labels.join(" ");
-        s.push('\n');
-        s
+        render_grid(&self.grid, self.height)
     }
+}
+
+/// A grid (`grid[col][row]`, row 0 at the bottom: 0 empty, 1 first player, 2 second) as the
+/// library's `render` is documented to draw it: top row first, `X` first player, `O` second, `.`
+/// empty, cells separated by spaces, then the column labels mod 10.
+pub fn render_grid(grid: &[Vec<u8>], height: usize) -> String {
+    let mut s = String::new();
+    for row in (0..height).rev() {
+        let cells: Vec<&str> = grid
+            .iter()
+            .map(|column| match column[row] {
+                0 => ".",
+                1 => "X",
+                _ => "O",
+            })
+            .collect();
+        s += &cells.join(" ");
+        s.push('\n');
+    }
+    let labels: Vec<String> = (1..=grid.len()).map(|c| (c % 10).to_string()).collect();
+    s += &labels.join(" ");
+    s.push('\n');
+    s
 }

@@ -2,7 +2,7 @@
 //! full board, keys and mirror symmetry, random games against a plain grid model written from
 //! the rules alone (popout-thesis §2.1), and the published numbers of legal positions.
 
-use super::common::{SplitMix, shared_path, spec, start};
+use super::common::{SplitMix, render_grid, shared_path, spec, start};
 use inarow::game::{
     AnyGame, Game, GameSpec, MoveList, Player, PopMove, RankedMove, Status, format_moves,
     play_moves,
@@ -410,22 +410,7 @@ impl NaivePop {
     }
 
     fn render(&self) -> String {
-        let mut s = String::new();
-        for row in (0..self.height).rev() {
-            let cells: Vec<&str> = (0..self.width)
-                .map(|c| match self.grid[c][row] {
-                    0 => ".",
-                    1 => "X",
-                    _ => "O",
-                })
-                .collect();
-            s += &cells.join(" ");
-            s.push('\n');
-        }
-        let labels: Vec<String> = (1..=self.width).map(|c| (c % 10).to_string()).collect();
-        s += &labels.join(" ");
-        s.push('\n');
-        s
+        render_grid(&self.grid, self.height)
     }
 
     /// The position as a string: board, side to move, draw claim.
