@@ -635,14 +635,15 @@ impl<G: Game> AlphaBeta<G> {
         let nodes_before = self.nodes;
         let mut best = None;
         let split = self.parallel && m - n >= SPLIT_MIN_PLIES_LEFT;
-        let mut deferred = ArrayVec::<usize, MAX_MOVES>::new();
+        // Indices into `moves` (at most MAX_MOVES = 320): u16 keeps the frame small.
+        let mut deferred = ArrayVec::<u16, MAX_MOVES>::new();
         let mut next = 0;
         loop {
             // Every move in order, then the ones deferred because another thread had them.
             let (i, first_pass) = if next < moves.len() {
                 (next, true)
             } else if let Some(&i) = deferred.get(next - moves.len()) {
-                (i, false)
+                (i as usize, false)
             } else {
                 break;
             };
@@ -652,7 +653,7 @@ impl<G: Game> AlphaBeta<G> {
             let claim = if split && first_pass && i > 0 {
                 let (slot, tag) = Shared::busy_slot(self.key(&child));
                 if self.shared.busy[slot].load(Ordering::Relaxed) == tag {
-                    deferred.push(i);
+                    deferred.push(i as u16);
                     continue;
                 }
                 self.shared.busy[slot].store(tag, Ordering::Relaxed);

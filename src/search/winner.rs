@@ -22,11 +22,10 @@
 //! allowance is part of the table's key, so answers under different allowances never mix.
 
 use super::alphabeta::Limits;
-use super::pn::StopReason;
+use super::pn::{Clock, StopReason};
 use super::tt::{Bound, Scheme, Table, WriteLog};
 use crate::game::{Game, MAX_MOVES, MoveList, Player, Status};
 use arrayvec::ArrayVec;
-use std::time::Instant;
 
 /// Restrictions on the attacker that make wins faster to prove.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -60,9 +59,9 @@ pub struct WinSearch<G: Game> {
     history: [[u32; HISTORY_SIZE]; 2],
     attacker: Player,
     handicap: Handicap,
+    /// Nodes since the last reset (the clock counts those since the limits were set).
     nodes: u64,
-    limits: Limits,
-    deadline: Option<Instant>,
+    clock: Clock,
     stopped: Option<StopReason>,
     _game: std::marker::PhantomData<G>,
 }
@@ -91,8 +90,7 @@ impl<G: Game> WinSearch<G> {
             attacker: Player::First,
             handicap: Handicap::default(),
             nodes: 0,
-            limits: Limits::default(),
-            deadline: None,
+            clock: Clock::new(Limits::default()),
             stopped: None,
             _game: std::marker::PhantomData,
         })
@@ -107,8 +105,7 @@ impl<G: Game> WinSearch<G> {
     }
 
     pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
-        self.deadline = limits.time.map(|t| Instant::now() + t);
+        self.clock = Clock::new(limits);
         self.stopped = None;
     }
 
@@ -176,15 +173,6 @@ impl<G: Game> WinSearch<G> {
         Ok(None)
     }
 
-    #[cold]
-    fn check_limits(&mut self) {
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.stopped = Some(StopReason::Nodes);
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stopped = Some(StopReason::Time);
-        }
-    }
-
     /// The table key: the position (canonical or exact), the attacker and the allowances left.
     #[inline]
     fn table_key(&self, pos: &G, backward_left: u32) -> u128 {
@@ -211,8 +199,8 @@ impl<G: Game> WinSearch<G> {
     /// answer depends on the path.
     fn search(&mut self, pos: &G, backward_left: u32) -> (bool, bool) {
         self.nodes += 1;
-        if self.nodes & 0xfff == 0 {
-            self.check_limits();
+        if let Err(reason) = self.clock.tick() {
+            self.stopped = Some(reason);
         }
         if self.stopped.is_some() {
             return (false, true);
