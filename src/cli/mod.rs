@@ -6,14 +6,16 @@ mod bench;
 mod book;
 mod count;
 mod play;
+mod retro;
 mod solve;
 mod table;
 mod verify;
 
 use clap::{Args, Parser, Subcommand};
 use inarow::engine::book::Book;
+use inarow::engine::retro::Database;
 use inarow::engine::{Algorithm, Engine, Options};
-use inarow::game::{Game, GameSpec, MoveError, play_moves};
+use inarow::game::{Game, GameSpec, Indexed, MoveError, play_moves};
 use inarow::search::alphabeta::Limits;
 use inarow::search::winner::Handicap;
 use inarow::search::{Config, Driver, Scheme};
@@ -50,6 +52,9 @@ enum Command {
     /// Opening books: `book build` solves every position up to a depth.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Strong solutions by retrograde analysis: `retro build`, `retro query`.
+    #[command(subcommand)]
+    Retro(retro::RetroCommand),
     /// Solve the empty board of every size in turn: the size table.
     Table(table::TableArgs),
 }
@@ -99,6 +104,11 @@ pub struct SolverArgs {
     /// Answer positions from this opening book (`inarow book build`); alpha-beta only.
     #[arg(long, value_name = "FILE")]
     book: Option<String>,
+    /// Answer positions from this strong solution (`inarow retro build`) before searching. In
+    /// games that repeat it gives the value of the position itself: earlier positions of the
+    /// move string do not count as repetitions.
+    #[arg(long, value_name = "FILE")]
+    db: Option<String>,
     /// Search threads sharing the table (alpha-beta only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -128,12 +138,15 @@ impl SolverArgs {
         self.game.parse()
     }
 
-    /// The engine for `start`'s game, with the book if one was given.
-    fn engine<G: Game>(&self, start: &G, options: Options) -> Result<Engine<G>, String> {
+    /// The engine for `start`'s game, with the book and the database if they were given.
+    fn engine<G: Indexed>(&self, start: &G, options: Options) -> Result<Engine<G>, String> {
         let mut engine = Engine::try_new(start, options)?;
         if let Some(path) = &self.book {
             let book = Book::load(Path::new(path), &start.name())?;
             engine.set_book(start, Arc::new(book))?;
+        }
+        if let Some(path) = &self.db {
+            engine.set_database(Arc::new(Database::load(Path::new(path), start)?));
         }
         Ok(engine)
     }
@@ -254,5 +267,6 @@ pub fn run() -> Result<Outcome, String> {
         Command::Table(args) => table::run(args),
         Command::Book(command) => book::run(command),
         Command::Count(args) => count::run(args),
+        Command::Retro(command) => retro::run(command),
     }
 }

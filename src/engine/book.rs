@@ -24,13 +24,14 @@
 //! is written to a temporary file and renamed.
 
 use super::Engine;
+use super::file::{parse_header, split_header, with_suffix, write_atomically};
 use crate::game::{Game, MoveList, Status};
 use crate::search::alphabeta::Oracle;
 use crate::search::score::win_at;
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const MAGIC: &str = "inarow-book 1";
 const PARTIAL_MAGIC: &str = "inarow-book-partial 1";
@@ -314,32 +315,6 @@ fn positions_by_ply<G: Game>(start: G, depth: u32) -> Vec<Vec<G>> {
     levels
 }
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
-fn split_header(bytes: &[u8]) -> Option<(&str, &[u8])> {
-    let end = bytes.windows(2).position(|w| w == b"\n\n")?;
-    let header = std::str::from_utf8(&bytes[..end]).ok()?;
-    Some((header, &bytes[end + 2..]))
-}
-
-/// The `name value` fields of a header whose first line is `magic`.
-fn parse_header(header: &str, magic: &str) -> Option<HashMap<String, String>> {
-    let mut lines = header.lines();
-    if lines.next()? != magic {
-        return None;
-    }
-    Some(
-        lines
-            .filter_map(|l| l.split_once(' '))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    )
-}
-
 fn decode(body: &[u8], width: usize) -> (Vec<u128>, Vec<i8>) {
     body.chunks_exact(width + 1)
         .map(|record| {
@@ -408,19 +383,4 @@ fn open_partial(
     use std::io::Seek;
     file.seek(std::io::SeekFrom::Start(length)).map_err(fail)?;
     Ok(BufWriter::new(file))
-}
-
-/// Writes `header` and `body` to a temporary file beside `path`, then renames it over `path`:
-/// a reader never sees a half-written file.
-pub(crate) fn write_atomically(path: &Path, header: &[u8], body: &[u8]) -> Result<(), String> {
-    let tmp = with_suffix(path, ".tmp");
-    let fail = |e: std::io::Error| format!("cannot write '{}': {e}", path.display());
-    let mut file = BufWriter::new(File::create(&tmp).map_err(fail)?);
-    file.write_all(header).map_err(fail)?;
-    file.write_all(body).map_err(fail)?;
-    file.into_inner()
-        .map_err(|e| fail(e.into_error()))?
-        .sync_all()
-        .map_err(fail)?;
-    fs::rename(&tmp, path).map_err(fail)
 }

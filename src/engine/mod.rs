@@ -4,6 +4,8 @@
 
 pub mod bench;
 pub mod book;
+mod file;
+pub mod retro;
 
 use crate::game::{Game, MoveList, Status};
 use crate::search::alphabeta::Limits;
@@ -11,6 +13,8 @@ use crate::search::dfpn::DfPn;
 use crate::search::pn::{Goal, Prover, StopReason, Verdict, weak_value};
 use crate::search::pns::{Pn2, Pns};
 use crate::search::proof::{self, Proof};
+use crate::search::retro::{Lookup, Value};
+use crate::search::score::win_at;
 use crate::search::winner::{Handicap, WinSearch};
 use crate::search::{AlphaBeta, Config};
 use book::Book;
@@ -144,6 +148,8 @@ pub struct Engine<G: Game> {
     handicap: Handicap,
     /// Exact keys of the positions before the one being solved (for the repetition rule).
     history: Vec<u128>,
+    /// A strong solution answering before any search.
+    database: Option<Arc<dyn Lookup<G>>>,
 }
 
 impl<G: Game> Engine<G> {
@@ -212,6 +218,7 @@ impl<G: Game> Engine<G> {
             mem_bytes,
             handicap: options.handicap,
             history: Vec::new(),
+            database: None,
         })
     }
 
@@ -252,6 +259,30 @@ impl<G: Game> Engine<G> {
         }
     }
 
+    /// Answers every position the database knows from it, without searching. Its values are
+    /// those of the positions themselves: in games that repeat, earlier positions of the game
+    /// do not count as repetitions.
+    pub fn set_database(&mut self, database: Arc<dyn Lookup<G>>) {
+        self.database = Some(database);
+    }
+
+    /// The score and distance of `pos` from the database, if it has them.
+    fn looked_up(&self, pos: &G) -> Option<(i32, Option<u32>)> {
+        let value = self.database.as_ref()?.lookup(pos)?;
+        let (sign, plies) = match value {
+            Value::Draw => return Some((0, None)),
+            Value::Win(d) => (1, d),
+            Value::Loss(d) => (-1, d),
+        };
+        Some(if self.weak {
+            (sign, None)
+        } else if pos.may_repeat() {
+            (sign, Some(plies))
+        } else {
+            (sign * win_at(pos.max_plies(), pos.ply() + plies), None)
+        })
+    }
+
     /// Memory held by the table or budgeted for the proof-number search, in bytes.
     pub fn table_bytes(&self) -> usize {
         match &self.backend {
@@ -277,6 +308,9 @@ impl<G: Game> Engine<G> {
 
     /// The score of `pos` under the limits already set.
     fn value(&mut self, pos: &G) -> Result<i32, StopReason> {
+        if let Some((score, _)) = self.looked_up(pos) {
+            return Ok(score);
+        }
         let weak = self.weak;
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.solve(pos, weak).map_err(StopReason::from),
@@ -319,9 +353,10 @@ impl<G: Game> Engine<G> {
         self.set_limits();
         let start = Instant::now();
         let nodes0 = self.nodes();
-        let mut result = self.value(pos);
-        let mut plies = None;
-        if let (Ok(score), Backend::Repeating(s)) = (result, &mut self.backend)
+        let known = self.looked_up(pos);
+        let mut result = known.map_or_else(|| self.value(pos), |(score, _)| Ok(score));
+        let mut plies = known.and_then(|(_, plies)| plies);
+        if let (Ok(score), Backend::Repeating(s), None) = (result, &mut self.backend, known)
             && score != 0
             && !self.weak
         {
@@ -373,7 +408,9 @@ impl<G: Game> Engine<G> {
         }
         let child = pos.play(mv);
         match &mut self.backend {
-            Backend::AlphaBeta(s) => s.value_at_most(&child, -score).map_err(StopReason::from),
+            Backend::AlphaBeta(s) if self.database.is_none() => {
+                s.value_at_most(&child, -score).map_err(StopReason::from)
+            }
             _ => {
                 self.history.push(pos.key());
                 let value = self.value(&child);

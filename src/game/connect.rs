@@ -22,8 +22,8 @@
 //! geometry is either the compile-time [`Standard`] 7x6 board or a [`Sized`] one chosen at run time:
 //! one body of code, monomorphised so that 7x6 runs with every mask a constant.
 
-use super::bits::Bits;
-use super::{Game, MoveList, RankedMove, Status};
+use super::bits::{Bits, cells};
+use super::{Game, Indexed, MoveList, Outlook, RankedMove, Status};
 use std::fmt::{self, Debug};
 
 /// The geometry of a board and the masks derived from it, computed once.
@@ -615,6 +615,62 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         for rm in moves {
             let mv = playable & self.column_mask(rm.mv as u32);
             rm.rank = (self.winning_cells(self.current | mv) & !useless).count_ones() as i32;
+        }
+    }
+}
+
+/// Numbered by the board relative to the side to move (see [`numbering`](super::numbering)); the
+/// side to move follows from the number of discs.
+impl<B: Bits, S: Shape> Indexed for Connect<B, S> {
+    fn index_len(&self) -> Option<u64> {
+        self.dims().index_len()
+    }
+
+    #[inline]
+    fn index(&self) -> u64 {
+        self.dims()
+            .board_index(self.current.wrapping_add(self.mask))
+    }
+
+    fn at_index(&self, index: u64) -> Option<Self> {
+        let d = self.dims();
+        let (current, mask) = d.split_key(d.board_at::<B>(index));
+        let (mine, theirs) = (current.count_ones(), (current ^ mask).count_ones());
+        // The first player has moved as often as the second, or once more; no move can have
+        // made a line for the side to move.
+        if (theirs != mine && theirs != mine + 1) || self.has_line(current) {
+            return None;
+        }
+        Some(Connect {
+            current,
+            mask,
+            ply: mine + theirs,
+            shape: self.shape,
+        })
+    }
+
+    /// A drop never makes the opponent's line.
+    #[inline]
+    fn outlook(&self) -> Outlook {
+        if self.has_winning_move() {
+            return Outlook::WinNow;
+        }
+        let key = self.current.wrapping_add(self.mask);
+        Outlook::Open((self.playable() & self.dims().distinct_columns(key)).count_ones())
+    }
+
+    /// The last mover's top discs taken back; the position before is over if the side to move
+    /// had a line then.
+    fn for_each_predecessor(&self, mut f: impl FnMut(u64)) {
+        let d = self.dims();
+        let last = self.last_mover_stones();
+        if self.has_line(self.current) {
+            return;
+        }
+        let key = self.current.wrapping_add(self.mask);
+        for cell in cells(d.tops(self.mask) & last & d.distinct_columns(key)) {
+            let disc = B::bit(cell);
+            f(d.board_index((last ^ disc).wrapping_add(self.mask ^ disc)));
         }
     }
 }

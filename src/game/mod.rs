@@ -3,6 +3,7 @@
 
 pub mod bits;
 pub mod connect;
+mod numbering;
 pub mod popout;
 mod spec;
 
@@ -167,6 +168,67 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
                 out.push(RankedMove { mv: m, rank: 0 });
             }
         }
+    }
+}
+
+/// Where the moves of a position lead, one ply ahead.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outlook {
+    /// A move wins at once.
+    WinNow,
+    /// Every move loses at once (a PopOut pop that makes only the opponent's line).
+    LoseNow,
+    /// Neither: this many distinct indices of positions whose game goes on or is drawn (a
+    /// claim counts as one).
+    Open(u32),
+}
+
+/// What retrograde analysis needs beyond the rules: a dense numbering of positions and the
+/// moves backward. Positions of equal value by the game's symmetries (a mirror image; the same
+/// board relative to the side to move) may share an index.
+pub trait Indexed: Game {
+    /// Every position's index is below this; `None` when the numbering does not fit 64 bits.
+    fn index_len(&self) -> Option<u64>;
+    /// This position's index.
+    fn index(&self) -> u64;
+    /// A position of this game with the given index, or `None` if there is none (or none that
+    /// play can reach). A position whose game is over is one.
+    fn at_index(&self, index: u64) -> Option<Self>;
+    /// What the moves of this position (not over) lead to, as retrograde analysis starts from
+    /// it. The default plays every move.
+    fn outlook(&self) -> Outlook {
+        outlook_by_moves(self)
+    }
+
+    /// Calls `f` once with each distinct index of the positions, not over, that have a move to
+    /// this one.
+    fn for_each_predecessor(&self, f: impl FnMut(u64));
+}
+
+/// [`Indexed::outlook`] by playing every move: the default, and the reference the games'
+/// faster versions are tested against.
+pub fn outlook_by_moves<G: Indexed>(pos: &G) -> Outlook {
+    let me = pos.side_to_move();
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let mut open: ArrayVec<u64, MAX_MOVES> = ArrayVec::new();
+    for &m in &moves {
+        if pos.is_claim(m) {
+            open.push(u64::MAX);
+            continue;
+        }
+        let next = pos.play(m);
+        match next.status() {
+            Status::Win(p) if p == me => return Outlook::WinNow,
+            Status::Win(_) => {}
+            _ => open.push(next.index()),
+        }
+    }
+    open.sort_unstable();
+    let repeats = open.windows(2).filter(|w| w[0] == w[1]).count();
+    match open.len() - repeats {
+        0 => Outlook::LoseNow,
+        n => Outlook::Open(n as u32),
     }
 }
 

@@ -42,7 +42,7 @@
 
 use super::bits::{Bits, cells};
 use super::connect::{Dims, Shape};
-use super::{Game, MoveList, Player, Status};
+use super::{Game, Indexed, MoveList, Outlook, Player, Status};
 use std::fmt::{self, Debug};
 
 /// A PopOut move.
@@ -382,5 +382,78 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
         }
         cells(self.poppable())
             .any(|cell| d.has_line(self.pop_column(self.current, cell / d.col_bits())))
+    }
+}
+
+/// Numbered by the board relative to the side to move (see [`numbering`](super::numbering)):
+/// the rules are the same for both colours, so a board with the first player to move and its
+/// colour-swapped twin with the second to move share an index (and a value).
+impl<B: Bits, S: Shape> Indexed for PopOut<B, S> {
+    fn index_len(&self) -> Option<u64> {
+        self.dims().index_len()
+    }
+
+    #[inline]
+    fn index(&self) -> u64 {
+        self.dims().board_index(self.board_key())
+    }
+
+    /// The board with the first player to move.
+    fn at_index(&self, index: u64) -> Option<Self> {
+        let d = self.dims();
+        let (current, mask) = d.split_key(d.board_at::<B>(index));
+        Some(PopOut {
+            current,
+            mask,
+            ply: 0,
+            drawn: false,
+            shape: self.shape,
+        })
+    }
+
+    /// Drops (never the opponent's line) and pops (the popper's line wins, the opponent's
+    /// alone loses) on the distinct columns, and the claim.
+    #[inline]
+    fn outlook(&self) -> Outlook {
+        let d = self.dims();
+        if d.winning_cells(self.current, self.mask) & self.playable() != B::ZERO {
+            return Outlook::WinNow;
+        }
+        let columns = d.distinct_columns(self.board_key());
+        let mut open = (self.playable() & columns).count_ones() + self.is_full() as u32;
+        let opponent = self.current ^ self.mask;
+        for cell in cells(self.poppable() & columns) {
+            let col = cell / d.col_bits();
+            if d.has_line(self.pop_column(self.current, col)) {
+                return Outlook::WinNow;
+            }
+            open += !d.has_line(self.pop_column(opponent, col)) as u32;
+        }
+        match open {
+            0 => Outlook::LoseNow,
+            n => Outlook::Open(n),
+        }
+    }
+
+    /// The last mover's top discs taken back (drops), and the last mover's disc put back under
+    /// a column that is not full (pops); positions already over are left out.
+    fn for_each_predecessor(&self, mut f: impl FnMut(u64)) {
+        let d = self.dims();
+        let last = self.current ^ self.mask;
+        let columns = d.distinct_columns(self.board_key());
+        let mut report = |mover: B, other: B| {
+            if !d.has_line(mover) && !d.has_line(other) {
+                f(d.board_index(mover.wrapping_add(mover | other)));
+            }
+        };
+        for cell in cells(d.tops(self.mask) & last & columns) {
+            report(last ^ B::bit(cell), self.current);
+        }
+        for cell in cells(self.playable() & columns) {
+            let col = cell / d.col_bits();
+            let column: B = d.column_mask(col);
+            let lift = |set: B| (set & !column) | ((set & column) << 1);
+            report(lift(last) | B::bit(col * d.col_bits()), lift(self.current));
+        }
     }
 }

@@ -7,6 +7,7 @@ pub mod minimax;
 pub mod pn;
 pub mod pns;
 pub mod proof;
+pub mod retro;
 pub mod score;
 pub mod tt;
 pub mod winner;

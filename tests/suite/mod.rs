@@ -9,6 +9,7 @@ mod popout_rules;
 mod popout_solve;
 mod proof_numbers;
 mod public_sets;
+mod retro;
 mod rules;
 mod signature;
 mod sizes;

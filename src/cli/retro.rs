@@ -1,0 +1,144 @@
+//! `inarow retro build`: a strong solution by retrograde analysis, written to a database file
+//! (see `inarow::engine::retro` for the format); `inarow retro query`: positions answered from
+//! one, printed as `solve` prints them.
+
+use super::solve::{self, SolveArgs};
+use super::{Outcome, progress_bar};
+use clap::{Args, Parser, Subcommand};
+use inarow::engine::retro::{BuildOptions, Database};
+use inarow::game::{Game, GameSpec};
+use inarow::search::retro::{Progress, Value};
+use inarow::with_game;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+#[derive(Subcommand)]
+pub enum RetroCommand {
+    /// Solve every position of a game backwards from the ends and write the database
+    /// (win / draw / loss and the plies to the end, one byte per position); resumes an
+    /// interrupted build of the same file.
+    Build(BuildArgs),
+    /// Answer positions from a database: `MOVES SCORE` per position, as `solve` prints them.
+    Query(QueryArgs),
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Game: connect4:WxH[:kK] or popout:WxH (boards small enough to number).
+    #[arg(long, short, default_value = "popout:4x4")]
+    game: String,
+    /// The database file to write.
+    #[arg(long, value_name = "FILE")]
+    out: String,
+    /// Threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Memory budget in MiB: a byte per index and two bits of frontier.
+    #[arg(long, default_value_t = 16384)]
+    mem_mb: u64,
+    /// Save the build's state (FILE.partial) after a round when this many seconds have passed
+    /// since the last save.
+    #[arg(long, default_value_t = 60.0)]
+    save_every: f64,
+}
+
+#[derive(Args)]
+pub struct QueryArgs {
+    /// The database (`retro build --out`).
+    file: String,
+    /// One JSON object per position.
+    #[arg(long)]
+    json: bool,
+    /// Move strings (`-` or "" = the empty board); without any, standard input.
+    moves: Vec<String>,
+}
+
+pub fn run(command: RetroCommand) -> Result<Outcome, String> {
+    match command {
+        RetroCommand::Build(args) => build(args),
+        RetroCommand::Query(args) => query(args),
+    }
+}
+
+fn build(args: BuildArgs) -> Result<Outcome, String> {
+    let spec: GameSpec = args.game.parse()?;
+    if args.threads == 0 || args.threads > 256 {
+        return Err(format!(
+            "--threads {}: must be between 1 and 256",
+            args.threads
+        ));
+    }
+    if !(args.save_every.is_finite() && args.save_every >= 0.0) {
+        return Err(format!(
+            "--save-every {}: must be a number of seconds",
+            args.save_every
+        ));
+    }
+    let options = BuildOptions {
+        threads: args.threads,
+        mem_bytes: args.mem_mb.saturating_mul(1 << 20),
+        save_every: Duration::from_secs_f64(args.save_every),
+    };
+    let out = Path::new(&args.out);
+    with_game!(spec.start(), start => {
+        let began = Instant::now();
+        let bar = progress_bar(0, &format!("{} retro", start.name()));
+        let progress = |p: Progress| match p {
+            Progress::Init { done, total } => {
+                bar.set_length(total);
+                bar.set_position(done);
+                if done == total && std::env::var_os("RETRO_TRACE").is_some() { eprintln!("{:.2} init", began.elapsed().as_secs_f64()); }
+            }
+            Progress::Round { round, decided } => {
+                bar.set_message(format!("round {round}, {decided} decided"));
+                if std::env::var_os("RETRO_TRACE").is_some() { eprintln!("{:.2} round {round} {decided}", began.elapsed().as_secs_f64()); }
+            }
+        };
+        let report = Database::build(&start, out, &options, &progress);
+        bar.finish_and_clear();
+        let report = report?;
+        if std::env::var_os("RETRO_TRACE").is_some() { eprintln!("{:.2} built", began.elapsed().as_secs_f64()); }
+        let s = &report.summary;
+        println!("# {}: strong solution by retrograde analysis", start.name());
+        println!("cells {}", report.cells);
+        println!("positions {}", s.positions);
+        println!("wins {}", s.wins);
+        println!("losses {}", s.losses);
+        println!("draws {}", s.draws);
+        println!("longest {}", s.longest);
+        match report.resumed_at {
+            Some(round) => println!("rounds {} resumed_at {round}", report.rounds),
+            None => println!("rounds {}", report.rounds),
+        }
+        let db = Database::load(out, &start)?;
+        let value = match db.value(&start) {
+            Some(Value::Win(d)) => format!("win plies={d}"),
+            Some(Value::Loss(d)) => format!("loss plies={d}"),
+            Some(Value::Draw) => "draw".to_string(),
+            None => "?".to_string(),
+        };
+        println!("start {value}");
+        println!("written {} seconds={:.1}", args.out, began.elapsed().as_secs_f64());
+        Ok(Outcome::Done)
+    })
+}
+
+/// The arguments of `solve`, for answering queries with its code and format.
+#[derive(Parser)]
+struct AsSolve {
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+fn query(args: QueryArgs) -> Result<Outcome, String> {
+    let game = Database::game_of(Path::new(&args.file))?;
+    let mut argv = vec!["query", "--game", &game, "--db", &args.file, "--tt-mb", "0"];
+    if args.json {
+        argv.push("--json");
+    }
+    // `--` so that move strings are never read as flags.
+    argv.push("--");
+    argv.extend(args.moves.iter().map(String::as_str));
+    let as_solve = AsSolve::try_parse_from(argv).map_err(|e| e.to_string())?;
+    solve::run(as_solve.solve)
+}

@@ -1,0 +1,308 @@
+//! Strong-solution databases on disk: [`crate::search::retro`]'s cells with a header and a
+//! checksum, built with a memory budget, saved between rounds and resumed after an
+//! interruption.
+//!
+//! File format (version 1): a text header, a blank line, then one byte per index.
+//!
+//! ```text
+//! inarow-retro 1
+//! game popout:5x5
+//! cells 496343295
+//! positions 496343295
+//! wins 1234
+//! losses 1234
+//! draws 1234
+//! longest 87
+//! crc32 1a2b3c4d
+//!
+//! <cells bytes: see search::retro::code>
+//! ```
+//!
+//! While building, `FILE.partial` holds the state after the last saved round (first line
+//! `inarow-retro-partial 1`, fields `game`, `cells`, `round`, `crc32`, then the cells and the
+//! frontier bitset as little-endian 64-bit words); a new build of the same file resumes from it.
+//! Both files are written to a temporary file and renamed.
+
+use super::file::{parse_header, split_header, with_suffix, write_atomically_with};
+use crate::game::Indexed;
+use crate::search::retro::{Lookup, Progress, Solution, State, Summary, Value, memory_needed};
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+const MAGIC: &str = "inarow-retro 1";
+const PARTIAL_MAGIC: &str = "inarow-retro-partial 1";
+
+/// A loaded database.
+pub struct Database {
+    game: String,
+    solution: Solution,
+    summary: Summary,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Database({}, {:?})", self.game, self.summary)
+    }
+}
+
+/// How a build was asked to run.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub threads: usize,
+    /// Memory budget in bytes (cells and frontiers).
+    pub mem_bytes: u64,
+    /// Save the state after a round when this long has passed since the last save.
+    pub save_every: Duration,
+}
+
+/// How a build went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildReport {
+    pub summary: Summary,
+    /// The round a resumed build started from (`None`: from the start).
+    pub resumed_at: Option<u32>,
+    /// Rounds run (the longest distance + 1, or so).
+    pub rounds: u32,
+    pub cells: u64,
+}
+
+/// Reads the fields of a header (`what` names the file in messages).
+fn fields(
+    bytes: &[u8],
+    magic: &str,
+    what: &str,
+) -> Result<(HashMap<String, String>, usize), String> {
+    let (header, body) =
+        split_header(bytes).ok_or_else(|| format!("{what} is not an inarow database"))?;
+    let fields = parse_header(header, magic)
+        .ok_or_else(|| format!("{what} is not an inarow database (expected '{magic}')"))?;
+    Ok((fields, bytes.len() - body.len()))
+}
+
+fn number(fields: &HashMap<String, String>, name: &str, what: &str) -> Result<u64, String> {
+    fields
+        .get(name)
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| format!("{what} is corrupt: no number '{name}' in its header"))
+}
+
+fn checksum(fields: &HashMap<String, String>, what: &str) -> Result<u32, String> {
+    fields
+        .get("crc32")
+        .and_then(|v| u32::from_str_radix(v, 16).ok())
+        .ok_or_else(|| format!("{what} is corrupt: no 'crc32' in its header"))
+}
+
+/// Feeds the bytes of `cells` to `f` a block at a time (no copy of the whole).
+fn for_each_block(
+    cells: &[AtomicU8],
+    mut f: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut block = vec![0u8; 1 << 20];
+    for chunk in cells.chunks(block.len()) {
+        for (b, c) in block.iter_mut().zip(chunk) {
+            *b = c.load(Relaxed);
+        }
+        f(&block[..chunk.len()])?;
+    }
+    Ok(())
+}
+
+fn frontier_bytes(frontier: &[AtomicU64]) -> Vec<u8> {
+    frontier
+        .iter()
+        .flat_map(|w| w.load(Relaxed).to_le_bytes())
+        .collect()
+}
+
+impl Database {
+    /// Reads and checks the database of `game` at `path`.
+    pub fn load<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
+        let what = format!("database '{}'", path.display());
+        let bytes = fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        let (fields, start) = fields(&bytes, MAGIC, &what)?;
+        let name = fields.get("game").cloned().unwrap_or_default();
+        if name != game.name() {
+            return Err(format!("{what} is for {name}, not for {}", game.name()));
+        }
+        let cells = number(&fields, "cells", &what)?;
+        let body = &bytes[start..];
+        if Some(cells) != game.index_len() || body.len() as u64 != cells {
+            return Err(format!(
+                "{what} is corrupt: {} bytes of cells, expected {} (truncated?)",
+                body.len(),
+                game.index_len().unwrap_or(0)
+            ));
+        }
+        if crc32fast::hash(body) != checksum(&fields, &what)? {
+            return Err(format!("{what} is corrupt: checksum mismatch"));
+        }
+        let summary = Summary {
+            positions: number(&fields, "positions", &what)?,
+            wins: number(&fields, "wins", &what)?,
+            losses: number(&fields, "losses", &what)?,
+            draws: number(&fields, "draws", &what)?,
+            longest: number(&fields, "longest", &what)? as u32,
+        };
+        Ok(Database {
+            game: name,
+            solution: Solution::new(body.to_vec()),
+            summary,
+        })
+    }
+
+    /// The game a database file is for, from its header alone.
+    pub fn game_of(path: &Path) -> Result<String, String> {
+        use std::io::Read;
+        let what = format!("database '{}'", path.display());
+        let mut head = Vec::new();
+        fs::File::open(path)
+            .and_then(|f| f.take(4096).read_to_end(&mut head))
+            .map_err(|e| format!("cannot read {what}: {e}"))?;
+        let (fields, _) = fields(&head, MAGIC, &what)?;
+        fields
+            .get("game")
+            .cloned()
+            .ok_or_else(|| format!("{what} is corrupt: no 'game' in its header"))
+    }
+
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// The value of `pos`, a position of the database's game.
+    pub fn value<G: Indexed>(&self, pos: &G) -> Option<Value> {
+        self.solution.value(pos)
+    }
+
+    /// Strongly solves `game` and writes the database to `out`, resuming from `out.partial`
+    /// if an earlier build left one.
+    pub fn build<G: Indexed>(
+        game: &G,
+        out: &Path,
+        options: &BuildOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<BuildReport, String> {
+        let len = game
+            .index_len()
+            .ok_or_else(|| format!("{} has too many positions to number", game.name()))?;
+        let needed = memory_needed(len);
+        if needed > options.mem_bytes {
+            return Err(format!(
+                "a strong solution of {} needs {} MiB ({len} indices: a byte each and two \
+                 frontier bits), more than the memory budget of {} MiB (--mem-mb)",
+                game.name(),
+                needed.div_ceil(1 << 20),
+                options.mem_bytes >> 20
+            ));
+        }
+        let partial = with_suffix(out, ".partial");
+        let saved_state = read_partial(&partial, game, len)?;
+        let resumed_at = saved_state.as_ref().map(|s| s.round);
+        let mut state = match saved_state {
+            Some(state) => state,
+            None => State::new(game, options.threads, progress)?,
+        };
+        let first_round = state.round;
+        let mut saved = Instant::now();
+        state.run(game, options.threads, progress, |state| {
+            if saved.elapsed() >= options.save_every {
+                write_partial(&partial, game, state)?;
+                saved = Instant::now();
+            }
+            Ok(())
+        })?;
+        let rounds = state.round - first_round;
+        let (cells, summary) = state.finish();
+        let s = &summary;
+        let header = format!(
+            "{MAGIC}\ngame {}\ncells {len}\npositions {}\nwins {}\nlosses {}\ndraws {}\n\
+             longest {}\ncrc32 {:08x}\n\n",
+            game.name(),
+            s.positions,
+            s.wins,
+            s.losses,
+            s.draws,
+            s.longest,
+            crc32fast::hash(&cells)
+        );
+        write_atomically_with(out, header.as_bytes(), |w| w.write_all(&cells))?;
+        let _ = fs::remove_file(&partial);
+        Ok(BuildReport {
+            summary,
+            resumed_at,
+            rounds,
+            cells: len,
+        })
+    }
+}
+
+impl<G: Indexed> Lookup<G> for Database {
+    fn lookup(&self, pos: &G) -> Option<Value> {
+        self.value(pos)
+    }
+}
+
+fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(), String> {
+    let frontier = frontier_bytes(&state.frontier);
+    let mut crc = crc32fast::Hasher::new();
+    for_each_block(&state.cells, |b| {
+        crc.update(b);
+        Ok(())
+    })
+    .expect("hashing does not fail");
+    crc.update(&frontier);
+    let header = format!(
+        "{PARTIAL_MAGIC}\ngame {}\ncells {}\nround {}\ncrc32 {:08x}\n\n",
+        game.name(),
+        state.cells.len(),
+        state.round,
+        crc.finalize()
+    );
+    write_atomically_with(path, header.as_bytes(), |w| {
+        for_each_block(&state.cells, |b| w.write_all(b))?;
+        w.write_all(&frontier)
+    })
+}
+
+/// The state an interrupted build saved, if there is one; a partial file that is not this
+/// build's, or damaged, is an error (remove it to start afresh).
+fn read_partial<G: Indexed>(path: &Path, game: &G, len: u64) -> Result<Option<State>, String> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
+    };
+    let what = format!("partial build '{}'", path.display());
+    let afresh = "remove it to start afresh";
+    let (fields, start) = fields(&bytes, PARTIAL_MAGIC, &what)?;
+    let name = fields.get("game").cloned().unwrap_or_default();
+    let words = len.div_ceil(64) as usize;
+    let body = &bytes[start..];
+    if name != game.name() || number(&fields, "cells", &what)? != len {
+        return Err(format!(
+            "{what} is for {name}, not for {}; {afresh}",
+            game.name()
+        ));
+    }
+    if body.len() != len as usize + words * 8 || crc32fast::hash(body) != checksum(&fields, &what)?
+    {
+        return Err(format!("{what} is damaged; {afresh}"));
+    }
+    let (cells, frontier) = body.split_at(len as usize);
+    Ok(Some(State {
+        cells: cells.iter().map(|&b| AtomicU8::new(b)).collect(),
+        frontier: frontier
+            .chunks_exact(8)
+            .map(|w| AtomicU64::new(u64::from_le_bytes(w.try_into().expect("8 bytes"))))
+            .collect(),
+        round: number(&fields, "round", &what)? as u32,
+    }))
+}

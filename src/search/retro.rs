@@ -1,0 +1,357 @@
+//! Retrograde analysis: the value of every position of a game, and the number of plies to the
+//! end under perfect play, computed backwards from the positions where the game is over
+//! (popout-thesis §5.4; Gasser). Generic over [`Indexed`]: one byte per index, no position
+//! stored.
+//!
+//! Every index starts as a counter of its distinct successors (or as its value, when the game is
+//! over there). Round `d` takes the positions decided at distance `d` (a bitset, the frontier):
+//! each predecessor of a lost position is won in `d + 1`; each predecessor of a won position
+//! loses one on its counter, and is lost in `d + 1` when the counter reaches zero (all its moves
+//! lead to won positions, the last of them decided latest, so the loser's longest resistance).
+//! Rounds run in increasing distance, so the first decision is the shortest win. What is never
+//! decided is a draw: the side to move can avoid losing for ever (repetitions, claims). Cycles
+//! need nothing else, which is why the graph of PopOut, where pops undo drops, is no harder
+//! than Connect Four's.
+//!
+//! Two threads (or more) share the cells: a cell changes by compare-and-swap only, so a counter
+//! never loses a decrement; a round ends when every thread has finished it.
+
+use crate::game::{Indexed, Outlook, Status};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+/// The value of a position for the side to move, with the plies to the end of the game under
+/// perfect play (the winner wins as soon as it can, the loser holds out as long as it can).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Win(u32),
+    Loss(u32),
+    Draw,
+}
+
+/// The byte of each index. Counters only exist while building; a finished database holds
+/// [`NONE`], [`DRAW`] and decided values.
+pub mod code {
+    /// No position has this index.
+    pub const NONE: u8 = 0;
+    /// Undecided, with up to this many successors not yet known to be won (1 and up).
+    pub const MAX_COUNT: u8 = 31;
+    pub const DRAW: u8 = 32;
+    /// The game is over and the side to move has lost.
+    pub const LOST: u8 = 33;
+    /// The game is over and the side to move has won (a PopOut pop can make its line).
+    pub const WON: u8 = 34;
+    /// `WON + d` for `d >= 1`: the side to move wins in `d` plies when `d` is odd, loses in `d`
+    /// when it is even.
+    pub const MAX_DISTANCE: u32 = 255 - WON as u32;
+}
+
+/// The byte of a value.
+pub fn encode(value: Value) -> u8 {
+    match value {
+        Value::Draw => code::DRAW,
+        Value::Loss(0) => code::LOST,
+        Value::Win(0) => code::WON,
+        Value::Win(d) | Value::Loss(d) => {
+            debug_assert!(d <= code::MAX_DISTANCE);
+            code::WON + d as u8
+        }
+    }
+}
+
+/// The value of a byte of a finished database (`None` for [`code::NONE`] and counters).
+pub fn decode(byte: u8) -> Option<Value> {
+    match byte {
+        code::DRAW => Some(Value::Draw),
+        code::LOST => Some(Value::Loss(0)),
+        code::WON => Some(Value::Win(0)),
+        b if b > code::WON => {
+            let d = (b - code::WON) as u32;
+            Some(if d % 2 == 1 {
+                Value::Win(d)
+            } else {
+                Value::Loss(d)
+            })
+        }
+        _ => None,
+    }
+}
+
+/// How far a build has come, for progress displays.
+#[derive(Copy, Clone, Debug)]
+pub enum Progress {
+    /// Setting the counters: `done` of `total` indices.
+    Init { done: u64, total: u64 },
+    /// Round `round` (the distance it decides) finished with `decided` positions decided in all.
+    Round { round: u32, decided: u64 },
+}
+
+/// A build in progress: the cells and the positions decided at distance `round` (1 and up),
+/// which the next round expands. It can be saved between rounds and resumed.
+pub struct State {
+    pub cells: Vec<AtomicU8>,
+    pub frontier: Vec<AtomicU64>,
+    pub round: u32,
+}
+
+/// What a finished analysis found, over every index that is a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// The longest distance to the end of a won or lost position.
+    pub longest: u32,
+}
+
+/// Bytes of memory a build of `len` indices holds: the cells and two frontier bitsets.
+pub fn memory_needed(len: u64) -> u64 {
+    len + 2 * len.div_ceil(64) * 8
+}
+
+/// Indices per unit of work handed to a thread (a whole number of bitset words).
+const CHUNK: u64 = 1 << 16;
+
+/// Runs `work(chunk)` for every chunk `0..chunks` on `threads` threads.
+fn in_parallel(threads: usize, chunks: u64, work: impl Fn(u64) + Sync) {
+    let cursor = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let chunk = cursor.fetch_add(1, Relaxed);
+                    if chunk >= chunks {
+                        break;
+                    }
+                    work(chunk);
+                }
+            });
+        }
+    });
+}
+
+fn bitset(len: u64) -> Vec<AtomicU64> {
+    (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
+}
+
+#[inline(always)]
+fn mark(set: &[AtomicU64], index: u64) {
+    set[(index / 64) as usize].fetch_or(1 << (index % 64), Relaxed);
+}
+
+impl State {
+    /// Every index set to its value where the game is over or is decided by the next move
+    /// (distance 1: the frontier), else to the number of its successors not lost at once. So
+    /// the positions where the game is over, most of them never reached in play, are never
+    /// expanded.
+    pub fn new<G: Indexed>(
+        game: &G,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<State, String> {
+        let len = game
+            .index_len()
+            .ok_or_else(|| format!("{} has too many positions to number", game.name()))?;
+        let cells: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(code::NONE)).collect();
+        let frontier = bitset(len);
+        let done = AtomicU64::new(0);
+        in_parallel(threads, len.div_ceil(CHUNK), |chunk| {
+            let end = ((chunk + 1) * CHUNK).min(len);
+            for index in chunk * CHUNK..end {
+                let Some(pos) = game.at_index(index) else {
+                    continue;
+                };
+                let byte = match pos.status() {
+                    Status::Ongoing => match pos.outlook() {
+                        Outlook::WinNow => encode(Value::Win(1)),
+                        Outlook::LoseNow => encode(Value::Loss(1)),
+                        Outlook::Open(n) => (n as u8).clamp(1, code::MAX_COUNT),
+                    },
+                    Status::Draw => code::DRAW,
+                    Status::Win(p) if p == pos.side_to_move() => code::WON,
+                    Status::Win(_) => code::LOST,
+                };
+                if byte > code::WON {
+                    mark(&frontier, index);
+                }
+                cells[index as usize].store(byte, Relaxed);
+            }
+            let total = done.fetch_add(end - chunk * CHUNK, Relaxed) + end - chunk * CHUNK;
+            progress(Progress::Init {
+                done: total,
+                total: len,
+            });
+        });
+        Ok(State {
+            cells,
+            frontier,
+            round: 1,
+        })
+    }
+
+    /// Runs the rounds to the end, calling `between_rounds` after each (to save the state);
+    /// an error from it stops the build.
+    pub fn run<G: Indexed>(
+        &mut self,
+        game: &G,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+        mut between_rounds: impl FnMut(&mut State) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let len = self.cells.len() as u64;
+        let mut next = bitset(len);
+        let mut decided = self
+            .cells
+            .iter()
+            .filter(|c| c.load(Relaxed) > code::DRAW)
+            .count() as u64;
+        while self.frontier.iter().any(|w| w.load(Relaxed) != 0) {
+            let round = self.round;
+            if round >= code::MAX_DISTANCE {
+                return Err(format!(
+                    "a distance beyond {} plies: the database format cannot store it",
+                    code::MAX_DISTANCE
+                ));
+            }
+            let (won_next, lost_next) = (
+                encode(Value::Win(round + 1)),
+                encode(Value::Loss(round + 1)),
+            );
+            let newly = AtomicU64::new(0);
+            let (cells, frontier, next_ref) = (&self.cells, &self.frontier, &next);
+            let words = frontier.len() as u64;
+            in_parallel(threads, words.div_ceil(CHUNK / 64), |chunk| {
+                let end = ((chunk + 1) * (CHUNK / 64)).min(words);
+                let mut count = 0;
+                for word in chunk * (CHUNK / 64)..end {
+                    let mut bits = frontier[word as usize].swap(0, Relaxed);
+                    while bits != 0 {
+                        let index = word * 64 + bits.trailing_zeros() as u64;
+                        bits &= bits - 1;
+                        let pos = game.at_index(index).expect("decided indices are positions");
+                        let lost = matches!(
+                            decode(cells[index as usize].load(Relaxed)),
+                            Some(Value::Loss(_))
+                        );
+                        pos.for_each_predecessor(|parent| {
+                            let cell = &cells[parent as usize];
+                            let mut old = cell.load(Relaxed);
+                            loop {
+                                if old == code::NONE || old > code::MAX_COUNT {
+                                    return;
+                                }
+                                let new = if lost {
+                                    won_next
+                                } else if old == 1 {
+                                    lost_next
+                                } else {
+                                    old - 1
+                                };
+                                match cell.compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                                    Ok(_) => {
+                                        if new > code::MAX_COUNT {
+                                            mark(next_ref, parent);
+                                            count += 1;
+                                        }
+                                        return;
+                                    }
+                                    Err(now) => old = now,
+                                }
+                            }
+                        });
+                    }
+                }
+                newly.fetch_add(count, Relaxed);
+            });
+            std::mem::swap(&mut self.frontier, &mut next);
+            self.round += 1;
+            decided += newly.into_inner();
+            progress(Progress::Round { round, decided });
+            between_rounds(self)?;
+        }
+        Ok(())
+    }
+
+    /// The finished database: every undecided index a draw.
+    pub fn finish(self) -> (Vec<u8>, Summary) {
+        let mut summary = Summary::default();
+        let cells: Vec<u8> = self
+            .cells
+            .into_iter()
+            .map(|c| {
+                let mut byte = c.into_inner();
+                if byte != code::NONE && byte <= code::MAX_COUNT {
+                    byte = code::DRAW;
+                }
+                match decode(byte) {
+                    None => {}
+                    Some(value) => {
+                        summary.positions += 1;
+                        match value {
+                            Value::Draw => summary.draws += 1,
+                            Value::Win(d) => {
+                                summary.wins += 1;
+                                summary.longest = summary.longest.max(d);
+                            }
+                            Value::Loss(d) => {
+                                summary.losses += 1;
+                                summary.longest = summary.longest.max(d);
+                            }
+                        }
+                    }
+                }
+                byte
+            })
+            .collect();
+        (cells, summary)
+    }
+}
+
+/// Exact values looked up rather than searched (a strong solution): what an engine consults
+/// before it searches.
+pub trait Lookup<G>: Send + Sync {
+    /// The value of `pos`, if known.
+    fn lookup(&self, pos: &G) -> Option<Value>;
+}
+
+/// A strong solution in memory: one byte per index.
+pub struct Solution {
+    cells: Vec<u8>,
+}
+
+impl Solution {
+    pub fn new(cells: Vec<u8>) -> Solution {
+        Solution { cells }
+    }
+
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value of `pos`: from the rules if the game is over, else from its index (`None` if
+    /// the index is out of range or holds no position: not a position of this game).
+    pub fn value<G: Indexed>(&self, pos: &G) -> Option<Value> {
+        match pos.status() {
+            Status::Ongoing => decode(*self.cells.get(pos.index() as usize)?),
+            Status::Draw => Some(Value::Draw),
+            Status::Win(p) if p == pos.side_to_move() => Some(Value::Win(0)),
+            Status::Win(_) => Some(Value::Loss(0)),
+        }
+    }
+}
+
+impl<G: Indexed> Lookup<G> for Solution {
+    fn lookup(&self, pos: &G) -> Option<Value> {
+        self.value(pos)
+    }
+}
+
+/// Solves every position of `game` in memory (no saving, no resuming): for tests and small
+/// boards.
+pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(Solution, Summary), String> {
+    let quiet = |_: Progress| {};
+    let mut state = State::new(game, threads, &quiet)?;
+    state.run(game, threads, &quiet, |_| Ok(()))?;
+    let (cells, summary) = state.finish();
+    Ok((Solution::new(cells), summary))
+}
