@@ -10,6 +10,7 @@ use inarow::game::{Game, GameSpec};
 use inarow::search::retro::{Progress, Value};
 use inarow::with_game;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Subcommand)]
@@ -40,6 +41,10 @@ pub struct BuildArgs {
     /// since the last save.
     #[arg(long, default_value_t = 60.0)]
     save_every: f64,
+    /// Stop after the first round that ends this many seconds after the start, saving the
+    /// state (exit 3); building again resumes. Ctrl-C does the same after the current round.
+    #[arg(long)]
+    time: Option<f64>,
 }
 
 #[derive(Args)]
@@ -74,10 +79,17 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
             args.save_every
         ));
     }
+    if let Some(t) = args.time
+        && !(t.is_finite() && t >= 0.0)
+    {
+        return Err(format!("--time {t}: must be a number of seconds"));
+    }
     let options = BuildOptions {
         threads: args.threads,
         mem_bytes: args.mem_mb.saturating_mul(1 << 20),
         save_every: Duration::from_secs_f64(args.save_every),
+        time: args.time.map(Duration::from_secs_f64),
+        interrupt: Some(interrupt_flag()),
     };
     let out = Path::new(&args.out);
     with_game!(spec.start(), start => {
@@ -87,17 +99,28 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
             Progress::Init { done, total } => {
                 bar.set_length(total);
                 bar.set_position(done);
-                if done == total && std::env::var_os("RETRO_TRACE").is_some() { eprintln!("{:.2} init", began.elapsed().as_secs_f64()); }
+                // Nothing is saved before the first round: an interruption just ends.
+                if options.interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+                    bar.abandon();
+                    eprintln!("inarow: interrupted while setting up; nothing saved");
+                    std::process::exit(130);
+                }
             }
             Progress::Round { round, decided } => {
                 bar.set_message(format!("round {round}, {decided} decided"));
-                if std::env::var_os("RETRO_TRACE").is_some() { eprintln!("{:.2} round {round} {decided}", began.elapsed().as_secs_f64()); }
             }
         };
         let report = Database::build(&start, out, &options, &progress);
         bar.finish_and_clear();
         let report = report?;
-        if std::env::var_os("RETRO_TRACE").is_some() { eprintln!("{:.2} built", began.elapsed().as_secs_f64()); }
+        if let Some(why) = &report.stopped {
+            eprintln!(
+                "inarow: stopped by {why} after {} rounds; the state is saved in {}.partial: \
+                 run the same command again to resume",
+                report.rounds, args.out
+            );
+            return Ok(Outcome::Incomplete);
+        }
         let s = &report.summary;
         println!("# {}: strong solution by retrograde analysis", start.name());
         println!("cells {}", report.cells);
@@ -121,6 +144,28 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         println!("written {} seconds={:.1}", args.out, began.elapsed().as_secs_f64());
         Ok(Outcome::Done)
     })
+}
+
+/// A flag that Ctrl-C sets (instead of ending the process), so that a build can save its
+/// state and stop between rounds.
+fn interrupt_flag() -> &'static AtomicBool {
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    // A second Ctrl-C ends the process at once.
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        if INTERRUPTED.swap(true, Ordering::Relaxed) {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(130) };
+        }
+    }
+    #[cfg(unix)]
+    // SAFETY: the handler only uses an atomic and _exit, which are async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+    }
+    &INTERRUPTED
 }
 
 /// The arguments of `solve`, for answering queries with its code and format.

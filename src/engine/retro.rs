@@ -29,7 +29,7 @@ use crate::search::retro::{Lookup, Progress, Solution, State, Summary, Value, me
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 const MAGIC: &str = "inarow-retro 1";
@@ -56,6 +56,10 @@ pub struct BuildOptions {
     pub mem_bytes: u64,
     /// Save the state after a round when this long has passed since the last save.
     pub save_every: Duration,
+    /// Stop (saving the state) after the first round that ends this long after the start.
+    pub time: Option<Duration>,
+    /// Stop (saving the state) after the round during which this is set (Ctrl-C).
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
 /// How a build went.
@@ -64,9 +68,12 @@ pub struct BuildReport {
     pub summary: Summary,
     /// The round a resumed build started from (`None`: from the start).
     pub resumed_at: Option<u32>,
-    /// Rounds run (the longest distance + 1, or so).
+    /// Rounds run.
     pub rounds: u32,
     pub cells: u64,
+    /// Why the build stopped before the end (its state is saved; the next build resumes), or
+    /// `None`: the database is written.
+    pub stopped: Option<String>,
 }
 
 /// Reads the fields of a header (`what` names the file in messages).
@@ -211,15 +218,31 @@ impl Database {
             None => State::new(game, options.threads, progress)?,
         };
         let first_round = state.round;
-        let mut saved = Instant::now();
-        state.run(game, options.threads, progress, |state| {
-            if saved.elapsed() >= options.save_every {
+        let began = Instant::now();
+        let mut saved = began;
+        let mut stopped = None;
+        let complete = state.run(game, options.threads, progress, |state| {
+            if options.time.is_some_and(|t| began.elapsed() >= t) {
+                stopped = Some("the time limit".to_string());
+            } else if options.interrupt.is_some_and(|i| i.load(Relaxed)) {
+                stopped = Some("an interruption".to_string());
+            }
+            if stopped.is_some() || saved.elapsed() >= options.save_every {
                 write_partial(&partial, game, state)?;
                 saved = Instant::now();
             }
-            Ok(())
+            Ok(stopped.is_none())
         })?;
         let rounds = state.round - first_round;
+        if !complete {
+            return Ok(BuildReport {
+                summary: Summary::default(),
+                resumed_at,
+                rounds,
+                cells: len,
+                stopped,
+            });
+        }
         let (cells, summary) = state.finish();
         let s = &summary;
         let header = format!(
@@ -240,6 +263,7 @@ impl Database {
             resumed_at,
             rounds,
             cells: len,
+            stopped: None,
         })
     }
 }

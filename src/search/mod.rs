@@ -3,6 +3,7 @@
 pub mod alphabeta;
 pub mod census;
 pub mod dfpn;
+mod memory;
 pub mod minimax;
 pub mod pn;
 pub mod pns;

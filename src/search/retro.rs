@@ -16,6 +16,7 @@
 //! Two threads (or more) share the cells: a cell changes by compare-and-swap only, so a counter
 //! never loses a decrement; a round ends when every thread has finished it.
 
+use super::memory::{Zeroable, zeroed_huge};
 use crate::game::{Indexed, Outlook, Status};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
@@ -130,8 +131,18 @@ fn in_parallel(threads: usize, chunks: u64, work: impl Fn(u64) + Sync) {
     });
 }
 
-fn bitset(len: u64) -> Vec<AtomicU64> {
-    (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
+/// `len` zeroed cells, or an error naming what could not be allocated.
+fn allocate<T: Zeroable>(len: u64, what: &str) -> Result<Vec<T>, String> {
+    zeroed_huge(len as usize).ok_or_else(|| {
+        format!(
+            "cannot allocate {} MiB for the {what}",
+            (len as usize * std::mem::size_of::<T>()) >> 20
+        )
+    })
+}
+
+fn bitset(len: u64) -> Result<Vec<AtomicU64>, String> {
+    allocate(len.div_ceil(64), "frontier")
 }
 
 #[inline(always)]
@@ -152,8 +163,8 @@ impl State {
         let len = game
             .index_len()
             .ok_or_else(|| format!("{} has too many positions to number", game.name()))?;
-        let cells: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(code::NONE)).collect();
-        let frontier = bitset(len);
+        let cells: Vec<AtomicU8> = allocate(len, "cells")?;
+        let frontier = bitset(len)?;
         let done = AtomicU64::new(0);
         in_parallel(threads, len.div_ceil(CHUNK), |chunk| {
             let end = ((chunk + 1) * CHUNK).min(len);
@@ -190,16 +201,16 @@ impl State {
     }
 
     /// Runs the rounds to the end, calling `between_rounds` after each (to save the state);
-    /// an error from it stops the build.
+    /// it answers whether to go on. Returns whether the analysis is complete.
     pub fn run<G: Indexed>(
         &mut self,
         game: &G,
         threads: usize,
         progress: &(dyn Fn(Progress) + Sync),
-        mut between_rounds: impl FnMut(&mut State) -> Result<(), String>,
-    ) -> Result<(), String> {
+        mut between_rounds: impl FnMut(&mut State) -> Result<bool, String>,
+    ) -> Result<bool, String> {
         let len = self.cells.len() as u64;
-        let mut next = bitset(len);
+        let mut next = bitset(len)?;
         let mut decided = self
             .cells
             .iter()
@@ -267,9 +278,11 @@ impl State {
             self.round += 1;
             decided += newly.into_inner();
             progress(Progress::Round { round, decided });
-            between_rounds(self)?;
+            if !between_rounds(self)? {
+                return Ok(false);
+            }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// The finished database: every undecided index a draw.
@@ -351,7 +364,7 @@ impl<G: Indexed> Lookup<G> for Solution {
 pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(Solution, Summary), String> {
     let quiet = |_: Progress| {};
     let mut state = State::new(game, threads, &quiet)?;
-    state.run(game, threads, &quiet, |_| Ok(()))?;
+    state.run(game, threads, &quiet, |_| Ok(true))?;
     let (cells, summary) = state.finish();
     Ok((Solution::new(cells), summary))
 }

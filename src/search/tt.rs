@@ -19,6 +19,7 @@
 //! slot busy drops its store, and a reader that sees it change reports a miss).
 //! `work` is log2 of the subtree's node count, for the Big and TwoBig replacement schemes.
 
+use super::memory::{HUGE_PAGE, Zeroable, zeroed, zeroed_huge};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
@@ -379,53 +380,19 @@ impl Table {
 /// starts. On Linux the run is marked for transparent huge pages: a probe then costs one cache
 /// miss instead of a cache miss and a page walk.
 fn allocate(words: usize) -> Option<(Vec<AtomicU64>, usize)> {
-    const HUGE_PAGE: usize = 2 << 20;
     if words * 8 < HUGE_PAGE {
         return Some((zeroed(words)?, 0));
     }
-    let mut storage = zeroed::<AtomicU64>(words + HUGE_PAGE / 8)?;
+    let storage = zeroed_huge::<AtomicU64>(words + HUGE_PAGE / 8)?;
     let misalignment = storage.as_ptr() as usize % HUGE_PAGE;
     let base = (HUGE_PAGE - misalignment) % HUGE_PAGE / 8;
-    #[cfg(target_os = "linux")]
-    // SAFETY: the range lies inside our own allocation; madvise only changes how it is backed.
-    unsafe {
-        libc::madvise(
-            storage.as_mut_ptr().add(base) as *mut libc::c_void,
-            words * 8 / HUGE_PAGE * HUGE_PAGE,
-            libc::MADV_HUGEPAGE,
-        );
-    }
+    let mut storage = storage;
     storage.truncate(base + words);
     Some((storage, base))
 }
 
-/// Types whose all-zero bytes are a valid value (atomic integers and structs of them).
-///
-/// # Safety
-/// Implement it only for types for which all-zero bytes are a valid value.
-unsafe trait Zeroable {}
-// SAFETY: an atomic integer has the layout of its integer; zero is a valid integer.
-unsafe impl Zeroable for AtomicU64 {}
 // SAFETY: three atomic integers.
 unsafe impl Zeroable for WideKey {}
-
-/// A vector of `len` zeros, or `None` when the allocator refuses (rather than aborting).
-fn zeroed<T: Zeroable>(len: usize) -> Option<Vec<T>> {
-    if len == 0 {
-        return Some(Vec::new());
-    }
-    let layout = std::alloc::Layout::array::<T>(len).ok()?;
-    // SAFETY: the layout has a non-zero size; all-zero bytes are a valid `T` (Zeroable); the
-    // allocation is handed to a Vec with the same layout.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout) as *mut T;
-        if ptr.is_null() {
-            None
-        } else {
-            Some(Vec::from_raw_parts(ptr, len, len))
-        }
-    }
-}
 
 #[inline(always)]
 fn unpack(word: u64) -> Entry {

@@ -1,8 +1,11 @@
 //! Retrograde analysis: the numbering's moves backward are exactly the moves forward, and every
 //! value of a strong solution agrees with the forward solvers (alpha-beta with exact scores on
-//! Connect Four; the repetition-aware search and df-pn on PopOut) on random positions.
+//! Connect Four; the repetition-aware search and df-pn on PopOut) on random positions. The
+//! command line: databases answer as `solve` does, an interrupted build resumes to the same
+//! file, and damaged or foreign files are refused.
 
-use super::common::{SplitMix, start};
+use super::cli::inarow;
+use super::common::{SplitMix, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Game, Indexed, MoveList, Status, outlook_by_moves};
 use inarow::search::retro::{self, Value};
@@ -155,4 +158,168 @@ fn popout_values_and_distances_agree_with_the_forward_searches() {
             assert!(seen.iter().filter(|&&n| n > 0).count() >= 2, "{spec}: {seen:?}");
         });
     }
+}
+
+/// Runs `inarow` and expects exit code `code`; returns standard output.
+fn run_ok(args: &[&str], code: i32) -> String {
+    let r = inarow(args, None);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(code), "{args:?}: {}", r.stderr);
+    r.stdout
+}
+
+#[test]
+fn databases_answer_as_the_solver_does() {
+    let db = temp_file("retro-p44.db");
+    let path = db.to_str().unwrap();
+    let built = run_ok(
+        &["retro", "build", "--game", "popout:4x4", "--out", path],
+        0,
+    );
+    assert!(built.contains("\nstart draw\n"), "{built}");
+    assert!(built.contains("\nlongest 25\n"), "{built}");
+    let positions = ["-", "44", "44p4", "1212", "4444333"];
+    let mut solve_args = vec!["solve", "--game", "popout:4x4"];
+    solve_args.extend(positions);
+    let searched = run_ok(&solve_args, 0);
+    let mut query = vec!["retro", "query", path];
+    query.extend(positions);
+    assert_eq!(run_ok(&query, 0), searched);
+    solve_args.extend(["--db", path]);
+    assert_eq!(run_ok(&solve_args, 0), searched);
+    let json = run_ok(&["retro", "query", "--json", path, "44p4"], 0);
+    assert!(
+        json.contains("\"plies\":17") && json.contains("\"outcome\":\"win\""),
+        "{json}"
+    );
+
+    // Connect Four: exact scores, the same analysis with and without the database.
+    let c4 = temp_file("retro-c54.db");
+    let c4_path = c4.to_str().unwrap();
+    run_ok(
+        &["retro", "build", "--game", "connect4:5x4", "--out", c4_path],
+        0,
+    );
+    for moves in ["-", "3", "3313", "22"] {
+        let analyze = ["analyze", "--game", "connect4:5x4", moves];
+        let with_db = [&analyze[..], &["--db", c4_path]].concat();
+        assert_eq!(run_ok(&with_db, 0), run_ok(&analyze, 0), "{moves}");
+    }
+    let with_db = run_ok(
+        &[
+            "solve",
+            "--stats",
+            "--game",
+            "connect4:5x4",
+            "--db",
+            c4_path,
+            "3",
+        ],
+        0,
+    );
+    assert!(
+        with_db.contains(" nodes=0 "),
+        "answered without search: {with_db}"
+    );
+    for f in [&db, &c4] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn an_interrupted_build_resumes_to_the_same_file() {
+    let whole = temp_file("retro-whole.db");
+    let resumed = temp_file("retro-resumed.db");
+    let (whole_path, resumed_path) = (whole.to_str().unwrap(), resumed.to_str().unwrap());
+    let game = ["retro", "build", "--game", "popout:4x3"];
+    run_ok(&[&game[..], &["--out", whole_path]].concat(), 0);
+    // A time limit of 0 stops after every round, saving the state; each run resumes.
+    let stepwise = [&game[..], &["--out", resumed_path, "--time", "0"]].concat();
+    let mut runs = 0;
+    loop {
+        let r = inarow(&stepwise, None);
+        r.assert_no_panic();
+        runs += 1;
+        match r.code {
+            Some(3) => assert!(
+                r.stderr.contains("run the same command again"),
+                "{}",
+                r.stderr
+            ),
+            Some(0) => break,
+            other => panic!("exit {other:?}: {}", r.stderr),
+        }
+        assert!(runs < 100, "the build does not progress");
+    }
+    assert!(runs > 3, "stopped and resumed {runs} times");
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&resumed).unwrap()
+    );
+    assert!(!std::path::Path::new(&format!("{resumed_path}.partial")).exists());
+    for f in [&whole, &resumed] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused() {
+    let db = temp_file("retro-bad.db");
+    let path = db.to_str().unwrap();
+    run_ok(
+        &["retro", "build", "--game", "connect4:4x4", "--out", path],
+        0,
+    );
+    let good = std::fs::read(&db).unwrap();
+    let refused = |bytes: &[u8], args: &[&str], expect: &str| {
+        std::fs::write(&db, bytes).unwrap();
+        let r = inarow(args, None);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(2), "{args:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(expect), "{expect}: {}", r.stderr);
+    };
+    let query = ["retro", "query", path, "1"];
+    refused(&[&good[..], b"x"].concat(), &query, "corrupt");
+    refused(&good[..good.len() - 10], &query, "truncated");
+    let mut flipped = good.clone();
+    *flipped.last_mut().unwrap() ^= 1;
+    refused(&flipped, &query, "checksum mismatch");
+    refused(b"hello\n\nworld", &query, "not an inarow database");
+    refused(
+        &good,
+        &["solve", "--game", "connect4:5x4", "--db", path, "1"],
+        "is for connect4:4x4:k4, not for connect4:5x4:k4",
+    );
+    refused(
+        &good,
+        &[
+            "retro",
+            "build",
+            "--game",
+            "popout:5x5",
+            "--out",
+            path,
+            "--mem-mb",
+            "100",
+        ],
+        "more than the memory budget of 100 MiB",
+    );
+    // A partial build of another game, or a damaged one, is not resumed.
+    let partial = format!("{path}.partial");
+    let build = ["retro", "build", "--game", "connect4:4x4", "--out", path];
+    std::fs::write(
+        &partial,
+        b"inarow-retro-partial 1\ngame popout:4x4\ncells 3\n\n",
+    )
+    .unwrap();
+    refused(&good, &build, "remove it to start afresh");
+    std::fs::write(
+        &partial,
+        b"inarow-retro-partial 1\ngame connect4:4x4:k4\ncells 462241\nround 2\ncrc32 0\n\n",
+    )
+    .unwrap();
+    refused(&good, &build, "damaged; remove it to start afresh");
+    let _ = std::fs::remove_file(&partial);
+    let _ = std::fs::remove_file(&db);
 }
