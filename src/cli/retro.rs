@@ -133,8 +133,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
             Some(round) => println!("rounds {} resumed_at {round}", report.rounds),
             None => println!("rounds {}", report.rounds),
         }
-        let db = Database::load(out, &start)?;
-        let value = match db.value(&start) {
+        let value = match report.start {
             Some(Value::Win(d)) => format!("win plies={d}"),
             Some(Value::Loss(d)) => format!("loss plies={d}"),
             Some(Value::Draw) => "draw".to_string(),

@@ -71,6 +71,8 @@ pub struct BuildReport {
     /// Rounds run.
     pub rounds: u32,
     pub cells: u64,
+    /// The value of the game's start (`None` if stopped).
+    pub start: Option<Value>,
     /// Why the build stopped before the end (its state is saved; the next build resumes), or
     /// `None`: the database is written.
     pub stopped: Option<String>,
@@ -118,18 +120,26 @@ fn for_each_block(
     Ok(())
 }
 
-fn frontier_bytes(frontier: &[AtomicU64]) -> Vec<u8> {
-    frontier
-        .iter()
-        .flat_map(|w| w.load(Relaxed).to_le_bytes())
-        .collect()
+/// Feeds the frontier's words, little-endian, to `f` a block at a time.
+fn for_each_frontier_block(
+    frontier: &[AtomicU64],
+    mut f: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    for chunk in frontier.chunks(1 << 17) {
+        let block: Vec<u8> = chunk
+            .iter()
+            .flat_map(|w| w.load(Relaxed).to_le_bytes())
+            .collect();
+        f(&block)?;
+    }
+    Ok(())
 }
 
 impl Database {
     /// Reads and checks the database of `game` at `path`.
     pub fn load<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
         let what = format!("database '{}'", path.display());
-        let bytes = fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        let mut bytes = fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
         let (fields, start) = fields(&bytes, MAGIC, &what)?;
         let name = fields.get("game").cloned().unwrap_or_default();
         if name != game.name() {
@@ -154,9 +164,11 @@ impl Database {
             draws: number(&fields, "draws", &what)?,
             longest: number(&fields, "longest", &what)? as u32,
         };
+        // The cells in place: no second copy of a large file.
+        bytes.drain(..start);
         Ok(Database {
             game: name,
-            solution: Solution::new(body.to_vec()),
+            solution: Solution::new(bytes),
             summary,
         })
     }
@@ -240,10 +252,13 @@ impl Database {
                 resumed_at,
                 rounds,
                 cells: len,
+                start: None,
                 stopped,
             });
         }
         let (cells, summary) = state.finish();
+        let solution = Solution::new(cells);
+        let cells = solution.cells();
         let s = &summary;
         let header = format!(
             "{MAGIC}\ngame {}\ncells {len}\npositions {}\nwins {}\nlosses {}\ndraws {}\n\
@@ -254,15 +269,16 @@ impl Database {
             s.losses,
             s.draws,
             s.longest,
-            crc32fast::hash(&cells)
+            crc32fast::hash(cells)
         );
-        write_atomically_with(out, header.as_bytes(), |w| w.write_all(&cells))?;
+        write_atomically_with(out, header.as_bytes(), |w| w.write_all(cells))?;
         let _ = fs::remove_file(&partial);
         Ok(BuildReport {
             summary,
             resumed_at,
             rounds,
             cells: len,
+            start: solution.value(game),
             stopped: None,
         })
     }
@@ -275,14 +291,14 @@ impl<G: Indexed> Lookup<G> for Database {
 }
 
 fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(), String> {
-    let frontier = frontier_bytes(&state.frontier);
     let mut crc = crc32fast::Hasher::new();
-    for_each_block(&state.cells, |b| {
+    let mut hash = |b: &[u8]| {
         crc.update(b);
         Ok(())
-    })
-    .expect("hashing does not fail");
-    crc.update(&frontier);
+    };
+    for_each_block(&state.cells, &mut hash)
+        .and_then(|_| for_each_frontier_block(&state.frontier, &mut hash))
+        .expect("hashing does not fail");
     let header = format!(
         "{PARTIAL_MAGIC}\ngame {}\ncells {}\nround {}\ncrc32 {:08x}\n\n",
         game.name(),
@@ -292,7 +308,7 @@ fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(),
     );
     write_atomically_with(path, header.as_bytes(), |w| {
         for_each_block(&state.cells, |b| w.write_all(b))?;
-        w.write_all(&frontier)
+        for_each_frontier_block(&state.frontier, |b| w.write_all(b))
     })
 }
 

@@ -23,6 +23,7 @@
 //! one body of code, monomorphised so that 7x6 runs with every mask a constant.
 
 use super::bits::{Bits, cells};
+use super::numbering::Numbering;
 use super::{Game, Indexed, MoveList, Outlook, RankedMove, Status};
 use std::fmt::{self, Debug};
 
@@ -45,6 +46,8 @@ pub struct Dims {
     vertical: bool,
     /// Columns, centre first.
     order: [u8; 64],
+    /// The dense numbering of boards, when it fits 64 bits (see [`numbering`](super::numbering)).
+    pub(crate) numbering: Option<Numbering>,
 }
 
 impl Debug for Dims {
@@ -123,6 +126,7 @@ impl Dims {
             lateral_count,
             vertical: k <= height,
             order,
+            numbering: Numbering::new(width, col_bits),
         }
     }
 

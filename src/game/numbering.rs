@@ -7,39 +7,111 @@
 //! `current + mask`. There are `R = 2^(height+1) - 1` codes. The left half of the board (columns
 //! `0..W/2`, column `j` as digit `j` in base `R`) makes a number `a`, the right half read from
 //! the edge inwards a number `b`; a mirror image swaps them. A board is numbered by the
-//! unordered pair `{a, b}` (`hi * (hi + 1) / 2 + lo`) and, on an odd width, the middle column's
-//! code above that. The side to move is not part of the number: the key is relative to it.
+//! unordered pair `lo <= hi` of `{a, b}` and, on an odd width, the middle column's code above
+//! that. The pairs form a triangle of rows `hi = 0..S` (`S = R^(W/2)`) of `hi + 1` pairs each;
+//! rows `hi` and `S - 1 - hi` together hold `S + 1` pairs, so the triangle folds into a
+//! rectangle `S + 1` wide, and a pair's number is its row and column there (decoding needs one
+//! division, no square root). The side to move is not part of the number: the key is relative
+//! to it.
 
 use super::bits::Bits;
 use super::connect::Dims;
 
+/// Division by a number chosen at run time, by multiplication (Lemire, Kaser & Kurz 2019,
+/// with 128 bits of fraction): exact for every 64-bit numerator.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Divisor {
+    divisor: u64,
+    /// ceil(2^128 / divisor); unused for 1.
+    magic: u128,
+}
+
+impl Divisor {
+    const fn new(divisor: u64) -> Divisor {
+        Divisor {
+            divisor,
+            magic: if divisor < 2 {
+                0
+            } else {
+                u128::MAX / divisor as u128 + 1
+            },
+        }
+    }
+
+    /// `(a / divisor, a % divisor)`.
+    #[inline(always)]
+    fn div_rem(&self, a: u64) -> (u64, u64) {
+        if self.divisor < 2 {
+            return (a, 0);
+        }
+        let (high, low) = (self.magic >> 64, self.magic & u64::MAX as u128);
+        let q = ((a as u128 * high + ((a as u128 * low) >> 64)) >> 64) as u64;
+        (q, a - q * self.divisor)
+    }
+}
+
+/// The numbering's constants for one board size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Numbering {
+    /// `R`: codes a column can take.
+    radix: Divisor,
+    /// `S = R^(W/2)`: the numbers a half can make.
+    span: u64,
+    /// `S + 1`: the width of the folded triangle of pairs.
+    row: Divisor,
+    /// Unordered pairs of halves: `S * (S + 1) / 2`.
+    pairs: Divisor,
+    /// The number of indices.
+    len: u64,
+}
+
+impl Numbering {
+    /// `None` when the indices do not fit 64 bits.
+    pub(crate) const fn new(width: u32, col_bits: u32) -> Option<Numbering> {
+        if col_bits >= 64 {
+            return None;
+        }
+        let radix = (1u64 << col_bits) - 1;
+        let Some(span) = radix.checked_pow(width / 2) else {
+            return None;
+        };
+        let Some(square) = (span as u128).checked_mul(span as u128 + 1) else {
+            return None;
+        };
+        let pairs = square / 2;
+        let Some(len) = pairs.checked_mul(if width % 2 == 1 { radix as u128 } else { 1 }) else {
+            return None;
+        };
+        if len > u64::MAX as u128 {
+            return None;
+        }
+        Some(Numbering {
+            radix: Divisor::new(radix),
+            span,
+            row: Divisor::new(span + 1),
+            pairs: Divisor::new(pairs as u64),
+            len: len as u64,
+        })
+    }
+}
+
 impl Dims {
+    #[inline(always)]
+    fn numbers(&self) -> &Numbering {
+        self.numbering
+            .as_ref()
+            .expect("numbered only when index_len is some")
+    }
+
     /// Codes a column can take.
     #[inline(always)]
     fn radix(&self) -> u64 {
         (1u64 << self.col_bits()) - 1
     }
 
-    /// `R^(W/2)`: the numbers one half of the board can make.
-    #[inline(always)]
-    fn half_span(&self) -> u64 {
-        self.radix().pow(self.width / 2)
-    }
-
-    /// Unordered pairs of halves.
-    #[inline(always)]
-    fn pairs(&self) -> u64 {
-        let span = self.half_span();
-        span * (span + 1) / 2
-    }
-
     /// The number of indices, or `None` when they do not fit 64 bits.
     pub fn index_len(&self) -> Option<u64> {
-        let radix = self.radix() as u128;
-        let span = radix.checked_pow(self.width / 2)?;
-        let pairs = span.checked_mul(span + 1)? / 2;
-        let len = pairs.checked_mul(if self.width % 2 == 1 { radix } else { 1 })?;
-        u64::try_from(len).ok()
+        self.numbering.map(|n| n.len)
     }
 
     /// The code of column `col` in a board key.
@@ -59,9 +131,15 @@ impl Dims {
             b = b * r + self.column_code(key, w - 1 - j);
         }
         let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-        let index = hi * (hi + 1) / 2 + lo;
+        let span = self.numbers().span;
+        // The long rows (hi >= (S - 1) / 2) start the folded rows, the short ones end them.
+        let index = if 2 * hi + 1 >= span {
+            (span - 1 - hi) * (span + 1) + lo
+        } else {
+            hi * (span + 1) + span - hi + lo
+        };
         if w % 2 == 1 {
-            index + self.column_code(key, w / 2) * self.pairs()
+            index + self.column_code(key, w / 2) * self.numbers().pairs.divisor
         } else {
             index
         }
@@ -70,23 +148,23 @@ impl Dims {
     /// The board key of an index below [`Dims::index_len`] (of the two mirror images, the one
     /// whose left half makes the smaller number).
     pub(crate) fn board_at<B: Bits>(&self, index: u64) -> B {
-        let (w, r, cb) = (self.width, self.radix(), self.col_bits());
-        let pairs = self.pairs();
-        let (middle, pair) = (index / pairs, index % pairs);
-        let mut hi = (((8 * pair + 1) as f64).sqrt() as u64).saturating_sub(1) / 2;
-        while hi * (hi + 1) / 2 > pair {
-            hi -= 1;
-        }
-        while (hi + 1) * (hi + 2) / 2 <= pair {
-            hi += 1;
-        }
-        let (mut a, mut b) = (pair - hi * (hi + 1) / 2, hi);
+        let (w, cb) = (self.width, self.col_bits());
+        let numbers = self.numbers();
+        let (middle, pair) = numbers.pairs.div_rem(index);
+        let (row, column) = numbers.row.div_rem(pair);
+        let span = numbers.span;
+        let (mut a, mut b) = if column < span - row {
+            (column, span - 1 - row)
+        } else {
+            (column - (span - row), row)
+        };
         let mut key = B::ZERO;
         for j in 0..w / 2 {
-            key |= B::from_u128((a % r) as u128) << (j * cb);
-            key |= B::from_u128((b % r) as u128) << ((w - 1 - j) * cb);
-            a /= r;
-            b /= r;
+            let (a_rest, a_digit) = numbers.radix.div_rem(a);
+            let (b_rest, b_digit) = numbers.radix.div_rem(b);
+            key |= B::from_u128(a_digit as u128) << (j * cb);
+            key |= B::from_u128(b_digit as u128) << ((w - 1 - j) * cb);
+            (a, b) = (a_rest, b_rest);
         }
         if w % 2 == 1 {
             key |= B::from_u128(middle as u128) << (w / 2 * cb);
@@ -165,6 +243,37 @@ mod tests {
                 assert_eq!(current + mask, key);
             }
             assert!(seen.iter().all(|&s| s), "{w}x{h}: every index is used");
+        }
+    }
+
+    #[test]
+    fn division_by_multiplication_is_exact() {
+        for d in [
+            1u64,
+            2,
+            3,
+            7,
+            63,
+            127,
+            3969,
+            7_878_465,
+            130_080_385,
+            (1 << 33) + 17,
+            u64::MAX,
+        ] {
+            let div = Divisor::new(d);
+            for a in [
+                0u64,
+                1,
+                d - 1,
+                d,
+                d + 1,
+                12345678901234,
+                u64::MAX - 1,
+                u64::MAX,
+            ] {
+                assert_eq!(div.div_rem(a), (a / d, a % d), "{a} / {d}");
+            }
         }
     }
 
