@@ -23,6 +23,8 @@
 //! frontier bitset as little-endian 64-bit words); a new build of the same file resumes from it.
 //! Both files are written to a temporary file and renamed.
 
+mod sliced;
+
 use super::file::{parse_header, split_header, with_suffix, write_atomically_with};
 use crate::game::Indexed;
 use crate::search::retro::{Lookup, Progress, Solution, State, Summary, Value, memory_needed};
@@ -212,17 +214,20 @@ impl Database {
         let len = game
             .index_len()
             .ok_or_else(|| format!("{} has too many positions to number", game.name()))?;
-        let needed = memory_needed(len);
-        if needed > options.mem_bytes {
-            return Err(format!(
-                "a strong solution of {} needs {} MiB ({len} indices: a byte each and two \
-                 frontier bits), more than the memory budget of {} MiB (--mem-mb)",
-                game.name(),
-                needed.div_ceil(1 << 20),
-                options.mem_bytes >> 20
-            ));
-        }
         let partial = with_suffix(out, ".partial");
+        if memory_needed(len) > options.mem_bytes || is_sliced(&partial) {
+            let Some(slice) = sliced::slice_len(len, options.mem_bytes) else {
+                return Err(format!(
+                    "a strong solution of {} needs at least {} MiB ({len} indices: two bits of \
+                     frontier each in memory, the cells on disk), more than the memory budget \
+                     of {} MiB (--mem-mb)",
+                    game.name(),
+                    (2 * len.div_ceil(64) * 8 + (9 << 20)).div_ceil(1 << 20),
+                    options.mem_bytes >> 20
+                ));
+            };
+            return sliced::build(game, out, options, progress, len, slice);
+        }
         let saved_state = read_partial(&partial, game, len)?;
         let resumed_at = saved_state.as_ref().map(|s| s.round);
         let mut state = match saved_state {
@@ -259,18 +264,7 @@ impl Database {
         let (cells, summary) = state.finish();
         let solution = Solution::new(cells);
         let cells = solution.cells();
-        let s = &summary;
-        let header = format!(
-            "{MAGIC}\ngame {}\ncells {len}\npositions {}\nwins {}\nlosses {}\ndraws {}\n\
-             longest {}\ncrc32 {:08x}\n\n",
-            game.name(),
-            s.positions,
-            s.wins,
-            s.losses,
-            s.draws,
-            s.longest,
-            crc32fast::hash(cells)
-        );
+        let header = db_header(game, len, &summary, crc32fast::hash(cells));
         write_atomically_with(out, header.as_bytes(), |w| w.write_all(cells))?;
         let _ = fs::remove_file(&partial);
         Ok(BuildReport {
@@ -282,6 +276,32 @@ impl Database {
             stopped: None,
         })
     }
+}
+
+/// The header of a finished database.
+fn db_header<G: Indexed>(game: &G, len: u64, s: &Summary, crc: u32) -> String {
+    format!(
+        "{MAGIC}\ngame {}\ncells {len}\npositions {}\nwins {}\nlosses {}\ndraws {}\n\
+         longest {}\ncrc32 {crc:08x}\n\n",
+        game.name(),
+        s.positions,
+        s.wins,
+        s.losses,
+        s.draws,
+        s.longest,
+    )
+}
+
+/// Whether a partial build in `path` was sliced (its cells on disk).
+fn is_sliced(path: &Path) -> bool {
+    let mut head = Vec::new();
+    use std::io::Read;
+    fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .is_ok()
+        && split_header(&head)
+            .and_then(|(h, _)| parse_header(h, PARTIAL_MAGIC))
+            .is_some_and(|f| f.contains_key("sliced"))
 }
 
 impl<G: Indexed> Lookup<G> for Database {

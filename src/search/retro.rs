@@ -132,7 +132,7 @@ fn in_parallel(threads: usize, chunks: u64, work: impl Fn(u64) + Sync) {
 }
 
 /// `len` zeroed cells, or an error naming what could not be allocated.
-fn allocate<T: Zeroable>(len: u64, what: &str) -> Result<Vec<T>, String> {
+pub(crate) fn allocate<T: Zeroable>(len: u64, what: &str) -> Result<Vec<T>, String> {
     zeroed_huge(len as usize).ok_or_else(|| {
         format!(
             "cannot allocate {} MiB for the {what}",
@@ -141,20 +141,129 @@ fn allocate<T: Zeroable>(len: u64, what: &str) -> Result<Vec<T>, String> {
     })
 }
 
-fn bitset(len: u64) -> Result<Vec<AtomicU64>, String> {
+/// A zeroed bitset of `len` bits.
+pub fn bitset(len: u64) -> Result<Vec<AtomicU64>, String> {
     allocate(len.div_ceil(64), "frontier")
 }
 
+/// Adds `index` to a bitset.
 #[inline(always)]
-fn mark(set: &[AtomicU64], index: u64) {
+pub fn mark(set: &[AtomicU64], index: u64) {
     set[(index / 64) as usize].fetch_or(1 << (index % 64), Relaxed);
 }
 
+/// Sets the cells of the indices `first..first + cells.len()` to their positions' values where
+/// the game is over or is decided by the next move (distance 1, marked in `frontier`, which is
+/// indexed from 0), else to the number of successors not lost at once. So the positions where
+/// the game is over, most of them never reached in play, are never expanded. `on_chunk(n)` is
+/// called as each `n` indices are done.
+pub fn init_cells<G: Indexed>(
+    game: &G,
+    first: u64,
+    cells: &[AtomicU8],
+    frontier: &[AtomicU64],
+    threads: usize,
+    on_chunk: &(dyn Fn(u64) + Sync),
+) {
+    let len = cells.len() as u64;
+    in_parallel(threads, len.div_ceil(CHUNK), |chunk| {
+        let end = ((chunk + 1) * CHUNK).min(len);
+        for offset in chunk * CHUNK..end {
+            let index = first + offset;
+            let Some(pos) = game.at_index(index) else {
+                continue;
+            };
+            let byte = match pos.status() {
+                Status::Ongoing => match pos.outlook() {
+                    Outlook::WinNow => encode(Value::Win(1)),
+                    Outlook::LoseNow => encode(Value::Loss(1)),
+                    Outlook::Open(n) => (n as u8).clamp(1, code::MAX_COUNT),
+                },
+                Status::Draw => code::DRAW,
+                Status::Win(p) if p == pos.side_to_move() => code::WON,
+                Status::Win(_) => code::LOST,
+            };
+            if byte > code::WON {
+                mark(frontier, index);
+            }
+            cells[offset as usize].store(byte, Relaxed);
+        }
+        on_chunk(end - chunk * CHUNK);
+    });
+}
+
+/// Calls `f` with the index of every predecessor of every position in `frontier` (which is left
+/// as it is), on `threads` threads.
+pub fn expand<G: Indexed>(
+    game: &G,
+    frontier: &[AtomicU64],
+    threads: usize,
+    f: &(dyn Fn(u64) + Sync),
+) {
+    let words = frontier.len() as u64;
+    in_parallel(threads, words.div_ceil(CHUNK / 64), |chunk| {
+        let end = ((chunk + 1) * (CHUNK / 64)).min(words);
+        for word in chunk * (CHUNK / 64)..end {
+            let mut bits = frontier[word as usize].load(Relaxed);
+            while bits != 0 {
+                let index = word * 64 + bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                let pos = game.at_index(index).expect("decided indices are positions");
+                pos.for_each_predecessor(f);
+            }
+        }
+    });
+}
+
+/// Tells a cell that one of its position's successors is decided at distance `round`: lost
+/// for its side to move when `round` is even (so this position is won), won when odd (one
+/// successor fewer to refute). Returns whether the cell is now decided, at `round + 1`.
+#[inline]
+pub fn apply(cell: &AtomicU8, round: u32) -> bool {
+    let successor_lost = round.is_multiple_of(2);
+    let mut old = cell.load(Relaxed);
+    loop {
+        if old == code::NONE || old > code::MAX_COUNT {
+            return false;
+        }
+        let new = if successor_lost {
+            encode(Value::Win(round + 1))
+        } else if old == 1 {
+            encode(Value::Loss(round + 1))
+        } else {
+            old - 1
+        };
+        match cell.compare_exchange_weak(old, new, Relaxed, Relaxed) {
+            Ok(_) => return new > code::MAX_COUNT,
+            Err(now) => old = now,
+        }
+    }
+}
+
+/// Fails when round `round` would decide a distance the format cannot store.
+pub fn check_distance(round: u32) -> Result<(), String> {
+    if round >= code::MAX_DISTANCE {
+        Err(format!(
+            "a distance beyond {} plies: the database format cannot store it",
+            code::MAX_DISTANCE
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether a bitset is empty.
+pub fn is_empty(set: &[AtomicU64]) -> bool {
+    set.iter().all(|w| w.load(Relaxed) == 0)
+}
+
+/// Empties a bitset.
+pub fn clear(set: &[AtomicU64]) {
+    set.iter().for_each(|w| w.store(0, Relaxed));
+}
+
 impl State {
-    /// Every index set to its value where the game is over or is decided by the next move
-    /// (distance 1: the frontier), else to the number of its successors not lost at once. So
-    /// the positions where the game is over, most of them never reached in play, are never
-    /// expanded.
+    /// Every cell set by [`init_cells`]; the frontier holds distance 1.
     pub fn new<G: Indexed>(
         game: &G,
         threads: usize,
@@ -166,32 +275,11 @@ impl State {
         let cells: Vec<AtomicU8> = allocate(len, "cells")?;
         let frontier = bitset(len)?;
         let done = AtomicU64::new(0);
-        in_parallel(threads, len.div_ceil(CHUNK), |chunk| {
-            let end = ((chunk + 1) * CHUNK).min(len);
-            for index in chunk * CHUNK..end {
-                let Some(pos) = game.at_index(index) else {
-                    continue;
-                };
-                let byte = match pos.status() {
-                    Status::Ongoing => match pos.outlook() {
-                        Outlook::WinNow => encode(Value::Win(1)),
-                        Outlook::LoseNow => encode(Value::Loss(1)),
-                        Outlook::Open(n) => (n as u8).clamp(1, code::MAX_COUNT),
-                    },
-                    Status::Draw => code::DRAW,
-                    Status::Win(p) if p == pos.side_to_move() => code::WON,
-                    Status::Win(_) => code::LOST,
-                };
-                if byte > code::WON {
-                    mark(&frontier, index);
-                }
-                cells[index as usize].store(byte, Relaxed);
-            }
-            let total = done.fetch_add(end - chunk * CHUNK, Relaxed) + end - chunk * CHUNK;
+        init_cells(game, 0, &cells, &frontier, threads, &|n| {
             progress(Progress::Init {
-                done: total,
+                done: done.fetch_add(n, Relaxed) + n,
                 total: len,
-            });
+            })
         });
         Ok(State {
             cells,
@@ -216,64 +304,18 @@ impl State {
             .iter()
             .filter(|c| c.load(Relaxed) > code::DRAW)
             .count() as u64;
-        while self.frontier.iter().any(|w| w.load(Relaxed) != 0) {
+        while !is_empty(&self.frontier) {
             let round = self.round;
-            if round >= code::MAX_DISTANCE {
-                return Err(format!(
-                    "a distance beyond {} plies: the database format cannot store it",
-                    code::MAX_DISTANCE
-                ));
-            }
-            let (won_next, lost_next) = (
-                encode(Value::Win(round + 1)),
-                encode(Value::Loss(round + 1)),
-            );
+            check_distance(round)?;
             let newly = AtomicU64::new(0);
-            let (cells, frontier, next_ref) = (&self.cells, &self.frontier, &next);
-            let words = frontier.len() as u64;
-            in_parallel(threads, words.div_ceil(CHUNK / 64), |chunk| {
-                let end = ((chunk + 1) * (CHUNK / 64)).min(words);
-                let mut count = 0;
-                for word in chunk * (CHUNK / 64)..end {
-                    let mut bits = frontier[word as usize].swap(0, Relaxed);
-                    while bits != 0 {
-                        let index = word * 64 + bits.trailing_zeros() as u64;
-                        bits &= bits - 1;
-                        let pos = game.at_index(index).expect("decided indices are positions");
-                        let lost = matches!(
-                            decode(cells[index as usize].load(Relaxed)),
-                            Some(Value::Loss(_))
-                        );
-                        pos.for_each_predecessor(|parent| {
-                            let cell = &cells[parent as usize];
-                            let mut old = cell.load(Relaxed);
-                            loop {
-                                if old == code::NONE || old > code::MAX_COUNT {
-                                    return;
-                                }
-                                let new = if lost {
-                                    won_next
-                                } else if old == 1 {
-                                    lost_next
-                                } else {
-                                    old - 1
-                                };
-                                match cell.compare_exchange_weak(old, new, Relaxed, Relaxed) {
-                                    Ok(_) => {
-                                        if new > code::MAX_COUNT {
-                                            mark(next_ref, parent);
-                                            count += 1;
-                                        }
-                                        return;
-                                    }
-                                    Err(now) => old = now,
-                                }
-                            }
-                        });
-                    }
+            let (cells, next_ref) = (&self.cells, &next);
+            expand(game, &self.frontier, threads, &|parent| {
+                if apply(&cells[parent as usize], round) {
+                    mark(next_ref, parent);
+                    newly.fetch_add(1, Relaxed);
                 }
-                newly.fetch_add(count, Relaxed);
             });
+            clear(&self.frontier);
             std::mem::swap(&mut self.frontier, &mut next);
             self.round += 1;
             decided += newly.into_inner();
@@ -292,31 +334,41 @@ impl State {
             .cells
             .into_iter()
             .map(|c| {
-                let mut byte = c.into_inner();
-                if byte != code::NONE && byte <= code::MAX_COUNT {
-                    byte = code::DRAW;
-                }
-                match decode(byte) {
-                    None => {}
-                    Some(value) => {
-                        summary.positions += 1;
-                        match value {
-                            Value::Draw => summary.draws += 1,
-                            Value::Win(d) => {
-                                summary.wins += 1;
-                                summary.longest = summary.longest.max(d);
-                            }
-                            Value::Loss(d) => {
-                                summary.losses += 1;
-                                summary.longest = summary.longest.max(d);
-                            }
-                        }
-                    }
-                }
+                let byte = finished(c.into_inner());
+                summary.add(byte);
                 byte
             })
             .collect();
         (cells, summary)
+    }
+}
+
+/// A cell's byte in the finished database: a counter (never decided) becomes a draw.
+#[inline]
+pub fn finished(byte: u8) -> u8 {
+    if byte != code::NONE && byte <= code::MAX_COUNT {
+        code::DRAW
+    } else {
+        byte
+    }
+}
+
+impl Summary {
+    /// Counts one finished cell.
+    pub fn add(&mut self, byte: u8) {
+        match decode(byte) {
+            None => return,
+            Some(Value::Draw) => self.draws += 1,
+            Some(Value::Win(d)) => {
+                self.wins += 1;
+                self.longest = self.longest.max(d);
+            }
+            Some(Value::Loss(d)) => {
+                self.losses += 1;
+                self.longest = self.longest.max(d);
+            }
+        }
+        self.positions += 1;
     }
 }
 
@@ -344,12 +396,18 @@ impl Solution {
     /// The value of `pos`: from the rules if the game is over, else from its index (`None` if
     /// the index is out of range or holds no position: not a position of this game).
     pub fn value<G: Indexed>(&self, pos: &G) -> Option<Value> {
-        match pos.status() {
-            Status::Ongoing => decode(*self.cells.get(pos.index() as usize)?),
-            Status::Draw => Some(Value::Draw),
-            Status::Win(p) if p == pos.side_to_move() => Some(Value::Win(0)),
-            Status::Win(_) => Some(Value::Loss(0)),
-        }
+        value_with(pos, |i| self.cells.get(i as usize).copied())
+    }
+}
+
+/// The value of `pos`: from the rules if the game is over, else from the byte `cell` gives for
+/// its index.
+pub fn value_with<G: Indexed>(pos: &G, cell: impl FnOnce(u64) -> Option<u8>) -> Option<Value> {
+    match pos.status() {
+        Status::Ongoing => decode(cell(pos.index())?),
+        Status::Draw => Some(Value::Draw),
+        Status::Win(p) if p == pos.side_to_move() => Some(Value::Win(0)),
+        Status::Win(_) => Some(Value::Loss(0)),
     }
 }
 

@@ -22,7 +22,7 @@ fn options(algorithm: Algorithm, repetition: u32) -> Options {
 }
 
 /// The published outcome (popout_values.tsv) of a board, if the public data is present.
-fn published(width: u32, height: u32) -> Option<String> {
+pub(super) fn published(width: u32, height: u32) -> Option<String> {
     let path = shared_path("tables/popout_values.tsv", "popout_solve::published")?;
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()

@@ -160,6 +160,35 @@ fn popout_values_and_distances_agree_with_the_forward_searches() {
     }
 }
 
+#[test]
+fn strong_solutions_give_the_published_values_of_the_empty_boards() {
+    // Connect Four: the exact score of the size table (Tromp).
+    for (w, h) in [(4, 4), (5, 4), (4, 5)] {
+        inarow::with_game!(start(&format!("connect4:{w}x{h}")), g => {
+            let (solution, _) = retro::solve(&g, 2).unwrap();
+            let value = solution.value(&g).unwrap();
+            assert_eq!(score_of(&g, value), super::sizes::published_score(w, h), "{w}x{h}");
+        });
+    }
+    // PopOut: popout_values.tsv (restated, so that the test cannot pass without it), and the
+    // distance the forward search finds (tests/suite/popout_solve.rs).
+    for (w, h, want) in [
+        (4, 4, Value::Draw),
+        (5, 4, Value::Draw),
+        (4, 5, Value::Win(25)),
+        (3, 4, Value::Draw),
+    ] {
+        inarow::with_game!(start(&format!("popout:{w}x{h}")), g => {
+            let (solution, _) = retro::solve(&g, 2).unwrap();
+            assert_eq!(solution.value(&g), Some(want), "popout:{w}x{h}");
+            if let Some(outcome) = super::popout_solve::published(w, h) {
+                let ours = if want == Value::Draw { "draw" } else { "first" };
+                assert_eq!(outcome, ours, "popout:{w}x{h}: the published table");
+            }
+        });
+    }
+}
+
 /// Runs `inarow` and expects exit code `code`; returns standard output.
 fn run_ok(args: &[&str], code: i32) -> String {
     let r = inarow(args, None);
@@ -258,6 +287,38 @@ fn an_interrupted_build_resumes_to_the_same_file() {
     );
     assert!(!std::path::Path::new(&format!("{resumed_path}.partial")).exists());
     for f in [&whole, &resumed] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn a_small_memory_budget_keeps_the_cells_on_disk_and_gives_the_same_file() {
+    let whole = temp_file("retro-mem.db");
+    let sliced = temp_file("retro-sliced.db");
+    let (whole_path, sliced_path) = (whole.to_str().unwrap(), sliced.to_str().unwrap());
+    // popout:5x4 needs 17.9 MB in memory; 14 MiB leaves slices of about 2.7 MB on disk.
+    let game = ["retro", "build", "--game", "popout:5x4"];
+    run_ok(&[&game[..], &["--out", whole_path]].concat(), 0);
+    let small = [&game[..], &["--out", sliced_path, "--mem-mb", "14"]].concat();
+    // Stopped after every round, resumed from the saved frontier and cells file.
+    let stepwise = [&small[..], &["--time", "0"]].concat();
+    let r = inarow(&stepwise, None);
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    assert!(std::path::Path::new(&format!("{sliced_path}.cells")).exists());
+    for _ in 0..3 {
+        assert_eq!(inarow(&stepwise, None).code, Some(3));
+    }
+    run_ok(&small, 0);
+    assert!(std::fs::read(&whole).unwrap() == std::fs::read(&sliced).unwrap());
+    assert!(!std::path::Path::new(&format!("{sliced_path}.cells")).exists());
+    // Below two bits an index (and the buffers) nothing can be done: refused with the minimum.
+    let r = inarow(
+        &[&game[..], &["--out", sliced_path, "--mem-mb", "4"]].concat(),
+        None,
+    );
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("needs at least 13 MiB"), "{}", r.stderr);
+    for f in [&whole, &sliced] {
         let _ = std::fs::remove_file(f);
     }
 }

@@ -74,6 +74,12 @@ const PUBLISHED: &[(u32, u32, Outcome, Option<u32>)] = &[
     (5, 13, Draw, Some(65)),
 ];
 
+/// The published exact score of the empty board of a size in the table.
+pub(super) fn published_score(width: u32, height: u32) -> i32 {
+    let (outcome, last) = published(width, height);
+    exact_score(width, height, outcome, last)
+}
+
 /// The exact score of the empty board for the first player (the side to move), from the
 /// published outcome and the ply on which the game ends: a win on ply `e` is worth
 /// `(cells + 2 - e) / 2`.

@@ -1,0 +1,284 @@
+//! Builds under a memory budget smaller than a byte per index: the cells live in `FILE.cells`
+//! on disk and are worked on a slice (a range of indices) at a time. Each round reads every
+//! slice, expands the whole frontier (kept in memory: two bits per index) once per slice,
+//! applies the news that falls in that slice, and writes the slice to a new cells file, renamed
+//! over the old at the round's end; the frontier and the round are then saved in
+//! `FILE.partial`. An interrupted build resumes from the last complete round.
+
+use super::{
+    BuildOptions, BuildReport, PARTIAL_MAGIC, checksum, db_header, fields, for_each_block,
+    for_each_frontier_block, number,
+};
+use crate::engine::file::{with_suffix, write_atomically_with};
+use crate::game::Indexed;
+use crate::search::retro::{
+    Progress, Summary, allocate, apply, bitset, check_distance, clear, expand, finished,
+    init_cells, is_empty, mark, value_with,
+};
+use std::fs::{self, File};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Memory besides the frontiers and the slice: I/O buffers.
+const BUFFERS: u64 = 8 << 20;
+
+/// The largest slice the budget allows after the two frontiers (`None`: not even a MiB).
+pub(super) fn slice_len(len: u64, mem_bytes: u64) -> Option<u64> {
+    let frontiers = 2 * len.div_ceil(64) * 8;
+    let slice = mem_bytes.checked_sub(frontiers + BUFFERS)?;
+    (slice >= 1 << 20).then_some(slice.min(len))
+}
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
+    move |e| format!("cannot use '{}': {e}", path.display())
+}
+
+/// The saved round and frontier, if the partial file is one of a sliced build.
+fn read_saved<G: Indexed>(
+    partial: &Path,
+    cells_path: &Path,
+    game: &G,
+    len: u64,
+) -> Result<Option<(u32, Vec<AtomicU64>)>, String> {
+    let bytes = match fs::read(partial) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read '{}': {e}", partial.display())),
+    };
+    let what = format!("partial build '{}'", partial.display());
+    let afresh = "remove it and the .cells file to start afresh";
+    let (fields, start) = fields(&bytes, PARTIAL_MAGIC, &what)?;
+    let name = fields.get("game").cloned().unwrap_or_default();
+    if name != game.name() || number(&fields, "cells", &what)? != len {
+        return Err(format!(
+            "{what} is for {name}, not for {}; {afresh}",
+            game.name()
+        ));
+    }
+    let body = &bytes[start..];
+    if body.len() as u64 != len.div_ceil(64) * 8
+        || crc32fast::hash(body) != checksum(&fields, &what)?
+    {
+        return Err(format!("{what} is damaged; {afresh}"));
+    }
+    let want = number(&fields, "cells-crc32", &what)? as u32;
+    let mut crc = crc32fast::Hasher::new();
+    let mut file = File::open(cells_path).map_err(io_error(cells_path))?;
+    let mut block = vec![0u8; 1 << 20];
+    let mut size = 0u64;
+    loop {
+        let n = file.read(&mut block).map_err(io_error(cells_path))?;
+        if n == 0 {
+            break;
+        }
+        crc.update(&block[..n]);
+        size += n as u64;
+    }
+    if size != len || crc.finalize() != want {
+        return Err(format!(
+            "'{}' does not match {what}; {afresh}",
+            cells_path.display()
+        ));
+    }
+    let frontier = body
+        .chunks_exact(8)
+        .map(|w| AtomicU64::new(u64::from_le_bytes(w.try_into().expect("8 bytes"))))
+        .collect();
+    Ok(Some((number(&fields, "round", &what)? as u32, frontier)))
+}
+
+/// Saves the round and the frontier beside the cells file whose checksum is `cells_crc`.
+fn save<G: Indexed>(
+    partial: &Path,
+    game: &G,
+    len: u64,
+    round: u32,
+    frontier: &[AtomicU64],
+    cells_crc: u32,
+) -> Result<(), String> {
+    let mut crc = crc32fast::Hasher::new();
+    for_each_frontier_block(frontier, |b| {
+        crc.update(b);
+        Ok(())
+    })
+    .expect("hashing does not fail");
+    let header = format!(
+        "{PARTIAL_MAGIC}\ngame {}\ncells {len}\nround {round}\nsliced yes\ncells-crc32 {cells_crc}\n\
+         crc32 {:08x}\n\n",
+        game.name(),
+        crc.finalize()
+    );
+    write_atomically_with(partial, header.as_bytes(), |w| {
+        for_each_frontier_block(frontier, |b| w.write_all(b))
+    })
+}
+
+/// Writes a new cells file slice by slice: `fill(first, slice)` sets each slice's cells (from
+/// the old file, or from scratch); returns the new file's checksum once it is renamed over
+/// `cells_path`.
+fn rewrite_cells(
+    cells_path: &Path,
+    len: u64,
+    slice: &[AtomicU8],
+    mut fill: impl FnMut(u64, &[AtomicU8]) -> Result<(), String>,
+) -> Result<u32, String> {
+    let tmp = with_suffix(cells_path, ".tmp");
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io_error(&tmp))?);
+    let mut crc = crc32fast::Hasher::new();
+    let mut first = 0;
+    while first < len {
+        let n = (slice.len() as u64).min(len - first);
+        let part = &slice[..n as usize];
+        fill(first, part)?;
+        for_each_block(part, |b| {
+            crc.update(b);
+            out.write_all(b)
+        })
+        .map_err(io_error(&tmp))?;
+        first += n;
+    }
+    out.into_inner()
+        .map_err(|e| io_error(&tmp)(e.into_error()))?
+        .sync_all()
+        .map_err(io_error(&tmp))?;
+    fs::rename(&tmp, cells_path).map_err(io_error(cells_path))?;
+    Ok(crc.finalize())
+}
+
+/// Reads the next `part.len()` cells of `reader` into `part`.
+fn read_slice(reader: &mut impl Read, part: &[AtomicU8], path: &Path) -> Result<(), String> {
+    let mut block = vec![0u8; 1 << 20];
+    for chunk in part.chunks(block.len()) {
+        reader
+            .read_exact(&mut block[..chunk.len()])
+            .map_err(io_error(path))?;
+        for (c, &b) in chunk.iter().zip(&block) {
+            c.store(b, Relaxed);
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn build<G: Indexed>(
+    game: &G,
+    out: &Path,
+    options: &BuildOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+    len: u64,
+    slice_len: u64,
+) -> Result<BuildReport, String> {
+    let partial = with_suffix(out, ".partial");
+    let cells_path = with_suffix(out, ".cells");
+    let slice: Vec<AtomicU8> = allocate(slice_len, "slice of cells")?;
+    let saved = read_saved(&partial, &cells_path, game, len)?;
+    let resumed_at = saved.as_ref().map(|s| s.0);
+    let (mut round, mut frontier) = match saved {
+        Some(saved) => saved,
+        None => {
+            let frontier = bitset(len)?;
+            let done = AtomicU64::new(0);
+            let crc = rewrite_cells(&cells_path, len, &slice, |first, part| {
+                init_cells(game, first, part, &frontier, options.threads, &|n| {
+                    progress(Progress::Init {
+                        done: done.fetch_add(n, Relaxed) + n,
+                        total: len,
+                    })
+                });
+                Ok(())
+            })?;
+            save(&partial, game, len, 1, &frontier, crc)?;
+            (1, frontier)
+        }
+    };
+    let began = Instant::now();
+    let first_round = round;
+    let mut next = bitset(len)?;
+    let mut decided = 0u64;
+    while !is_empty(&frontier) {
+        check_distance(round)?;
+        let old = File::open(&cells_path).map_err(io_error(&cells_path))?;
+        let mut reader = BufReader::with_capacity(1 << 20, old);
+        let crc = rewrite_cells(&cells_path, len, &slice, |first, part| {
+            read_slice(&mut reader, part, &cells_path)?;
+            let end = first + part.len() as u64;
+            expand(game, &frontier, options.threads, &|parent| {
+                if (first..end).contains(&parent) && apply(&part[(parent - first) as usize], round)
+                {
+                    mark(&next, parent);
+                }
+            });
+            Ok(())
+        })?;
+        decided += next
+            .iter()
+            .map(|w| w.load(Relaxed).count_ones() as u64)
+            .sum::<u64>();
+        clear(&frontier);
+        std::mem::swap(&mut frontier, &mut next);
+        progress(Progress::Round { round, decided });
+        round += 1;
+        save(&partial, game, len, round, &frontier, crc)?;
+        let stopped = if options.time.is_some_and(|t| began.elapsed() >= t) {
+            Some("the time limit")
+        } else if options.interrupt.is_some_and(|i| i.load(Relaxed)) {
+            Some("an interruption")
+        } else {
+            None
+        };
+        if let Some(why) = stopped {
+            return Ok(BuildReport {
+                summary: Summary::default(),
+                resumed_at,
+                rounds: round - first_round,
+                cells: len,
+                start: None,
+                stopped: Some(why.to_string()),
+            });
+        }
+    }
+    // Two passes over the cells file: the counts and checksum for the header, then the file.
+    let finished_blocks = |f: &mut dyn FnMut(&[u8]) -> Result<(), String>| {
+        let mut reader = File::open(&cells_path).map_err(io_error(&cells_path))?;
+        let mut block = vec![0u8; 1 << 20];
+        loop {
+            let n = reader.read(&mut block).map_err(io_error(&cells_path))?;
+            if n == 0 {
+                return Ok::<(), String>(());
+            }
+            block[..n].iter_mut().for_each(|b| *b = finished(*b));
+            f(&block[..n])?;
+        }
+    };
+    let mut summary = Summary::default();
+    let mut crc = crc32fast::Hasher::new();
+    finished_blocks(&mut |b| {
+        b.iter().for_each(|&byte| summary.add(byte));
+        crc.update(b);
+        Ok(())
+    })?;
+    let header = db_header(game, len, &summary, crc.finalize());
+    write_atomically_with(out, header.as_bytes(), |w| {
+        finished_blocks(&mut |b| w.write_all(b).map_err(|e| e.to_string()))
+            .map_err(std::io::Error::other)
+    })?;
+    let start = {
+        let mut file = File::open(&cells_path).map_err(io_error(&cells_path))?;
+        let mut byte = [0u8];
+        file.seek(SeekFrom::Start(game.index()))
+            .and_then(|_| file.read_exact(&mut byte))
+            .map_err(io_error(&cells_path))?;
+        value_with(game, |_| Some(finished(byte[0])))
+    };
+    let _ = fs::remove_file(&cells_path);
+    let _ = fs::remove_file(&partial);
+    Ok(BuildReport {
+        summary,
+        resumed_at,
+        rounds: round - first_round,
+        cells: len,
+        start,
+        stopped: None,
+    })
+}
