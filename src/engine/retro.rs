@@ -332,37 +332,61 @@ fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(),
     })
 }
 
-/// The state an interrupted build saved, if there is one; a partial file that is not this
-/// build's, or damaged, is an error (remove it to start afresh).
-fn read_partial<G: Indexed>(path: &Path, game: &G, len: u64) -> Result<Option<State>, String> {
-    let bytes = match fs::read(path) {
+/// A header's `name value` fields.
+type Fields = HashMap<String, String>;
+
+/// The fields and data of the partial file an interrupted build of `game` saved, if there is
+/// one, checked: its game, size, data length (`body_len`) and checksum. Anything else is an
+/// error that says how to start afresh (`afresh`).
+fn saved_state<G: Indexed>(
+    path: &Path,
+    game: &G,
+    len: u64,
+    body_len: u64,
+    afresh: &str,
+) -> Result<Option<(Fields, Vec<u8>)>, String> {
+    let mut bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
     };
     let what = format!("partial build '{}'", path.display());
-    let afresh = "remove it to start afresh";
     let (fields, start) = fields(&bytes, PARTIAL_MAGIC, &what)?;
     let name = fields.get("game").cloned().unwrap_or_default();
-    let words = len.div_ceil(64) as usize;
-    let body = &bytes[start..];
     if name != game.name() || number(&fields, "cells", &what)? != len {
         return Err(format!(
             "{what} is for {name}, not for {}; {afresh}",
             game.name()
         ));
     }
-    if body.len() != len as usize + words * 8 || crc32fast::hash(body) != checksum(&fields, &what)?
-    {
+    let body = &bytes[start..];
+    if body.len() as u64 != body_len || crc32fast::hash(body) != checksum(&fields, &what)? {
         return Err(format!("{what} is damaged; {afresh}"));
     }
+    bytes.drain(..start);
+    Ok(Some((fields, bytes)))
+}
+
+/// A frontier bitset from its little-endian words.
+fn frontier_from(bytes: &[u8]) -> Vec<AtomicU64> {
+    bytes
+        .chunks_exact(8)
+        .map(|w| AtomicU64::new(u64::from_le_bytes(w.try_into().expect("8 bytes"))))
+        .collect()
+}
+
+/// The state an interrupted build saved, if there is one.
+fn read_partial<G: Indexed>(path: &Path, game: &G, len: u64) -> Result<Option<State>, String> {
+    let body_len = len + len.div_ceil(64) * 8;
+    let afresh = "remove it to start afresh";
+    let Some((fields, body)) = saved_state(path, game, len, body_len, afresh)? else {
+        return Ok(None);
+    };
+    let what = format!("partial build '{}'", path.display());
     let (cells, frontier) = body.split_at(len as usize);
     Ok(Some(State {
         cells: cells.iter().map(|&b| AtomicU8::new(b)).collect(),
-        frontier: frontier
-            .chunks_exact(8)
-            .map(|w| AtomicU64::new(u64::from_le_bytes(w.try_into().expect("8 bytes"))))
-            .collect(),
+        frontier: frontier_from(frontier),
         round: number(&fields, "round", &what)? as u32,
     }))
 }

@@ -96,3 +96,106 @@ pub fn cells<B: Bits>(mut set: B) -> impl Iterator<Item = u32> {
         }
     })
 }
+
+/// Division by a number chosen at run time, by multiplication (Lemire, Kaser & Kurz 2019,
+/// with 128 bits of fraction): quotients exact for every 64-bit numerator.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Divisor {
+    divisor: u64,
+    /// ceil(2^128 / divisor); unused for 1.
+    magic: u128,
+}
+
+impl Divisor {
+    pub const fn new(divisor: u64) -> Divisor {
+        Divisor {
+            divisor,
+            magic: if divisor < 2 {
+                0
+            } else {
+                u128::MAX / divisor as u128 + 1
+            },
+        }
+    }
+
+    /// `(a / divisor, a % divisor)`.
+    #[inline(always)]
+    pub fn div_rem(&self, a: u64) -> (u64, u64) {
+        if self.divisor < 2 {
+            return (a, 0);
+        }
+        let (high, low) = (self.magic >> 64, self.magic & u64::MAX as u128);
+        let q = ((a as u128 * high + ((a as u128 * low) >> 64)) >> 64) as u64;
+        (q, a - q * self.divisor)
+    }
+
+    /// `a % divisor` directly from the fraction (Lemire et al.): exact when the divisor is
+    /// below 2^32, and cheaper than [`Divisor::div_rem`].
+    #[inline(always)]
+    pub fn remainder(&self, a: u64) -> u64 {
+        debug_assert!(self.divisor < 1 << 32);
+        if self.divisor < 2 {
+            return 0;
+        }
+        let low = self.magic.wrapping_mul(a as u128);
+        let d = self.divisor as u128;
+        (((((low & u64::MAX as u128) * d) >> 64) + (low >> 64) * d) >> 64) as u64
+    }
+
+    pub fn divisor(&self) -> u64 {
+        self.divisor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn division_by_multiplication_is_exact() {
+        for d in [
+            1u64,
+            2,
+            3,
+            7,
+            63,
+            127,
+            3969,
+            7_878_465,
+            130_080_385,
+            (1 << 33) + 17,
+            u64::MAX,
+        ] {
+            let div = Divisor::new(d);
+            for a in [
+                0u64,
+                1,
+                d - 1,
+                d,
+                d + 1,
+                12345678901234,
+                u64::MAX - 1,
+                u64::MAX,
+            ] {
+                assert_eq!(div.div_rem(a), (a / d, a % d), "{a} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn fast_remainder_is_exact() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for d in [2u64, 3, 7, 8388593, 4194301, 2147483647, 4294967291] {
+            let r = Divisor::new(d);
+            for a in [0, 1, d - 1, d, d + 1, u64::MAX, u64::MAX - 1, 1 << 49] {
+                assert_eq!(r.remainder(a), a % d, "{a} mod {d}");
+            }
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                assert_eq!(r.remainder(x), x % d, "{x} mod {d}");
+            }
+        }
+    }
+}

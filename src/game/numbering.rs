@@ -14,41 +14,8 @@
 //! division, no square root). The side to move is not part of the number: the key is relative
 //! to it.
 
-use super::bits::Bits;
+use super::bits::{Bits, Divisor};
 use super::connect::Dims;
-
-/// Division by a number chosen at run time, by multiplication (Lemire, Kaser & Kurz 2019,
-/// with 128 bits of fraction): exact for every 64-bit numerator.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Divisor {
-    divisor: u64,
-    /// ceil(2^128 / divisor); unused for 1.
-    magic: u128,
-}
-
-impl Divisor {
-    const fn new(divisor: u64) -> Divisor {
-        Divisor {
-            divisor,
-            magic: if divisor < 2 {
-                0
-            } else {
-                u128::MAX / divisor as u128 + 1
-            },
-        }
-    }
-
-    /// `(a / divisor, a % divisor)`.
-    #[inline(always)]
-    fn div_rem(&self, a: u64) -> (u64, u64) {
-        if self.divisor < 2 {
-            return (a, 0);
-        }
-        let (high, low) = (self.magic >> 64, self.magic & u64::MAX as u128);
-        let q = ((a as u128 * high + ((a as u128 * low) >> 64)) >> 64) as u64;
-        (q, a - q * self.divisor)
-    }
-}
 
 /// The numbering's constants for one board size.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -139,7 +106,7 @@ impl Dims {
             hi * (span + 1) + span - hi + lo
         };
         if w % 2 == 1 {
-            index + self.column_code(key, w / 2) * self.numbers().pairs.divisor
+            index + self.column_code(key, w / 2) * self.numbers().pairs.divisor()
         } else {
             index
         }
@@ -243,37 +210,6 @@ mod tests {
                 assert_eq!(current + mask, key);
             }
             assert!(seen.iter().all(|&s| s), "{w}x{h}: every index is used");
-        }
-    }
-
-    #[test]
-    fn division_by_multiplication_is_exact() {
-        for d in [
-            1u64,
-            2,
-            3,
-            7,
-            63,
-            127,
-            3969,
-            7_878_465,
-            130_080_385,
-            (1 << 33) + 17,
-            u64::MAX,
-        ] {
-            let div = Divisor::new(d);
-            for a in [
-                0u64,
-                1,
-                d - 1,
-                d,
-                d + 1,
-                12345678901234,
-                u64::MAX - 1,
-                u64::MAX,
-            ] {
-                assert_eq!(div.div_rem(a), (a / d, a % d), "{a} / {d}");
-            }
         }
     }
 

@@ -20,6 +20,7 @@
 //! `work` is log2 of the subtree's node count, for the Big and TwoBig replacement schemes.
 
 use super::memory::{HUGE_PAGE, Zeroable, zeroed, zeroed_huge};
+use crate::game::bits::Divisor;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
@@ -126,7 +127,7 @@ pub struct Table {
     /// Full keys, kept only when the packed check cannot tell keys apart.
     wide_keys: Vec<WideKey>,
     buckets: u64,
-    reduce: FastRemainder,
+    reduce: Divisor,
     ways: usize,
     scheme: Scheme,
 }
@@ -161,7 +162,7 @@ impl Table {
                 Vec::new()
             },
             buckets,
-            reduce: FastRemainder::new(buckets),
+            reduce: Divisor::new(buckets),
             ways,
             scheme,
         };
@@ -408,39 +409,6 @@ fn unpack(word: u64) -> Entry {
     }
 }
 
-/// `a mod d` by multiplication (Lemire, Kaser & Kurz 2019): exact for every 64-bit `a` when
-/// `d < 2^32`, and several times cheaper than a division in the search's inner loop.
-#[derive(Copy, Clone, Debug)]
-struct FastRemainder {
-    divisor: u64,
-    /// ceil(2^128 / divisor).
-    magic: u128,
-}
-
-impl FastRemainder {
-    fn new(divisor: u64) -> Self {
-        assert!(divisor < 1 << 32);
-        FastRemainder {
-            divisor,
-            magic: if divisor < 2 {
-                0
-            } else {
-                u128::MAX / divisor as u128 + 1
-            },
-        }
-    }
-
-    #[inline(always)]
-    fn remainder(&self, a: u64) -> u64 {
-        if self.divisor < 2 {
-            return 0;
-        }
-        let low = self.magic.wrapping_mul(a as u128);
-        let d = self.divisor as u128;
-        (((((low & u64::MAX as u128) * d) >> 64) + (low >> 64) * d) >> 64) as u64
-    }
-}
-
 /// The largest prime not above `n` (0 when there is none).
 fn prev_prime(n: u64) -> u64 {
     let is_prime = |p: u64| {
@@ -455,23 +423,6 @@ fn prev_prime(n: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fast_remainder_is_exact() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for d in [2u64, 3, 7, 8388593, 4194301, 2147483647, 4294967291] {
-            let r = FastRemainder::new(d);
-            for a in [0, 1, d - 1, d, d + 1, u64::MAX, u64::MAX - 1, 1 << 49] {
-                assert_eq!(r.remainder(a), a % d, "{a} mod {d}");
-            }
-            for _ in 0..10_000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                assert_eq!(r.remainder(x), x % d, "{x} mod {d}");
-            }
-        }
-    }
 
     #[test]
     fn primes() {

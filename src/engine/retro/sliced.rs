@@ -6,8 +6,8 @@
 //! `FILE.partial`. An interrupted build resumes from the last complete round.
 
 use super::{
-    BuildOptions, BuildReport, PARTIAL_MAGIC, checksum, db_header, fields, for_each_block,
-    for_each_frontier_block, number,
+    BuildOptions, BuildReport, PARTIAL_MAGIC, db_header, for_each_block, for_each_frontier_block,
+    frontier_from, number, saved_state,
 };
 use crate::engine::file::{with_suffix, write_atomically_with};
 use crate::game::Indexed;
@@ -42,27 +42,12 @@ fn read_saved<G: Indexed>(
     game: &G,
     len: u64,
 ) -> Result<Option<(u32, Vec<AtomicU64>)>, String> {
-    let bytes = match fs::read(partial) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read '{}': {e}", partial.display())),
+    let afresh = "remove it and the .cells file to start afresh";
+    let body_len = len.div_ceil(64) * 8;
+    let Some((fields, body)) = saved_state(partial, game, len, body_len, afresh)? else {
+        return Ok(None);
     };
     let what = format!("partial build '{}'", partial.display());
-    let afresh = "remove it and the .cells file to start afresh";
-    let (fields, start) = fields(&bytes, PARTIAL_MAGIC, &what)?;
-    let name = fields.get("game").cloned().unwrap_or_default();
-    if name != game.name() || number(&fields, "cells", &what)? != len {
-        return Err(format!(
-            "{what} is for {name}, not for {}; {afresh}",
-            game.name()
-        ));
-    }
-    let body = &bytes[start..];
-    if body.len() as u64 != len.div_ceil(64) * 8
-        || crc32fast::hash(body) != checksum(&fields, &what)?
-    {
-        return Err(format!("{what} is damaged; {afresh}"));
-    }
     let want = number(&fields, "cells-crc32", &what)? as u32;
     let mut crc = crc32fast::Hasher::new();
     let mut file = File::open(cells_path).map_err(io_error(cells_path))?;
@@ -82,11 +67,10 @@ fn read_saved<G: Indexed>(
             cells_path.display()
         ));
     }
-    let frontier = body
-        .chunks_exact(8)
-        .map(|w| AtomicU64::new(u64::from_le_bytes(w.try_into().expect("8 bytes"))))
-        .collect();
-    Ok(Some((number(&fields, "round", &what)? as u32, frontier)))
+    Ok(Some((
+        number(&fields, "round", &what)? as u32,
+        frontier_from(&body),
+    )))
 }
 
 /// Saves the round and the frontier beside the cells file whose checksum is `cells_crc`.
