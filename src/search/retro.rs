@@ -18,7 +18,7 @@
 
 use super::memory::{Zeroable, zeroed_huge};
 use crate::game::{Indexed, Outlook, Status};
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// The value of a position for the side to move, with the plies to the end of the game under
 /// perfect play (the winner wins as soon as it can, the loser holds out as long as it can).
@@ -156,7 +156,8 @@ pub fn mark(set: &[AtomicU64], index: u64) {
 /// the game is over or is decided by the next move (distance 1, marked in `frontier`, which is
 /// indexed from 0), else to the number of successors not lost at once. So the positions where
 /// the game is over, most of them never reached in play, are never expanded. `on_chunk(n)` is
-/// called as each `n` indices are done.
+/// called as each `n` indices are done. A position with more successors than a cell can count
+/// is an error (its counter would reach zero too early).
 pub fn init_cells<G: Indexed>(
     game: &G,
     first: u64,
@@ -164,8 +165,9 @@ pub fn init_cells<G: Indexed>(
     frontier: &[AtomicU64],
     threads: usize,
     on_chunk: &(dyn Fn(u64) + Sync),
-) {
+) -> Result<(), String> {
     let len = cells.len() as u64;
+    let most_successors = AtomicU32::new(0);
     in_parallel(threads, len.div_ceil(CHUNK), |chunk| {
         let end = ((chunk + 1) * CHUNK).min(len);
         for offset in chunk * CHUNK..end {
@@ -177,7 +179,11 @@ pub fn init_cells<G: Indexed>(
                 Status::Ongoing => match pos.outlook() {
                     Outlook::WinNow => encode(Value::Win(1)),
                     Outlook::LoseNow => encode(Value::Loss(1)),
-                    Outlook::Open(n) => (n as u8).clamp(1, code::MAX_COUNT),
+                    Outlook::Open(n) if n <= code::MAX_COUNT as u32 => n as u8,
+                    Outlook::Open(n) => {
+                        most_successors.fetch_max(n, Relaxed);
+                        code::NONE
+                    }
                 },
                 Status::Draw => code::DRAW,
                 Status::Win(p) if p == pos.side_to_move() => code::WON,
@@ -190,6 +196,14 @@ pub fn init_cells<G: Indexed>(
         }
         on_chunk(end - chunk * CHUNK);
     });
+    match most_successors.into_inner() {
+        0 => Ok(()),
+        n => Err(format!(
+            "{}: a position with {n} successors, more than the {} a database cell can count",
+            game.name(),
+            code::MAX_COUNT
+        )),
+    }
 }
 
 /// Calls `f` with the index of every predecessor of every position in `frontier` (which is left
@@ -280,7 +294,7 @@ impl State {
                 done: done.fetch_add(n, Relaxed) + n,
                 total: len,
             })
-        });
+        })?;
         Ok(State {
             cells,
             frontier,

@@ -169,8 +169,7 @@ pub(super) fn build<G: Indexed>(
                         done: done.fetch_add(n, Relaxed) + n,
                         total: len,
                     })
-                });
-                Ok(())
+                })
             })?;
             save(&partial, game, len, 1, &frontier, crc)?;
             (1, frontier)
