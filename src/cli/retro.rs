@@ -124,7 +124,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         let s = &report.summary;
         println!("# {}: strong solution by retrograde analysis", start.name());
         println!("cells {}", report.cells);
-        println!("positions {}", s.positions);
+        println!("positions {}", s.positions());
         println!("wins {}", s.wins);
         println!("losses {}", s.losses);
         println!("draws {}", s.draws);

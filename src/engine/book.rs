@@ -24,7 +24,7 @@
 //! is written to a temporary file and renamed.
 
 use super::Engine;
-use super::file::{parse_header, split_header, with_suffix, write_atomically};
+use super::file::{crc_field, field, header_fields, number_field, with_suffix, write_atomically};
 use crate::game::{Game, MoveList, Status};
 use crate::search::alphabeta::Oracle;
 use crate::search::score::win_at;
@@ -124,22 +124,11 @@ impl Book {
         let shown = path.display();
         let bytes = fs::read(path).map_err(|e| format!("cannot read book '{shown}': {e}"))?;
         let bad = |why: String| format!("book '{shown}' is corrupt: {why}");
-        let (header, body) = split_header(&bytes).ok_or_else(|| {
-            format!("'{shown}' is not an inarow book (no header ending in a blank line)")
-        })?;
-        let fields = parse_header(header, MAGIC)
-            .ok_or_else(|| format!("'{shown}' is not an inarow book (expected '{MAGIC}')"))?;
-        let get = |name: &str| {
-            fields
-                .get(name)
-                .cloned()
-                .ok_or_else(|| bad(format!("header has no '{name}'")))
-        };
-        let number = |name: &str| -> Result<u64, String> {
-            get(name)?
-                .parse()
-                .map_err(|_| bad(format!("'{name}' is not a number")))
-        };
+        let (fields, start) = header_fields(&bytes, MAGIC)
+            .map_err(|why| format!("'{shown}' is not an inarow book ({why})"))?;
+        let body = &bytes[start..];
+        let get = |name: &str| field(&fields, name).map(str::to_string).map_err(bad);
+        let number = |name: &str| number_field(&fields, name).map_err(bad);
         let book_game = get("game")?;
         if book_game != game {
             return Err(format!("book '{shown}' is for {book_game}, not for {game}"));
@@ -150,8 +139,7 @@ impl Book {
         if !(1..=16).contains(&width) {
             return Err(bad(format!("key-bytes {width} is out of range")));
         }
-        let crc = u32::from_str_radix(&get("crc32")?, 16)
-            .map_err(|_| bad("'crc32' is not a hexadecimal number".into()))?;
+        let crc = crc_field(&fields).map_err(bad)?;
         if body.len() as u128 != entries as u128 * (width as u128 + 1) {
             return Err(bad(format!(
                 "{} bytes of records, expected {entries} records of {} bytes (truncated?)",

@@ -35,6 +35,47 @@ pub(crate) fn parse_header(header: &str, magic: &str) -> Option<HashMap<String, 
     )
 }
 
+/// A header's `name value` fields.
+pub(crate) type Fields = HashMap<String, String>;
+
+/// The fields of a header whose first line is `magic`, and where the data after it starts; the
+/// error says why the bytes are not such a file.
+pub(crate) fn header_fields(bytes: &[u8], magic: &str) -> Result<(Fields, usize), String> {
+    let (header, body) =
+        split_header(bytes).ok_or("no header ending in a blank line".to_string())?;
+    let fields = parse_header(header, magic).ok_or_else(|| format!("expected '{magic}'"))?;
+    Ok((fields, bytes.len() - body.len()))
+}
+
+/// The first bytes of a file: enough for any header.
+pub(crate) fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    File::open(path)?.take(4096).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// A field's value; the error names it.
+pub(crate) fn field<'a>(fields: &'a Fields, name: &str) -> Result<&'a str, String> {
+    fields
+        .get(name)
+        .map(String::as_str)
+        .ok_or_else(|| format!("header has no '{name}'"))
+}
+
+/// A field's decimal number.
+pub(crate) fn number_field(fields: &Fields, name: &str) -> Result<u64, String> {
+    field(fields, name)?
+        .parse()
+        .map_err(|_| format!("'{name}' is not a number"))
+}
+
+/// The `crc32` field (hexadecimal).
+pub(crate) fn crc_field(fields: &Fields) -> Result<u32, String> {
+    u32::from_str_radix(field(fields, "crc32")?, 16)
+        .map_err(|_| "'crc32' is not a hexadecimal number".to_string())
+}
+
 /// Writes `header` and then whatever `body` writes to a temporary file beside `path`, then
 /// renames it over `path`.
 pub(crate) fn write_atomically_with(

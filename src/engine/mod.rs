@@ -306,11 +306,16 @@ impl<G: Game> Engine<G> {
         }
     }
 
-    /// The score of `pos` under the limits already set.
+    /// The score of `pos` under the limits already set: from the database if it has it.
     fn value(&mut self, pos: &G) -> Result<i32, StopReason> {
-        if let Some((score, _)) = self.looked_up(pos) {
-            return Ok(score);
+        match self.looked_up(pos) {
+            Some((score, _)) => Ok(score),
+            None => self.searched_value(pos),
         }
+    }
+
+    /// The score of `pos` by search (the database not asked).
+    fn searched_value(&mut self, pos: &G) -> Result<i32, StopReason> {
         let weak = self.weak;
         match &mut self.backend {
             Backend::AlphaBeta(s) => s.solve(pos, weak).map_err(StopReason::from),
@@ -354,7 +359,7 @@ impl<G: Game> Engine<G> {
         let start = Instant::now();
         let nodes0 = self.nodes();
         let known = self.looked_up(pos);
-        let mut result = known.map_or_else(|| self.value(pos), |(score, _)| Ok(score));
+        let mut result = known.map_or_else(|| self.searched_value(pos), |(score, _)| Ok(score));
         let mut plies = known.and_then(|(_, plies)| plies);
         if let (Ok(score), Backend::Repeating(s), None) = (result, &mut self.backend, known)
             && score != 0

@@ -25,10 +25,12 @@
 
 mod sliced;
 
-use super::file::{parse_header, split_header, with_suffix, write_atomically_with};
+use super::file::{
+    Fields, crc_field, field, header_fields, number_field, read_head, with_suffix,
+    write_atomically_with,
+};
 use crate::game::Indexed;
 use crate::search::retro::{Lookup, Progress, Solution, State, Summary, Value, memory_needed};
-use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -81,30 +83,16 @@ pub struct BuildReport {
 }
 
 /// Reads the fields of a header (`what` names the file in messages).
-fn fields(
-    bytes: &[u8],
-    magic: &str,
-    what: &str,
-) -> Result<(HashMap<String, String>, usize), String> {
-    let (header, body) =
-        split_header(bytes).ok_or_else(|| format!("{what} is not an inarow database"))?;
-    let fields = parse_header(header, magic)
-        .ok_or_else(|| format!("{what} is not an inarow database (expected '{magic}')"))?;
-    Ok((fields, bytes.len() - body.len()))
+fn fields(bytes: &[u8], magic: &str, what: &str) -> Result<(Fields, usize), String> {
+    header_fields(bytes, magic).map_err(|why| format!("{what} is not an inarow database ({why})"))
 }
 
-fn number(fields: &HashMap<String, String>, name: &str, what: &str) -> Result<u64, String> {
-    fields
-        .get(name)
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| format!("{what} is corrupt: no number '{name}' in its header"))
+fn number(fields: &Fields, name: &str, what: &str) -> Result<u64, String> {
+    number_field(fields, name).map_err(|why| format!("{what} is corrupt: {why}"))
 }
 
-fn checksum(fields: &HashMap<String, String>, what: &str) -> Result<u32, String> {
-    fields
-        .get("crc32")
-        .and_then(|v| u32::from_str_radix(v, 16).ok())
-        .ok_or_else(|| format!("{what} is corrupt: no 'crc32' in its header"))
+fn checksum(fields: &Fields, what: &str) -> Result<u32, String> {
+    crc_field(fields).map_err(|why| format!("{what} is corrupt: {why}"))
 }
 
 /// Feeds the bytes of `cells` to `f` a block at a time (no copy of the whole).
@@ -160,12 +148,14 @@ impl Database {
             return Err(format!("{what} is corrupt: checksum mismatch"));
         }
         let summary = Summary {
-            positions: number(&fields, "positions", &what)?,
             wins: number(&fields, "wins", &what)?,
             losses: number(&fields, "losses", &what)?,
             draws: number(&fields, "draws", &what)?,
             longest: number(&fields, "longest", &what)? as u32,
         };
+        if number(&fields, "positions", &what)? != summary.positions() {
+            return Err(format!("{what} is corrupt: its counts do not add up"));
+        }
         // The cells in place: no second copy of a large file.
         bytes.drain(..start);
         Ok(Database {
@@ -177,17 +167,12 @@ impl Database {
 
     /// The game a database file is for, from its header alone.
     pub fn game_of(path: &Path) -> Result<String, String> {
-        use std::io::Read;
         let what = format!("database '{}'", path.display());
-        let mut head = Vec::new();
-        fs::File::open(path)
-            .and_then(|f| f.take(4096).read_to_end(&mut head))
-            .map_err(|e| format!("cannot read {what}: {e}"))?;
+        let head = read_head(path).map_err(|e| format!("cannot read {what}: {e}"))?;
         let (fields, _) = fields(&head, MAGIC, &what)?;
-        fields
-            .get("game")
-            .cloned()
-            .ok_or_else(|| format!("{what} is corrupt: no 'game' in its header"))
+        field(&fields, "game")
+            .map(str::to_string)
+            .map_err(|why| format!("{what} is corrupt: {why}"))
     }
 
     pub fn game(&self) -> &str {
@@ -284,7 +269,7 @@ fn db_header<G: Indexed>(game: &G, len: u64, s: &Summary, crc: u32) -> String {
         "{MAGIC}\ngame {}\ncells {len}\npositions {}\nwins {}\nlosses {}\ndraws {}\n\
          longest {}\ncrc32 {crc:08x}\n\n",
         game.name(),
-        s.positions,
+        s.positions(),
         s.wins,
         s.losses,
         s.draws,
@@ -294,14 +279,10 @@ fn db_header<G: Indexed>(game: &G, len: u64, s: &Summary, crc: u32) -> String {
 
 /// Whether a partial build in `path` was sliced (its cells on disk).
 fn is_sliced(path: &Path) -> bool {
-    let mut head = Vec::new();
-    use std::io::Read;
-    fs::File::open(path)
-        .and_then(|f| f.take(4096).read_to_end(&mut head))
-        .is_ok()
-        && split_header(&head)
-            .and_then(|(h, _)| parse_header(h, PARTIAL_MAGIC))
-            .is_some_and(|f| f.contains_key("sliced"))
+    read_head(path)
+        .ok()
+        .and_then(|head| header_fields(&head, PARTIAL_MAGIC).ok())
+        .is_some_and(|(f, _)| f.contains_key("sliced"))
 }
 
 impl<G: Indexed> Lookup<G> for Database {
@@ -331,9 +312,6 @@ fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(),
         for_each_frontier_block(&state.frontier, |b| w.write_all(b))
     })
 }
-
-/// A header's `name value` fields.
-type Fields = HashMap<String, String>;
 
 /// The fields and data of the partial file an interrupted build of `game` saved, if there is
 /// one, checked: its game, size, data length (`body_len`) and checksum. Anything else is an

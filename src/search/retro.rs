@@ -97,7 +97,6 @@ pub struct State {
 /// What a finished analysis found, over every index that is a position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    pub positions: u64,
     pub wins: u64,
     pub losses: u64,
     pub draws: u64,
@@ -368,10 +367,15 @@ pub fn finished(byte: u8) -> u8 {
 }
 
 impl Summary {
+    /// Indices that are positions.
+    pub fn positions(&self) -> u64 {
+        self.wins + self.losses + self.draws
+    }
+
     /// Counts one finished cell.
     pub fn add(&mut self, byte: u8) {
         match decode(byte) {
-            None => return,
+            None => {}
             Some(Value::Draw) => self.draws += 1,
             Some(Value::Win(d)) => {
                 self.wins += 1;
@@ -382,7 +386,6 @@ impl Summary {
                 self.longest = self.longest.max(d);
             }
         }
-        self.positions += 1;
     }
 }
 
