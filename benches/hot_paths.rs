@@ -5,8 +5,9 @@
 //! Run: `cargo bench --bench hot_paths`
 
 use divan::{Bencher, black_box};
-use inarow::game::connect::Sized;
-use inarow::game::{Connect, Dims, Game, MoveList, Standard, play_moves};
+use inarow::game::{
+    Bounded, Connect, Game, Grid, MoveList, Notation, Runtime, Standard, Tactics, play_moves,
+};
 use inarow::search::{AlphaBeta, Bound, Config, Scheme, Table};
 
 fn main() {
@@ -25,7 +26,7 @@ const POSITIONS: [&str; 8] = [
     "3455565261655364217",
 ];
 
-fn positions<G: Game>(start: G) -> Vec<G> {
+fn positions<G: Notation>(start: G) -> Vec<G> {
     POSITIONS
         .iter()
         .map(|m| play_moves(start, m).expect("valid benchmark position").0)
@@ -36,8 +37,8 @@ fn standard() -> Vec<Connect<u64, Standard>> {
     positions(Connect::new(Standard))
 }
 
-fn sized<B: inarow::game::bits::Bits>() -> Vec<Connect<B, Sized>> {
-    positions(Connect::new(Sized::new(Dims::new(7, 6, 4).unwrap())))
+fn sized<B: inarow::game::bits::Bits>() -> Vec<Connect<B, Runtime>> {
+    positions(Connect::new(Runtime::new(Grid::new(7, 6, 4).unwrap())))
 }
 
 #[divan::bench]
@@ -123,7 +124,7 @@ fn table_probe(bencher: Bencher) {
     });
 }
 
-fn solve_all<G: Game>(bencher: Bencher, ps: Vec<G>) {
+fn solve_all<G: Bounded + Tactics>(bencher: Bencher, ps: Vec<G>) {
     let mut solver = AlphaBeta::new(
         &ps[0],
         Config {

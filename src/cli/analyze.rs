@@ -1,9 +1,9 @@
 //! `inarow analyze`: the score of every legal move of one position, best first.
 
-use super::{Outcome, SolverArgs, parse_with_history, show_moves};
+use super::{Outcome, SolverArgs, parse_position, show_moves};
 use clap::Args;
 use inarow::engine::Engine;
-use inarow::game::Game;
+use inarow::game::{Notation, Tactics};
 use inarow::with_game;
 use serde::Serialize;
 
@@ -34,17 +34,17 @@ struct JsonAnalysis {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
-    let options = args.solver.options()?;
-    with_game!(args.solver.spec()?.start(), start => analyze(start, args.solver.engine(&start, options)?, &args))
+    with_game!(args.solver.game.start()?, start => analyze(start, args.solver.engine(&start)?, &args))
 }
 
-fn analyze<G: Game>(
+fn analyze<G: Tactics + Notation>(
     start: G,
     mut engine: Engine<G>,
     args: &AnalyzeArgs,
 ) -> Result<Outcome, String> {
-    let (pos, history) = parse_with_history(start, &args.moves).map_err(|e| e.to_string())?;
-    engine.set_history(history);
+    let read = parse_position(start, &args.moves).map_err(|e| e.to_string())?;
+    engine.set_history(read.history);
+    let pos = read.pos;
     let scores = engine.analyze(&pos);
     if scores.is_empty() {
         return Err(format!(

@@ -3,11 +3,11 @@
 //! `FILE n=1000 correct=1000 mean_us=8.7 mean_nodes=51.3 max_us=225`.
 //! Without files it runs the built-in suite and adds its node total: `signature N`.
 
-use super::{Outcome, SolverArgs, parse_with_history, progress_bar};
+use super::{Outcome, SolverArgs, parse_position, progress_bar};
 use clap::Args;
 use inarow::engine::bench::{BUILTIN_SUITE, Tally, run_builtin};
 use inarow::engine::{Engine, Options};
-use inarow::game::Game;
+use inarow::game::{Notation, Tactics};
 use inarow::with_game;
 
 #[derive(Args)]
@@ -26,12 +26,11 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
     if args.files.is_empty() {
         return builtin(&options);
     }
-    let weak = options.weak;
-    with_game!(args.solver.spec()?.start(), start => {
-        let mut engine = args.solver.engine(&start, options)?;
+    with_game!(args.solver.game.start()?, start => {
+        let mut engine = args.solver.engine(&start)?;
         let mut outcome = Outcome::Done;
         for file in &args.files {
-            match bench_file(start, &mut engine, file, args.limit, weak) {
+            match bench_file(start, &mut engine, file, args.limit) {
                 Ok(true) => {}
                 Ok(false) => outcome = Outcome::Failed,
                 Err(e) => {
@@ -64,13 +63,13 @@ fn builtin(options: &Options) -> Result<Outcome, String> {
 }
 
 /// Benchmarks one file; `Ok(false)` when some line was bad or wrong.
-fn bench_file<G: Game>(
+fn bench_file<G: Tactics + Notation>(
     start: G,
     engine: &mut Engine<G>,
     file: &str,
     limit: Option<usize>,
-    weak: bool,
 ) -> Result<bool, String> {
+    let weak = engine.is_weak();
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let lines: Vec<(usize, &str)> = text
         .lines()
@@ -87,10 +86,10 @@ fn bench_file<G: Game>(
         let mut fields = line.split_whitespace();
         let (moves, expected) = (fields.next().unwrap_or(""), fields.next());
         let parsed = match expected.map(str::parse::<i32>) {
-            Some(Ok(v)) => parse_with_history(start, moves)
-                .map(|(pos, history)| {
-                    engine.set_history(history);
-                    (pos, v)
+            Some(Ok(v)) => parse_position(start, moves)
+                .map(|read| {
+                    engine.set_history(read.history);
+                    (read.pos, v)
                 })
                 .map_err(|e| e.to_string()),
             _ => Err(format!("bad line '{line}': expected MOVES SCORE")),

@@ -1,9 +1,10 @@
 //! `inarow book build`: an opening book of every position up to a depth (see
 //! `inarow::engine::book` for the file format).
 
-use super::{Outcome, SolverArgs, progress_bar};
+use super::{GameArg, LimitArgs, Outcome, progress_bar, threads};
 use clap::{Args, Subcommand};
 use inarow::engine::book::Book;
+use inarow::engine::{Config, Engine, Options};
 use inarow::game::Game;
 use inarow::with_game;
 use std::path::Path;
@@ -18,7 +19,16 @@ pub enum BookCommand {
 #[derive(Args)]
 pub struct BuildArgs {
     #[command(flatten)]
-    solver: SolverArgs,
+    game: GameArg,
+    /// Limits on the search of each position at the book's depth.
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Transposition table size in MiB, kept from one position to the next.
+    #[arg(long, default_value_t = 64)]
+    tt_mb: usize,
+    /// Search threads sharing the table.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Positions with at most this many plies go into the book.
     #[arg(long)]
     depth: u32,
@@ -29,13 +39,17 @@ pub struct BuildArgs {
 
 pub fn run(command: BookCommand) -> Result<Outcome, String> {
     let BookCommand::Build(args) = command;
-    let mut options = args.solver.options()?;
-    if options.weak {
-        return Err("a book holds exact scores: --weak does not apply".into());
-    }
-    options.weak = false;
-    with_game!(args.solver.spec()?.start(), start => {
-        let mut engine = args.solver.engine(&start, options)?;
+    let options = Options {
+        config: Config {
+            tt_mb: args.tt_mb,
+            threads: threads(args.threads)?,
+            ..Config::default()
+        },
+        limits: args.limits.limits()?,
+        ..Options::default()
+    };
+    with_game!(args.game.start()?, start => {
+        let mut engine = Engine::try_new(&start, options.clone())?;
         let bar = progress_bar(0, &format!("ply {}", args.depth));
         let stats = Book::build(start, args.depth, Path::new(&args.out), &mut engine, |done, total| {
             bar.set_length(total as u64);

@@ -3,13 +3,13 @@
 
 use super::Outcome;
 use clap::Args;
+use inarow::engine::count;
 use inarow::game::{Game, GameSpec};
-use inarow::search::census;
 use inarow::with_game;
 
 #[derive(Args)]
 pub struct CountArgs {
-    /// Game: connect4[:WxH[:kK]] or popout[:WxH].
+    /// Game: connect4[:WxH[:kK]] or popout[:WxH] (boards whose keys fit the memory budget).
     #[arg(long, short, default_value = "connect4:4x4")]
     game: String,
     /// Memory budget in MiB (the set of keys takes 2^key_bits / 8 bytes).
@@ -25,7 +25,7 @@ pub fn run(args: CountArgs) -> Result<Outcome, String> {
         .ok_or_else(|| format!("--mem-mb {} is too large", args.mem_mb))?;
     with_game!(spec.start(), start => {
         let bar = indicatif::ProgressBar::new_spinner();
-        let census = census::count(start, bytes, |n| bar.set_message(format!("{n} positions")));
+        let census = count(start, bytes, |n| bar.set_message(format!("{n} positions")));
         bar.finish_and_clear();
         let census = census?;
         println!("# {}: legal positions by number of discs", start.name());

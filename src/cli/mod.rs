@@ -1,5 +1,6 @@
-//! The command line: parses and validates flags into plain values, then calls the engine.
-//! Nothing below this module knows about flags.
+//! The command line: parses and validates flags into plain values, then calls the engine. It
+//! imports nothing but `inarow::engine` (the facade) and `inarow::game` (the rules and the
+//! notation); nothing below this module knows about flags.
 
 mod analyze;
 mod bench;
@@ -13,12 +14,10 @@ mod verify;
 
 use clap::{Args, Parser, Subcommand};
 use inarow::engine::book::Book;
-use inarow::engine::retro::Database;
-use inarow::engine::{Algorithm, Engine, Options};
-use inarow::game::{Game, GameSpec, Indexed, MoveError, play_moves};
-use inarow::search::alphabeta::Limits;
-use inarow::search::winner::Handicap;
-use inarow::search::{Config, Driver, Scheme};
+use inarow::engine::{
+    Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, retro as database,
+};
+use inarow::game::{AnyGame, GameSpec, MoveError, Notation, Tactics, path_keys, play_moves};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::sync::Arc;
@@ -41,7 +40,7 @@ enum Command {
     Solve(solve::SolveArgs),
     /// The exact score of every legal move of a position, best first.
     Analyze(analyze::AnalyzeArgs),
-    /// Solve benchmark files of `MOVES EXPECTED` lines and compare.
+    /// Solve benchmark files of `MOVES EXPECTED` lines and compare, or run a built-in suite.
     Bench(bench::BenchArgs),
     /// Play in the terminal against the solver, or two humans.
     Play(play::PlayArgs),
@@ -59,20 +58,101 @@ enum Command {
     Table(table::TableArgs),
 }
 
-/// The game and the solver's settings, shared by every command.
+/// The game, for every command that plays one.
 #[derive(Args, Clone, Debug)]
-pub struct SolverArgs {
+pub struct GameArg {
     /// Game: connect4 (7x6, k=4), connect4:WxH, connect4:WxH:kK, popout (7x6), popout:WxH.
     #[arg(long, short, default_value = "connect4")]
     game: String,
+}
+
+impl GameArg {
+    /// The start position (a bad spec is one line naming it, not a usage screen).
+    fn start(&self) -> Result<AnyGame, String> {
+        Ok(self.game.parse::<GameSpec>()?.start())
+    }
+}
+
+/// Limits on each search.
+#[derive(Args, Clone, Debug, Default)]
+pub struct LimitArgs {
+    /// Stop each search after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Stop each search after this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Result<Limits, String> {
+        Ok(Limits {
+            time: seconds("--time", self.time)?,
+            nodes: self.nodes,
+        })
+    }
+}
+
+/// A positive number of seconds, checked.
+fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>, String> {
+    match value {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            Err(format!("{flag} {t}: must be a positive number of seconds"))
+        }
+        t => Ok(t.map(Duration::from_secs_f64)),
+    }
+}
+
+/// Answers from a book or a strong solution, before any search.
+#[derive(Args, Clone, Debug, Default)]
+pub struct KnowledgeArgs {
+    /// Answer positions from this opening book (`inarow book build`); alpha-beta only.
+    #[arg(long, value_name = "FILE")]
+    book: Option<String>,
+    /// Answer positions from this strong solution (`inarow retro build`) before searching. In
+    /// games that repeat it gives the value of the position itself: earlier positions of the
+    /// move string do not count as repetitions.
+    #[arg(long, value_name = "FILE")]
+    db: Option<String>,
+}
+
+impl KnowledgeArgs {
+    /// The engine for `start`'s game, with the book and the database if they were given.
+    fn engine<G: Tactics>(&self, start: &G, options: Options) -> Result<Engine<G>, String> {
+        let mut engine = Engine::try_new(start, options)?;
+        if let Some(path) = &self.book {
+            let book = Book::load(Path::new(path), &start.name())?;
+            engine.set_book(start, Arc::new(book))?;
+        }
+        if let Some(path) = &self.db {
+            engine.set_database(database::open(Path::new(path), start)?);
+        }
+        Ok(engine)
+    }
+}
+
+/// The solver's method and techniques: for `solve`, `analyze`, `bench` and `table`.
+#[derive(Args, Clone, Debug)]
+pub struct SolverArgs {
+    #[command(flatten)]
+    game: GameArg,
+    #[command(flatten)]
+    limits: LimitArgs,
+    #[command(flatten)]
+    knowledge: KnowledgeArgs,
     /// Only win / draw / loss (1 / 0 / -1), not the exact score.
     #[arg(long)]
     weak: bool,
-    /// Algorithm. Alpha-beta with its root driver: gallop (from the extremes, then bisection),
-    /// bisect, mtdf, deepening or ab (one full window); or a proof-number search, which gives
-    /// win / draw / loss only: pns, pn2 or dfpn.
-    #[arg(long, default_value = "gallop")]
-    algo: String,
+    /// Also the number of plies to the end of the game under perfect play, for a win or a loss
+    /// (`plies=N`). In games that repeat, found after the value by a second search.
+    #[arg(long)]
+    distance: bool,
+    /// Algorithm (default: the game's fastest exact method: gallop for connect4, dfpn for
+    /// popout). Alpha-beta with its root driver: gallop (from the extremes, then bisection),
+    /// bisect, mtdf, deepening or ab (one full window); a proof-number search, which gives
+    /// win / draw / loss only: pns, pn2 or dfpn; or minimax, the exhaustive reference.
+    #[arg(long)]
+    algo: Option<String>,
     /// Memory budget of the proof-number searches, in MiB.
     #[arg(long, default_value_t = 1024)]
     mem_mb: usize,
@@ -101,21 +181,11 @@ pub struct SolverArgs {
     /// No enhanced transposition cutoffs.
     #[arg(long)]
     no_etc: bool,
-    /// Answer positions from this opening book (`inarow book build`); alpha-beta only.
-    #[arg(long, value_name = "FILE")]
-    book: Option<String>,
-    /// Answer positions from this strong solution (`inarow retro build`) before searching. In
-    /// games that repeat it gives the value of the position itself: earlier positions of the
-    /// move string do not count as repetitions.
-    #[arg(long, value_name = "FILE")]
-    db: Option<String>,
     /// Search threads sharing the table (alpha-beta only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Games that repeat (PopOut): the occurrence of a position that ends the game as a draw,
-    /// 2 (the PopOut thesis) or 3 (the official rule).
-    #[arg(long, default_value_t = 2)]
-    repetition: u32,
+    #[command(flatten)]
+    rules: RuleArgs,
     /// Games that repeat: the side to move must win by this ply (counted from the empty board).
     /// A win under a handicap is a win; anything else proves nothing (exit 3).
     #[arg(long, value_name = "PLY")]
@@ -124,63 +194,33 @@ pub struct SolverArgs {
     /// once.
     #[arg(long, value_name = "N")]
     handicap_pops: Option<u32>,
-    /// Stop each search after this many seconds.
-    #[arg(long)]
-    time: Option<f64>,
-    /// Stop each search after this many nodes.
-    #[arg(long)]
-    nodes: Option<u64>,
+}
+
+/// The rules a game leaves open.
+#[derive(Args, Clone, Debug)]
+pub struct RuleArgs {
+    /// Games that repeat (PopOut): the occurrence of a position that ends the game as a draw,
+    /// 2 (the PopOut thesis) or 3 (the official rule).
+    #[arg(long, default_value_t = 2)]
+    repetition: u32,
 }
 
 impl SolverArgs {
-    /// The game, checked (a bad spec is one line naming it, not a usage screen).
-    fn spec(&self) -> Result<GameSpec, String> {
-        self.game.parse()
-    }
-
-    /// The engine for `start`'s game, with the book and the database if they were given.
-    fn engine<G: Indexed>(&self, start: &G, options: Options) -> Result<Engine<G>, String> {
-        let mut engine = Engine::try_new(start, options)?;
-        if let Some(path) = &self.book {
-            let book = Book::load(Path::new(path), &start.name())?;
-            engine.set_book(start, Arc::new(book))?;
-        }
-        if let Some(path) = &self.db {
-            engine.set_database(Arc::new(Database::load(Path::new(path), start)?));
-        }
-        Ok(engine)
-    }
-
     fn options(&self) -> Result<Options, String> {
-        let time = match self.time {
-            Some(t) if !(t.is_finite() && t > 0.0) => {
-                return Err(format!("--time {t}: must be a positive number of seconds"));
-            }
-            t => t.map(Duration::from_secs_f64),
-        };
-        let (algorithm, driver) = match self.algo.parse::<Driver>() {
-            Ok(driver) => (Algorithm::AlphaBeta, driver),
-            Err(_) => match self.algo.parse::<Algorithm>() {
-                Ok(algorithm) => (algorithm, Driver::Gallop),
-                Err(_) => {
-                    return Err(format!(
-                        "unknown algorithm '{}': expected gallop, bisect, mtdf, deepening, ab, \
-                         pns, pn2 or dfpn",
-                        self.algo
-                    ));
-                }
-            },
-        };
-        if self.threads == 0 || self.threads > 256 {
+        let algorithm = self
+            .algo
+            .as_deref()
+            .map(str::parse::<Algorithm>)
+            .transpose()?;
+        let driver = self
+            .algo
+            .as_deref()
+            .and_then(|a| a.parse::<Driver>().ok())
+            .unwrap_or(Driver::Gallop);
+        let threads = threads(self.threads)?;
+        if threads > 1 && algorithm.is_some_and(|a| a != Algorithm::AlphaBeta) {
             return Err(format!(
-                "--threads {}: must be between 1 and 256",
-                self.threads
-            ));
-        }
-        if self.threads > 1 && algorithm != Algorithm::AlphaBeta {
-            return Err(format!(
-                "--threads {}: only the alpha-beta algorithms run on several threads",
-                self.threads
+                "--threads {threads}: only the alpha-beta algorithms run on several threads"
             ));
         }
         Ok(Options {
@@ -196,21 +236,32 @@ impl SolverArgs {
                 tt_move: !self.no_tt_move,
                 history: self.history,
                 etc: !self.no_etc,
-                threads: self.threads,
+                threads,
                 ..Config::default()
             },
             weak: self.weak,
-            repetition: self.repetition,
+            distance: self.distance,
+            repetition: self.rules.repetition,
             handicap: Handicap {
                 max_plies: self.handicap_depth,
                 backward_moves: self.handicap_pops,
             },
-            limits: Limits {
-                time,
-                nodes: self.nodes,
-            },
+            limits: self.limits.limits()?,
         })
     }
+
+    /// The engine for `start`'s game.
+    fn engine<G: Tactics>(&self, start: &G) -> Result<Engine<G>, String> {
+        self.knowledge.engine(start, self.options()?)
+    }
+}
+
+/// A thread count, checked.
+fn threads(n: usize) -> Result<usize, String> {
+    if n == 0 || n > 256 {
+        return Err(format!("--threads {n}: must be between 1 and 256"));
+    }
+    Ok(n)
 }
 
 /// A progress bar on standard error (drawn only on a terminal).
@@ -225,22 +276,28 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
     bar
 }
 
-/// A move string from the command line or a file (`-` and the empty string are the empty board):
-/// the position, and the exact keys of the positions before it (oldest first), which count for
-/// the repetition rule of games that repeat (empty for the others).
-fn parse_with_history<G: Game>(start: G, text: &str) -> Result<(G, Vec<u128>), MoveError> {
+/// A position read from a move string.
+struct Position<G: Notation> {
+    pos: G,
+    /// The moves from the start.
+    moves: Vec<G::Move>,
+    /// The exact keys of the positions before it (oldest first), which count for the
+    /// repetition rule of games that repeat.
+    history: Vec<u128>,
+}
+
+/// A move string from the command line or a file (`-` and the empty string are the empty
+/// board).
+fn parse_position<G: Notation>(start: G, text: &str) -> Result<Position<G>, MoveError> {
     let text = text.trim();
     let text = if text == "-" { "" } else { text };
     let (pos, moves) = play_moves(start, text)?;
-    let mut history = Vec::new();
-    if start.may_repeat() {
-        let mut at = start;
-        for m in moves {
-            history.push(at.key());
-            at = at.play(m);
-        }
-    }
-    Ok((pos, history))
+    let history = path_keys(start, &moves);
+    Ok(Position {
+        pos,
+        moves,
+        history,
+    })
 }
 
 /// How a position's moves are printed: `-` for the empty board.

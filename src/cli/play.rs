@@ -1,9 +1,9 @@
 //! `inarow play`: a game in the terminal against the solver (either side) or between two humans.
 
-use super::{Outcome, SolverArgs};
+use super::{GameArg, KnowledgeArgs, Outcome, RuleArgs, seconds};
 use clap::{Args, ValueEnum};
-use inarow::engine::Engine;
-use inarow::game::{Game, MoveList, Status};
+use inarow::engine::{Engine, Limits, Options};
+use inarow::game::{Kind, MoveList, Notation, Status, Tactics};
 use inarow::with_game;
 use std::io::{BufRead, Write};
 
@@ -22,7 +22,11 @@ enum Humans {
 #[derive(Args)]
 pub struct PlayArgs {
     #[command(flatten)]
-    solver: SolverArgs,
+    game: GameArg,
+    #[command(flatten)]
+    knowledge: KnowledgeArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
     /// Who is human.
     #[arg(long, value_enum, default_value = "first")]
     human: Humans,
@@ -31,20 +35,24 @@ pub struct PlayArgs {
     think: f64,
 }
 
-pub fn run(mut args: PlayArgs) -> Result<Outcome, String> {
-    if args.solver.time.is_none() {
-        args.solver.time = Some(args.think);
-    }
-    let options = args.solver.options()?;
+pub fn run(args: PlayArgs) -> Result<Outcome, String> {
+    let options = Options {
+        limits: Limits {
+            time: seconds("--think", Some(args.think))?,
+            nodes: None,
+        },
+        repetition: args.rules.repetition,
+        ..Options::default()
+    };
     let repetition = options.repetition as usize;
-    with_game!(args.solver.spec()?.start(), start => {
-        let engine = args.solver.engine(&start, options)?;
+    with_game!(args.game.start()?, start => {
+        let engine = args.knowledge.engine(&start, options)?;
         play(start, engine, args.human, repetition)
     })
 }
 
 /// `repetition`: the occurrence of a position that draws, in games that repeat.
-fn play<G: Game>(
+fn play<G: Tactics + Notation>(
     start: G,
     mut engine: Engine<G>,
     humans: Humans,
@@ -68,7 +76,7 @@ fn play<G: Game>(
             }
             Status::Ongoing => {}
         }
-        if pos.may_repeat() {
+        if G::Kind::REPEATS {
             let earlier: Vec<u128> = history[..history.len() - 1]
                 .iter()
                 .map(|p| p.key())
@@ -125,7 +133,7 @@ fn play<G: Game>(
 
 /// The engine's choice: a best move by exact analysis, or, when the time runs out, the first
 /// move of its ordering that does not lose at once.
-fn engine_move<G: Game>(engine: &mut Engine<G>, pos: &G) -> G::Move {
+fn engine_move<G: Tactics>(engine: &mut Engine<G>, pos: &G) -> G::Move {
     let report = engine.solve_detailed(pos);
     if let Some(&mv) = report.best_moves.first() {
         return mv;

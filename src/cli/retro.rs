@@ -2,12 +2,12 @@
 //! (see `inarow::engine::retro` for the format); `inarow retro query`: positions answered from
 //! one, printed as `solve` prints them.
 
-use super::solve::{self, SolveArgs};
-use super::{Outcome, progress_bar};
-use clap::{Args, Parser, Subcommand};
-use inarow::engine::retro::{BuildOptions, Database};
+use super::solve::{self, Format};
+use super::{Outcome, progress_bar, threads};
+use clap::{Args, Subcommand};
+use inarow::engine::retro::{self as database, BuildOptions, Database};
+use inarow::engine::{Config, Engine, Options, Progress, Value};
 use inarow::game::{Game, GameSpec};
-use inarow::search::retro::{Progress, Value};
 use inarow::with_game;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,12 +67,7 @@ pub fn run(command: RetroCommand) -> Result<Outcome, String> {
 
 fn build(args: BuildArgs) -> Result<Outcome, String> {
     let spec: GameSpec = args.game.parse()?;
-    if args.threads == 0 || args.threads > 256 {
-        return Err(format!(
-            "--threads {}: must be between 1 and 256",
-            args.threads
-        ));
-    }
+    let threads = threads(args.threads)?;
     if !(args.save_every.is_finite() && args.save_every >= 0.0) {
         return Err(format!(
             "--save-every {}: must be a number of seconds",
@@ -85,7 +80,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         return Err(format!("--time {t}: must be a number of seconds"));
     }
     let options = BuildOptions {
-        threads: args.threads,
+        threads,
         mem_bytes: args.mem_mb.saturating_mul(1 << 20),
         save_every: Duration::from_secs_f64(args.save_every),
         time: args.time.map(Duration::from_secs_f64),
@@ -110,7 +105,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
                 bar.set_message(format!("round {round}, {decided} decided"));
             }
         };
-        let report = Database::build(&start, out, &options, &progress);
+        let report = database::build(&start, out, &options, &progress);
         bar.finish_and_clear();
         let report = report?;
         if let Some(why) = &report.stopped {
@@ -167,22 +162,26 @@ fn interrupt_flag() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
-/// The arguments of `solve`, for answering queries with its code and format.
-#[derive(Parser)]
-struct AsSolve {
-    #[command(flatten)]
-    solve: SolveArgs,
-}
-
+/// Answers positions from a database, as `solve --db FILE --distance` does: the same
+/// function, with the game the file names, no table and the distance (which the database holds).
 fn query(args: QueryArgs) -> Result<Outcome, String> {
-    let game = Database::game_of(Path::new(&args.file))?;
-    let mut argv = vec!["query", "--game", &game, "--db", &args.file, "--tt-mb", "0"];
-    if args.json {
-        argv.push("--json");
-    }
-    // `--` so that move strings are never read as flags.
-    argv.push("--");
-    argv.extend(args.moves.iter().map(String::as_str));
-    let as_solve = AsSolve::try_parse_from(argv).map_err(|e| e.to_string())?;
-    solve::run(as_solve.solve)
+    let path = Path::new(&args.file);
+    let spec: GameSpec = Database::game_of(path)?.parse()?;
+    let options = Options {
+        config: Config {
+            tt_mb: 0,
+            ..Config::default()
+        },
+        distance: true,
+        ..Options::default()
+    };
+    let format = Format {
+        stats: false,
+        json: args.json,
+    };
+    with_game!(spec.start(), start => {
+        let mut engine = Engine::try_new(&start, options.clone())?;
+        engine.set_database(database::open(path, &start)?);
+        solve::answer(start, &mut engine, &args.moves, format)
+    })
 }

@@ -1,10 +1,10 @@
-//! `inarow solve`: the score of each position given, or of each line of standard input.
+//! `inarow solve`: the score of each position given, or of each line of standard input. `retro
+//! query` answers through the same [`answer`].
 
-use super::{Outcome, SolverArgs, parse_with_history, show_moves};
+use super::{Outcome, SolverArgs, parse_position, show_moves};
 use clap::Args;
 use inarow::engine::{Engine, Report};
-use inarow::game::{Game, format_moves, play_moves};
-use inarow::search::proof::write_proof;
+use inarow::game::{Notation, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
 use std::io::{BufRead, Write};
@@ -13,12 +13,8 @@ use std::io::{BufRead, Write};
 pub struct SolveArgs {
     #[command(flatten)]
     solver: SolverArgs,
-    /// Add `nodes=N us=T` to each line.
-    #[arg(long)]
-    stats: bool,
-    /// One JSON object per position: moves, score, best moves, principal variation, nodes, time.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    format: Format,
     /// Write proof certificates of the position's win / draw / loss to FILE (one position
     /// only); `inarow verify FILE` checks them.
     #[arg(long, value_name = "FILE")]
@@ -26,6 +22,17 @@ pub struct SolveArgs {
     /// Move strings (`4453`; `-` or "" = the empty board). Without any, reads standard input:
     /// the first field of each line.
     moves: Vec<String>,
+}
+
+/// How answers are printed.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct Format {
+    /// Add `nodes=N us=T` to each line.
+    #[arg(long)]
+    pub stats: bool,
+    /// One JSON object per position: moves, score, best moves, principal variation, nodes, time.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The JSON form of one solved position.
@@ -36,7 +43,7 @@ struct JsonReport {
     score: Option<i32>,
     /// win, draw or loss for the side to move.
     outcome: Option<&'static str>,
-    /// Games that repeat: plies to the end of the game under perfect play.
+    /// With --distance: plies to the end of the game under perfect play.
     plies: Option<u32>,
     best_moves: Vec<String>,
     pv: String,
@@ -46,14 +53,12 @@ struct JsonReport {
 }
 
 pub fn run(args: SolveArgs) -> Result<Outcome, String> {
-    let options = args.solver.options()?;
-    let proof_numbers = options.algorithm.is_weak_only();
     if args.proof.is_some() && args.moves.len() != 1 {
         return Err("--proof needs exactly one position on the command line".to_string());
     }
-    with_game!(args.solver.spec()?.start(), start => {
-        let mut engine = args.solver.engine(&start, options)?;
-        let outcome = solve_all(start, &mut engine, &args, proof_numbers)?;
+    with_game!(args.solver.game.start()?, start => {
+        let mut engine = args.solver.engine(&start)?;
+        let outcome = answer(start, &mut engine, &args.moves, args.format)?;
         if let Some(file) = &args.proof {
             write_certificates(start, &mut engine, &args.moves[0], file)?;
         }
@@ -62,40 +67,38 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
 }
 
 /// Writes the certificates of one position: to a temporary file first, renamed when complete.
-fn write_certificates<G: Game>(
+fn write_certificates<G: Tactics + Notation>(
     start: G,
     engine: &mut Engine<G>,
     moves: &str,
     file: &str,
 ) -> Result<(), String> {
-    let text = if moves.trim() == "-" { "" } else { moves };
-    let (pos, root_moves) = play_moves(start, text).map_err(|e| e.to_string())?;
-    let proofs = engine
-        .certificates(&pos)
+    let root = parse_position(start, moves).map_err(|e| e.to_string())?;
+    let body = engine
+        .certificate_file(&start, &root.moves)
         .map_err(|e| format!("no certificate written: {e}"))?;
-    let body: String = proofs
-        .iter()
-        .map(|p| write_proof(&start, &root_moves, p))
-        .collect();
     let temporary = format!("{file}.tmp");
-    std::fs::write(&temporary, body)
+    std::fs::write(&temporary, &body)
         .and_then(|_| std::fs::rename(&temporary, file))
         .map_err(|e| format!("cannot write '{file}': {e}"))?;
-    eprintln!("inarow: wrote {} certificate(s) to {file}", proofs.len());
+    let count = body.matches(inarow::engine::CERTIFICATE_MAGIC).count();
+    eprintln!("inarow: wrote {count} certificate(s) to {file}");
     Ok(())
 }
 
-fn solve_all<G: Game>(
+/// Answers each position of `moves` (or of standard input, when there is none) with `engine`,
+/// printing one line (or JSON object) each.
+pub fn answer<G: Tactics + Notation>(
     start: G,
     engine: &mut Engine<G>,
-    args: &SolveArgs,
-    proof_numbers: bool,
+    moves: &[String],
+    format: Format,
 ) -> Result<Outcome, String> {
-    let from_stdin = args.moves.is_empty();
+    let from_stdin = moves.is_empty();
     let lines: Box<dyn Iterator<Item = std::io::Result<String>>> = if from_stdin {
         Box::new(std::io::stdin().lock().lines())
     } else {
-        Box::new(args.moves.clone().into_iter().map(Ok))
+        Box::new(moves.iter().cloned().map(Ok))
     };
     let mut outcome = Outcome::Done;
     let mut out = std::io::stdout().lock();
@@ -106,10 +109,10 @@ fn solve_all<G: Game>(
         } else {
             line.as_str()
         };
-        let pos = match parse_with_history(start, text) {
-            Ok((pos, history)) => {
-                engine.set_history(history);
-                pos
+        let pos = match parse_position(start, text) {
+            Ok(read) => {
+                engine.set_history(read.history);
+                read.pos
             }
             Err(e) => {
                 let place = if from_stdin {
@@ -122,7 +125,7 @@ fn solve_all<G: Game>(
                 continue;
             }
         };
-        let report = if args.json {
+        let report = if format.json {
             engine.solve_detailed(&pos)
         } else {
             engine.solve(&pos)
@@ -137,18 +140,18 @@ fn solve_all<G: Game>(
                 outcome = Outcome::Incomplete;
             }
         }
-        let printed = if args.json {
+        let printed = if format.json {
             json_line(&start, &pos, text, &report)
         } else {
-            plain_line(text, &report, args.stats, proof_numbers)
+            plain_line(text, &report, format.stats, engine.method().is_weak_only())
         };
         writeln!(out, "{printed}").map_err(|e| format!("cannot write: {e}"))?;
     }
     Ok(outcome)
 }
 
-/// `MOVES SCORE`, with `--stats` `nodes=N us=T` (and, for proof-number searches, the peak
-/// memory of their tree or table: `peak_kb=K`).
+/// `MOVES SCORE`, with `plies=N` when the distance is known, and with `--stats` `nodes=N us=T`
+/// (and, for proof-number searches, the peak memory of their tree or table: `peak_kb=K`).
 fn plain_line<M>(text: &str, report: &Report<M>, stats: bool, proof_numbers: bool) -> String {
     let score = report.score.map_or("?".to_string(), |s| s.to_string());
     let mut line = format!("{} {score}", show_moves(text));
@@ -164,7 +167,7 @@ fn plain_line<M>(text: &str, report: &Report<M>, stats: bool, proof_numbers: boo
     line
 }
 
-fn json_line<G: Game>(start: &G, pos: &G, text: &str, report: &Report<G::Move>) -> String {
+fn json_line<G: Notation>(start: &G, pos: &G, text: &str, report: &Report<G::Move>) -> String {
     let json = JsonReport {
         game: start.name(),
         moves: text.trim().trim_start_matches('-').to_string(),

@@ -6,10 +6,8 @@
 
 use super::{Outcome, SolverArgs};
 use clap::Args;
-use inarow::engine::{Algorithm, Engine, Options, Report};
-use inarow::game::{Game, GameSpec};
-use inarow::search::minimax::Minimax;
-use inarow::search::score::end_ply;
+use inarow::engine::{Algorithm, Config, Engine, Options, Report};
+use inarow::game::{Game, GameSpec, Kind, Tactics};
 use inarow::with_game;
 
 #[derive(Args)]
@@ -36,20 +34,21 @@ pub struct TableArgs {
 const MINIMAX_MAX_CELLS: u32 = 20;
 
 pub fn run(args: TableArgs) -> Result<Outcome, String> {
-    let options = args.solver.options()?;
+    let mut options = args.solver.options()?;
+    // The last move of perfect play comes from the distance.
+    options.distance = !options.weak;
     let check = match args.verify.as_deref() {
         None => None,
-        Some("minimax") => Some(None),
         Some(algo) => match algo.parse::<Algorithm>() {
-            Ok(a) => Some(Some(a)),
-            Err(_) => {
+            Ok(a) if a != Algorithm::AlphaBeta => Some(a),
+            _ => {
                 return Err(format!(
                     "--verify {algo}: expected dfpn, pns, pn2 or minimax"
                 ));
             }
         },
     };
-    let spec_k = match args.solver.spec()? {
+    let spec_k = match args.solver.game.game.parse::<GameSpec>()? {
         GameSpec::Connect { k, .. } => k,
         other => {
             return Err(format!(
@@ -77,7 +76,7 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
                     None => None,
                     Some(second) => Some(second_opinion(&start, second, &options)?),
                 };
-                row(width, height, start.max_plies(), &report, verdict)
+                row(width, height, cells(&start), &report, verdict)
             });
             if !agrees {
                 outcome = Outcome::Failed;
@@ -89,22 +88,22 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
     Ok(outcome)
 }
 
-/// The outcome of the empty board by a second method (`None`: the exhaustive reference),
-/// as `(method, outcome)`; the outcome is `?` when the method could not finish.
-fn second_opinion<G: Game>(
+/// The outcome of the empty board by a second method, as `(method, outcome)`; the outcome is
+/// `?` when the method could not finish (or, for the exhaustive reference, was not tried on a
+/// board of more than [`MINIMAX_MAX_CELLS`] cells).
+fn second_opinion<G: Tactics>(
     start: &G,
-    algorithm: Option<Algorithm>,
+    algorithm: Algorithm,
     options: &Options,
 ) -> Result<(String, &'static str), String> {
-    let Some(algorithm) = algorithm else {
-        let cells = start.max_plies();
-        let value = (cells <= MINIMAX_MAX_CELLS).then(|| Minimax::new().value(start));
-        return Ok(("minimax".into(), outcome_name(value)));
-    };
+    if algorithm == Algorithm::Minimax && cells(start) > MINIMAX_MAX_CELLS {
+        return Ok((algorithm.to_string(), "?"));
+    }
     let options = Options {
-        algorithm,
+        algorithm: Some(algorithm),
         weak: true,
-        config: inarow::search::Config {
+        distance: false,
+        config: Config {
             threads: 1,
             ..options.config.clone()
         },
@@ -112,6 +111,11 @@ fn second_opinion<G: Game>(
     };
     let score = Engine::try_new(start, options)?.solve(start).score;
     Ok((algorithm.to_string(), outcome_name(score)))
+}
+
+/// The cells of a board: the ply by which its game has ended.
+fn cells<G: Game>(start: &G) -> u32 {
+    G::Kind::max_plies(start).unwrap_or(0)
 }
 
 fn outcome_name(score: Option<i32>) -> &'static str {
@@ -134,10 +138,10 @@ fn row<M>(
 ) -> (bool, bool) {
     let seconds = report.elapsed.as_secs_f64();
     let outcome = outcome_name(report.score);
-    let last = match report.score {
-        None => "-".to_string(),
-        Some(0) => cells.to_string(),
-        Some(s) => end_ply(cells, 0, s).map_or("-".to_string(), |e| e.to_string()),
+    let last = match (report.score, report.plies) {
+        (Some(0), _) => cells.to_string(),
+        (Some(_), Some(plies)) => plies.to_string(),
+        _ => "-".to_string(),
     };
     let mut agrees = true;
     let check = match check {

@@ -4,8 +4,8 @@
 
 use super::Outcome;
 use clap::Args;
+use inarow::engine::{CERTIFICATE_MAGIC as MAGIC, verify};
 use inarow::game::GameSpec;
-use inarow::search::proof::{self, MAGIC};
 use inarow::with_game;
 
 #[derive(Args)]
@@ -31,7 +31,7 @@ pub fn run(args: VerifyArgs) -> Result<Outcome, String> {
             .find_map(|l| l.trim().strip_prefix("game "))
             .ok_or_else(|| format!("{}: a certificate has no 'game' line", args.file))?;
         let spec: GameSpec = game.trim().parse()?;
-        let result = with_game!(spec.start(), start => proof::verify(start, section));
+        let result = with_game!(spec.start(), start => verify(start, section));
         match result {
             Ok(summary) => println!("{summary}"),
             Err(e) => {

@@ -25,9 +25,9 @@
 
 use super::Engine;
 use super::file::{crc_field, field, header_fields, number_field, with_suffix, write_atomically};
-use crate::game::{Game, MoveList, Status};
+use crate::game::{Bounded, Game, Kind, KindVisitor, MoveList, Repeating, Status, Tactics};
 use crate::search::alphabeta::Oracle;
-use crate::search::score::win_at;
+use crate::search::score::final_score;
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
@@ -166,7 +166,23 @@ impl Book {
     /// `engine` (its limits apply to each position). `progress(done, total)` follows the
     /// positions at the book's depth. An interrupted build keeps `out.partial` and resumes
     /// from it.
-    pub fn build<G: Game>(
+    pub fn build<G: Tactics>(
+        start: G,
+        depth: u32,
+        out: &Path,
+        engine: &mut Engine<G>,
+        progress: impl FnMut(usize, usize),
+    ) -> Result<BuildStats, String> {
+        G::Kind::visit(BuildBook {
+            start,
+            depth,
+            out,
+            engine,
+            progress,
+        })
+    }
+
+    fn build_bounded<G: Bounded + Tactics>(
         start: G,
         depth: u32,
         out: &Path,
@@ -258,18 +274,47 @@ impl Book {
     }
 }
 
+/// A book build, for the game's kind: books hold exact scores, which only bounded games have.
+struct BuildBook<'a, G: Tactics, P> {
+    start: G,
+    depth: u32,
+    out: &'a Path,
+    engine: &'a mut Engine<G>,
+    progress: P,
+}
+
+impl<G: Tactics, P: FnMut(usize, usize)> KindVisitor<G> for BuildBook<'_, G, P> {
+    type Output = Result<BuildStats, String>;
+
+    fn bounded(self) -> Self::Output
+    where
+        G: Bounded,
+    {
+        Book::build_bounded(self.start, self.depth, self.out, self.engine, self.progress)
+    }
+
+    fn repeating(self) -> Self::Output
+    where
+        G: Repeating,
+    {
+        Err(format!(
+            "a book holds exact scores, and {} has none: its positions repeat",
+            self.start.name()
+        ))
+    }
+}
+
 /// The score of `pos` from its children's scores (`child_score` gives the score of an unfinished
 /// child for the side to move there); `None` if a child is unknown.
-fn best_from_children<G: Game>(pos: &G, child_score: impl Fn(&G) -> Option<i32>) -> Option<i32> {
+fn best_from_children<G: Bounded>(pos: &G, child_score: impl Fn(&G) -> Option<i32>) -> Option<i32> {
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
     let mut best = i32::MIN;
     for m in moves {
         let child = pos.play(m);
-        let score = match child.status() {
-            Status::Win(_) => win_at(pos.max_plies(), pos.ply() + 1),
-            Status::Draw => 0,
-            Status::Ongoing => -child_score(&child)?,
+        let score = match final_score(&child) {
+            Some(score) => -score,
+            None => -child_score(&child)?,
         };
         best = best.max(score);
     }

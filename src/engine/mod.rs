@@ -1,22 +1,37 @@
-//! The facade the front-ends call: picks the algorithm, applies limits, and returns a
-//! [`Report`] (score, best moves, principal variation, nodes, time). Front-ends never reach past
-//! it into search internals.
+//! The facade the front-ends call, and the only door to the searches: [`Engine`] picks the
+//! method for the game (the fastest exact one by default), applies limits (time, nodes, memory,
+//! depth), and returns a [`Report`] (score, best moves, principal variation, nodes, time). It
+//! also re-exports what a front-end needs to name: the settings ([`Options`], [`Config`],
+//! [`Limits`], [`Handicap`]), the one stop type ([`Stop`]), position counts ([`count`]),
+//! certificates and their verifier ([`verify`]).
+//!
+//! Defaults by kind of game:
+//! - bounded games (Connect Four): alpha-beta with the galloping root driver, exact scores;
+//! - games whose positions repeat (PopOut): df-pn proves the value (win / draw / loss), and the
+//!   two-valued search finds the distance to the end when it is asked for
+//!   ([`Options::distance`]). Their searches may recurse as deep as a line of play goes, so
+//!   they run on a thread whose stack holds [`MAX_DEPTH`] plies, and a longer line stops the
+//!   search with [`Stop::Depth`] instead of overflowing the stack.
 
+mod backend;
 pub mod bench;
 pub mod book;
 mod file;
 pub mod retro;
 
-use crate::game::{Game, MoveList, Status};
-use crate::search::alphabeta::Limits;
-use crate::search::dfpn::DfPn;
-use crate::search::pn::{Goal, Prover, StopReason, Verdict, weak_value};
-use crate::search::pns::{Pn2, Pns};
-use crate::search::proof::{self, Proof};
-use crate::search::retro::{Lookup, Value};
-use crate::search::score::win_at;
-use crate::search::winner::{Handicap, WinSearch};
-use crate::search::{AlphaBeta, Config};
+pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
+pub use crate::search::census::{Census, count};
+pub use crate::search::limits::{Limits, MAX_DEPTH, Stop};
+pub use crate::search::retro::{Progress, Value};
+pub use crate::search::winner::Handicap;
+pub use crate::search::{Config, Driver, Scheme};
+
+use crate::game::{Goal, Kind, MoveList, Notation, Status, Tactics};
+use crate::search::pn::extract::extract_for_verdict;
+use crate::search::pn::{DfPn, Prover, Verdict};
+use crate::search::retro::Lookup;
+use crate::search::score::{end_ply, win_at};
+use backend::{Backend, Build};
 use book::Book;
 use std::fmt;
 use std::str::FromStr;
@@ -24,10 +39,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Which family of solver answers.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Algorithm {
-    /// The exact alpha-beta solver (its root driver is in [`Config::driver`]).
-    #[default]
+    /// Alpha-beta: exact scores of bounded games (its root driver is in [`Config::driver`]); in a
+    /// game that repeats, the two-valued search with the repetition rule and handicaps.
     AlphaBeta,
     /// Proof-number search (Allis), best first; win / draw / loss only.
     Pns,
@@ -35,12 +50,14 @@ pub enum Algorithm {
     Pn2,
     /// Depth-first proof-number search (Nagai); win / draw / loss only.
     DfPn,
+    /// The exhaustive reference (every position, no pruning): small bounded games only.
+    Minimax,
 }
 
 impl Algorithm {
     /// Whether this algorithm gives only win / draw / loss.
     pub fn is_weak_only(self) -> bool {
-        self != Algorithm::AlphaBeta
+        matches!(self, Algorithm::Pns | Algorithm::Pn2 | Algorithm::DfPn)
     }
 }
 
@@ -51,7 +68,13 @@ impl FromStr for Algorithm {
             "pns" => Ok(Algorithm::Pns),
             "pn2" => Ok(Algorithm::Pn2),
             "dfpn" => Ok(Algorithm::DfPn),
-            _ => Err(format!("unknown proof-number algorithm '{s}'")),
+            "minimax" => Ok(Algorithm::Minimax),
+            _ => s.parse::<Driver>().map(|_| Algorithm::AlphaBeta).map_err(|_| {
+                format!(
+                    "unknown algorithm '{s}': expected gallop, bisect, mtdf, deepening, ab, pns, \
+                     pn2, dfpn or minimax"
+                )
+            }),
         }
     }
 }
@@ -63,6 +86,7 @@ impl fmt::Display for Algorithm {
             Algorithm::Pns => "pns",
             Algorithm::Pn2 => "pn2",
             Algorithm::DfPn => "dfpn",
+            Algorithm::Minimax => "minimax",
         })
     }
 }
@@ -70,11 +94,16 @@ impl fmt::Display for Algorithm {
 /// What a front-end asks of the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    pub algorithm: Algorithm,
-    /// The alpha-beta solver's techniques and table.
+    /// The family of solver; `None` = the game's default (see the module documentation).
+    pub algorithm: Option<Algorithm>,
+    /// The alpha-beta solver's techniques and table (the two-valued search's table too).
     pub config: Config,
-    /// Only win / draw / loss (-1 / 0 / 1), not the exact score (always, for proof-number search).
+    /// Only win / draw / loss (-1 / 0 / 1), not the exact score (always, for proof-number
+    /// search and for games that repeat).
     pub weak: bool,
+    /// Also the number of plies to the end of the game under perfect play, for a win or a loss
+    /// ([`Report::plies`]).
+    pub distance: bool,
     /// Limits on each call (solve, or analyze as a whole).
     pub limits: Limits,
     /// Memory budget of the proof-number searches, in MiB.
@@ -90,9 +119,10 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            algorithm: Algorithm::AlphaBeta,
+            algorithm: None,
             config: Config::default(),
             weak: false,
+            distance: false,
             limits: Limits::default(),
             mem_mb: 1024,
             heuristic_init: true,
@@ -102,12 +132,20 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    fn mem_bytes(&self) -> Result<usize, String> {
+        self.mem_mb
+            .checked_mul(1 << 20)
+            .ok_or_else(|| format!("memory budget of {} MiB is too large", self.mem_mb))
+    }
+}
+
 /// The result of solving one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report<M> {
     /// The score for the side to move; `None` when a limit stopped the search.
     pub score: Option<i32>,
-    pub stopped: Option<StopReason>,
+    pub stopped: Option<Stop>,
     /// Every move that reaches the score (filled by [`Engine::solve_detailed`]).
     pub best_moves: Vec<M>,
     /// A line of perfect play to the end of the game (filled by [`Engine::solve_detailed`]).
@@ -116,8 +154,8 @@ pub struct Report<M> {
     pub elapsed: Duration,
     /// The most memory the search's own structures held (the table, or the proof-number tree).
     pub peak_bytes: usize,
-    /// Games that repeat, exact mode: the number of plies to the end of the game under perfect
-    /// play (the winner wins as soon as it can, the loser puts it off), for a win or a loss.
+    /// With [`Options::distance`], for a win or a loss: the number of plies to the end of the
+    /// game under perfect play (the winner wins as soon as it can, the loser puts it off).
     pub plies: Option<u32>,
 }
 
@@ -128,107 +166,80 @@ pub struct MoveScore<M> {
     pub score: Option<i32>,
 }
 
-/// The solver behind an engine.
-enum Backend<G: Game> {
-    AlphaBeta(Box<AlphaBeta<G>>),
-    /// Games that repeat: two-valued searches with the repetition rule.
-    Repeating(Box<WinSearch<G>>),
-    Prover(Box<dyn Prover<G>>),
-}
-
-/// The longest distance the engine looks for (plies): a table key keeps at most 254 plies left.
-const MOST_PLIES: u32 = 253;
+/// Stack of the thread that runs the searches of a game that repeats: [`MAX_DEPTH`] plies of
+/// the deepest-framed of them (the two-valued search keeps a ranked move list per ply), with
+/// room to spare. Only the pages a search reaches are ever touched.
+const SEARCH_STACK: usize = MAX_DEPTH as usize * (16 << 10);
 
 /// A solver with its table, for positions of one game.
-pub struct Engine<G: Game> {
-    backend: Backend<G>,
+pub struct Engine<G: Tactics> {
+    backend: Box<dyn Backend<G>>,
+    /// The family that answers values (the options', or the game's default).
+    method: Algorithm,
+    /// Only the sign of a bounded game's score.
     weak: bool,
+    distance: bool,
     limits: Limits,
     mem_bytes: usize,
-    handicap: Handicap,
     /// Exact keys of the positions before the one being solved (for the repetition rule).
     history: Vec<u128>,
     /// A strong solution answering before any search.
     database: Option<Arc<dyn Lookup<G>>>,
 }
 
-impl<G: Game> Engine<G> {
+impl<G: Tactics> Engine<G> {
     pub fn new(sample: &G, options: Options) -> Self {
         Self::try_new(sample, options).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Like [`Engine::new`], but a table the machine cannot hold is an error.
+    /// Like [`Engine::new`], but settings that do not fit the game, or a table the machine
+    /// cannot hold, are an error.
     pub fn try_new(sample: &G, options: Options) -> Result<Self, String> {
-        let mem_bytes = options
-            .mem_mb
-            .checked_mul(1 << 20)
-            .ok_or_else(|| format!("memory budget of {} MiB is too large", options.mem_mb))?;
-        let limits = options.limits;
-        if !sample.may_repeat() && !options.handicap.is_none() {
+        let mem_bytes = options.mem_bytes()?;
+        if options.weak && options.distance {
+            return Err(
+                "--distance needs more than --weak: win / draw / loss says nothing of \
+                        when the game ends"
+                    .into(),
+            );
+        }
+        let weak_only = options.algorithm.is_some_and(Algorithm::is_weak_only);
+        if options.distance && weak_only && !G::Kind::REPEATS {
             return Err(format!(
-                "handicaps apply to games whose positions repeat, not to {}",
-                sample.name()
+                "--distance: {} scores are exact only with alpha-beta, not with {}",
+                sample.name(),
+                options.algorithm.expect("weak-only is some")
             ));
         }
-        if sample.may_repeat() && options.algorithm != Algorithm::AlphaBeta {
-            if options.repetition != 2 {
-                return Err(format!(
-                    "--repetition {}: the proof-number searches know the rule of 2 only",
-                    options.repetition
-                ));
-            }
-            if !options.handicap.is_none() {
-                return Err("handicaps apply to the alpha-beta search only".into());
-            }
-        }
-        let backend = match options.algorithm {
-            Algorithm::AlphaBeta if sample.may_repeat() => {
-                if options.config.threads > 1 {
-                    return Err(format!(
-                        "--threads: {} is searched on one thread",
-                        sample.name()
-                    ));
-                }
-                Backend::Repeating(Box::new(WinSearch::try_new(
-                    sample,
-                    options.config.tt_mb,
-                    options.config.symmetry,
-                    options.repetition,
-                )?))
-            }
-            Algorithm::AlphaBeta => {
-                Backend::AlphaBeta(Box::new(AlphaBeta::try_new(sample, options.config)?))
-            }
-            Algorithm::Pns => Backend::Prover(Box::new(Pns::new(
-                mem_bytes,
-                limits,
-                options.heuristic_init,
-            ))),
-            Algorithm::Pn2 => Backend::Prover(Box::new(Pn2::new(
-                mem_bytes,
-                limits,
-                options.heuristic_init,
-            ))),
-            Algorithm::DfPn => Backend::Prover(Box::new(DfPn::try_new(mem_bytes, limits)?)),
-        };
+        let (backend, method) = G::Kind::visit(Build {
+            sample,
+            options: &options,
+        })?;
         Ok(Engine {
             backend,
-            weak: options.weak || options.algorithm.is_weak_only() || !options.handicap.is_none(),
-            limits,
+            method,
+            weak: options.weak || weak_only,
+            distance: options.distance,
+            limits: options.limits,
             mem_bytes,
-            handicap: options.handicap,
             history: Vec::new(),
             database: None,
         })
     }
 
-    /// Forgets everything learnt (the table), as before a benchmark position.
+    /// The family of search that answers values: the one asked for, or the game's default.
+    pub fn method(&self) -> Algorithm {
+        self.method
+    }
+
+    /// Whether scores are only win / draw / loss (always, in a game that repeats).
+    pub fn is_weak(&self) -> bool {
+        self.weak || G::Kind::REPEATS
+    }
+
+    /// Forgets everything learnt (the tables), as before a benchmark position.
     pub fn reset(&mut self) {
-        match &mut self.backend {
-            Backend::AlphaBeta(s) => s.reset(),
-            Backend::Repeating(s) => s.reset(),
-            Backend::Prover(p) => p.clear(),
-        }
+        self.backend.reset();
     }
 
     /// The exact keys of the positions that occurred before the next one to solve, oldest
@@ -246,17 +257,9 @@ impl<G: Game> Engine<G> {
                 sample.name()
             ));
         }
-        match &mut self.backend {
-            Backend::AlphaBeta(s) => {
-                s.set_oracle(Some(book));
-                Ok(())
-            }
-            _ => Err(format!(
-                "--book works with the alpha-beta algorithms on games that never repeat, not \
-                 with this algorithm on {}",
-                sample.name()
-            )),
-        }
+        self.backend
+            .set_oracle(book)
+            .map_err(|e| format!("{e}, not with this algorithm on {}", sample.name()))
     }
 
     /// Answers every position the database knows from it, without searching. Its values are
@@ -264,6 +267,33 @@ impl<G: Game> Engine<G> {
     /// do not count as repetitions.
     pub fn set_database(&mut self, database: Arc<dyn Lookup<G>>) {
         self.database = Some(database);
+    }
+
+    /// Memory held by the table or used by the proof-number search, in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.backend.table_bytes()
+    }
+
+    /// Nodes searched since the engine was made.
+    pub fn nodes(&self) -> u64 {
+        self.backend.nodes()
+    }
+
+    /// Runs `f` where the search may recurse as deep as it needs: on a thread with a stack for
+    /// [`MAX_DEPTH`] plies in a game that repeats, here otherwise (a bounded game's lines end by
+    /// its length bound).
+    fn on_search_stack<R: Send>(&mut self, f: impl FnOnce(&mut Self) -> R + Send) -> R {
+        if !G::Kind::REPEATS {
+            return f(self);
+        }
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, move || f(self))
+                .expect("the search thread starts")
+                .join()
+                .expect("the search thread finishes")
+        })
     }
 
     /// The score and distance of `pos` from the database, if it has them.
@@ -274,158 +304,106 @@ impl<G: Game> Engine<G> {
             Value::Win(d) => (1, d),
             Value::Loss(d) => (-1, d),
         };
-        Some(if self.weak {
-            (sign, None)
-        } else if pos.may_repeat() {
-            (sign, Some(plies))
-        } else {
-            (sign * win_at(pos.max_plies(), pos.ply() + plies), None)
+        let distance = self.distance.then_some(plies);
+        Some(match G::Kind::max_plies(pos) {
+            Some(m) if !self.weak => (sign * win_at(m, pos.ply() + plies), distance),
+            _ => (sign, distance),
         })
     }
 
-    /// Memory held by the table or budgeted for the proof-number search, in bytes.
-    pub fn table_bytes(&self) -> usize {
-        match &self.backend {
-            Backend::AlphaBeta(s) => s.table_bytes(),
-            Backend::Repeating(s) => s.table_bytes(),
-            _ => self.mem_bytes,
-        }
-    }
-
-    /// Whether scores are only win / draw / loss.
-    pub fn is_weak(&self) -> bool {
-        self.weak
-    }
-
-    fn set_limits(&mut self) {
-        let limits = self.limits;
-        match &mut self.backend {
-            Backend::AlphaBeta(s) => s.set_limits(limits),
-            Backend::Repeating(s) => s.set_limits(limits),
-            Backend::Prover(p) => p.set_limits(limits),
-        }
-    }
-
     /// The score of `pos` under the limits already set: from the database if it has it.
-    fn value(&mut self, pos: &G) -> Result<i32, StopReason> {
+    fn value(&mut self, pos: &G) -> Result<i32, Stop> {
         match self.looked_up(pos) {
             Some((score, _)) => Ok(score),
-            None => self.searched_value(pos),
+            None => self.backend.value(pos, &self.history, self.weak),
         }
     }
 
-    /// The score of `pos` by search (the database not asked).
-    fn searched_value(&mut self, pos: &G) -> Result<i32, StopReason> {
-        let weak = self.weak;
-        match &mut self.backend {
-            Backend::AlphaBeta(s) => s.solve(pos, weak).map_err(StopReason::from),
-            Backend::Repeating(s) if !self.handicap.is_none() => {
+    /// The score of `pos`, and with [`Options::distance`] the plies to the end.
+    fn score_and_plies(&mut self, pos: &G) -> Result<(i32, Option<u32>), Stop> {
+        if let Some(known) = self.looked_up(pos) {
+            return Ok(known);
+        }
+        let score = self.backend.value(pos, &self.history, self.weak)?;
+        if !self.distance || score == 0 {
+            return Ok((score, None));
+        }
+        let plies = match G::Kind::max_plies(pos) {
+            // The exact score of a bounded game tells when it ends.
+            Some(m) => end_ply(m, pos.ply(), score).map(|e| e - pos.ply()),
+            None => {
                 let me = pos.side_to_move();
-                if s.wins(pos, me, self.handicap, &self.history)? {
-                    Ok(1)
-                } else {
-                    Err(StopReason::Handicap)
-                }
+                let winner = if score > 0 { me } else { me.opponent() };
+                self.backend.distance(pos, winner, &self.history)?
             }
-            Backend::Repeating(s) => s.value(pos, &self.history),
-            Backend::Prover(p) => {
-                let me = pos.side_to_move();
-                let history = &self.history;
-                weak_value(|goal| p.prove_for(pos, me, goal, history))
-            }
-        }
-    }
-
-    /// Nodes searched since the engine was made.
-    pub fn nodes(&self) -> u64 {
-        match &self.backend {
-            Backend::AlphaBeta(s) => s.nodes(),
-            Backend::Repeating(s) => s.nodes(),
-            Backend::Prover(p) => p.stats().expanded,
-        }
-    }
-
-    fn peak_bytes(&self) -> usize {
-        match &self.backend {
-            Backend::AlphaBeta(s) => s.table_bytes(),
-            Backend::Repeating(s) => s.table_bytes(),
-            Backend::Prover(p) => p.stats().peak_bytes,
-        }
+        };
+        Ok((score, plies))
     }
 
     /// The score of `pos`.
     pub fn solve(&mut self, pos: &G) -> Report<G::Move> {
-        self.set_limits();
+        self.on_search_stack(|engine| engine.solve_here(pos))
+    }
+
+    fn solve_here(&mut self, pos: &G) -> Report<G::Move> {
+        self.backend.set_limits(self.limits);
         let start = Instant::now();
         let nodes0 = self.nodes();
-        let known = self.looked_up(pos);
-        let mut result = known.map_or_else(|| self.searched_value(pos), |(score, _)| Ok(score));
-        let mut plies = known.and_then(|(_, plies)| plies);
-        if let (Ok(score), Backend::Repeating(s), None) = (result, &mut self.backend, known)
-            && score != 0
-            && !self.weak
-        {
-            let me = pos.side_to_move();
-            let winner = if score > 0 { me } else { me.opponent() };
-            match s.distance(pos, winner, MOST_PLIES, &self.history) {
-                Ok(d) => plies = d,
-                Err(e) => result = Err(e),
-            }
-        }
+        let result = self.score_and_plies(pos);
         Report {
-            score: result.ok(),
+            score: result.ok().map(|(score, _)| score),
             stopped: result.err(),
             best_moves: Vec::new(),
             pv: Vec::new(),
             nodes: self.nodes() - nodes0,
             elapsed: start.elapsed(),
-            peak_bytes: self.peak_bytes(),
-            plies,
+            peak_bytes: self.backend.peak_bytes(),
+            plies: result.ok().and_then(|(_, plies)| plies),
         }
     }
 
     /// The score of `pos`, every move that reaches it, and a principal variation.
     pub fn solve_detailed(&mut self, pos: &G) -> Report<G::Move> {
-        let start = Instant::now();
-        let nodes0 = self.nodes();
-        let mut report = self.solve(pos);
-        if let Some(score) = report.score {
-            let extra = self
-                .best_moves(pos, score)
-                .and_then(|best| Ok((best, self.principal_variation(pos, score)?)));
-            match extra {
-                Ok((best, pv)) => {
-                    report.best_moves = best;
-                    report.pv = pv;
+        self.on_search_stack(|engine| {
+            let start = Instant::now();
+            let nodes0 = engine.nodes();
+            let mut report = engine.solve_here(pos);
+            if let Some(score) = report.score {
+                let extra = engine
+                    .best_moves(pos, score)
+                    .and_then(|best| Ok((best, engine.principal_variation(pos, score)?)));
+                match extra {
+                    Ok((best, pv)) => {
+                        report.best_moves = best;
+                        report.pv = pv;
+                    }
+                    Err(s) => report.stopped = Some(s),
                 }
-                Err(s) => report.stopped = Some(s),
             }
-        }
-        report.nodes = self.nodes() - nodes0;
-        report.elapsed = start.elapsed();
-        report
+            report.nodes = engine.nodes() - nodes0;
+            report.elapsed = start.elapsed();
+            report
+        })
     }
 
     /// Whether playing `mv` from `pos` keeps the score `score`.
-    fn keeps_score(&mut self, pos: &G, mv: G::Move, score: i32) -> Result<bool, StopReason> {
-        if self.weak && score < 0 {
+    fn keeps_score(&mut self, pos: &G, mv: G::Move, score: i32) -> Result<bool, Stop> {
+        if self.is_weak() && score < 0 {
             return Ok(true);
         }
         let child = pos.play(mv);
-        match &mut self.backend {
-            Backend::AlphaBeta(s) if self.database.is_none() => {
-                s.value_at_most(&child, -score).map_err(StopReason::from)
-            }
-            _ => {
-                self.history.push(pos.key());
-                let value = self.value(&child);
-                self.history.pop();
-                Ok(-value? == score)
-            }
-        }
+        self.history.push(pos.key());
+        let keeps = match self.looked_up(&child) {
+            Some((value, _)) => Ok(-value == score),
+            None => self
+                .backend
+                .value_at_most(&child, &self.history, self.weak, -score),
+        };
+        self.history.pop();
+        keeps
     }
 
-    fn best_moves(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, StopReason> {
+    fn best_moves(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, Stop> {
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         let mut best = Vec::new();
@@ -437,7 +415,7 @@ impl<G: Game> Engine<G> {
         Ok(best)
     }
 
-    fn principal_variation(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, StopReason> {
+    fn principal_variation(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, Stop> {
         let mut pv = Vec::new();
         let (mut pos, mut score) = (*pos, score);
         let depth = self.history.len();
@@ -448,14 +426,9 @@ impl<G: Game> Engine<G> {
 
     /// Follows moves that keep the score until the game ends (or, in a game that repeats, until
     /// a position comes back: the line then goes round for ever).
-    fn walk_pv(
-        &mut self,
-        pv: &mut Vec<G::Move>,
-        pos: &mut G,
-        score: &mut i32,
-    ) -> Result<(), StopReason> {
+    fn walk_pv(&mut self, pv: &mut Vec<G::Move>, pos: &mut G, score: &mut i32) -> Result<(), Stop> {
         while pos.status() == Status::Ongoing {
-            if pos.may_repeat() && self.history.contains(&pos.key()) {
+            if G::Kind::REPEATS && self.history.contains(&pos.key()) {
                 break;
             }
             let mut moves = MoveList::new();
@@ -468,9 +441,7 @@ impl<G: Game> Engine<G> {
                 }
             }
             let Some(mv) = next else { break };
-            if pos.may_repeat() {
-                self.history.push(pos.key());
-            }
+            self.history.push(pos.key());
             pv.push(mv);
             *pos = pos.play(mv);
             *score = -*score;
@@ -481,41 +452,59 @@ impl<G: Game> Engine<G> {
     /// The score of every legal move, best first (moves of equal score in the game's order).
     /// Limits apply to the whole analysis; moves not reached have no score.
     pub fn analyze(&mut self, pos: &G) -> Vec<MoveScore<G::Move>> {
-        self.set_limits();
-        let mut moves = MoveList::new();
-        pos.legal_moves(&mut moves);
-        let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
-        self.history.push(pos.key());
-        for mv in moves {
-            let score = self.value(&pos.play(mv)).ok().map(|s| -s);
-            scores.push(MoveScore { mv, score });
-        }
-        self.history.pop();
-        scores.sort_by_key(|s| std::cmp::Reverse(s.score));
-        scores
+        self.on_search_stack(|engine| {
+            engine.backend.set_limits(engine.limits);
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
+            engine.history.push(pos.key());
+            for mv in moves {
+                let score = engine.value(&pos.play(mv)).ok().map(|s| -s);
+                scores.push(MoveScore { mv, score });
+            }
+            engine.history.pop();
+            scores.sort_by_key(|s| std::cmp::Reverse(s.score));
+            scores
+        })
     }
 
     /// Certificates of the value of `pos` (solved weakly): one for a win or a loss (the winner's
     /// strategy), two for a draw (each side's strategy for not losing). Uses a df-pn search
     /// under the engine's limits and memory budget, whatever the engine's own algorithm.
-    pub fn certificates(&mut self, pos: &G) -> Result<Vec<Proof<G>>, String> {
-        let mut dfpn = DfPn::try_new(self.mem_bytes, self.limits)?;
-        let mut proofs = Vec::new();
-        let win = dfpn.prove(pos, Goal::Win).map_err(|e| e.to_string())?;
-        let mut verdicts = vec![(Goal::Win, win)];
-        if win == Verdict::Disproven {
-            let not_lose = dfpn.prove(pos, Goal::NotLose).map_err(|e| e.to_string())?;
-            // A loss is the opponent's win: one certificate is enough.
-            verdicts = match not_lose {
-                Verdict::Disproven => vec![(Goal::NotLose, not_lose)],
-                Verdict::Proven => vec![(Goal::Win, win), (Goal::NotLose, not_lose)],
-            };
-        }
-        for (goal, verdict) in verdicts {
-            let proof = proof::extract_for_verdict(&mut dfpn, pos, goal, verdict)
-                .map_err(|e| e.to_string())?;
-            proofs.push(proof);
-        }
-        Ok(proofs)
+    pub fn certificates(&mut self, pos: &G) -> Result<Vec<Certificate<G>>, String> {
+        let (mem_bytes, limits) = (self.mem_bytes, self.limits);
+        self.on_search_stack(|_| {
+            let mut dfpn = DfPn::try_new(mem_bytes, limits)?;
+            let win = dfpn.prove(pos, Goal::Win).map_err(|e| e.to_string())?;
+            let mut verdicts = vec![(Goal::Win, win)];
+            if win == Verdict::Disproven {
+                let not_lose = dfpn.prove(pos, Goal::NotLose).map_err(|e| e.to_string())?;
+                // A loss is the opponent's win: one certificate is enough.
+                verdicts = match not_lose {
+                    Verdict::Disproven => vec![(Goal::NotLose, not_lose)],
+                    Verdict::Proven => vec![(Goal::Win, win), (Goal::NotLose, not_lose)],
+                };
+            }
+            verdicts
+                .into_iter()
+                .map(|(goal, verdict)| {
+                    extract_for_verdict(&mut dfpn, pos, goal, verdict).map_err(|e| e.to_string())
+                })
+                .collect()
+        })
+    }
+
+    /// The certificates of the position `moves` reach from `start`, as the text of a
+    /// certificate file that `inarow verify` reads.
+    pub fn certificate_file(&mut self, start: &G, moves: &[G::Move]) -> Result<String, String>
+    where
+        G: Notation,
+    {
+        let pos = moves.iter().fold(*start, |p, &m| p.play(m));
+        let certificates = self.certificates(&pos)?;
+        Ok(certificates
+            .iter()
+            .map(|c| crate::certificate::write(start, moves, c))
+            .collect())
     }
 }

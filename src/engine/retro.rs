@@ -29,10 +29,11 @@ use super::file::{
     Fields, crc_field, field, header_fields, number_field, read_head, with_suffix,
     write_atomically_with,
 };
-use crate::game::Indexed;
+use crate::game::{Game, Indexed, IndexedVisitor};
 use crate::search::retro::{Lookup, Progress, Solution, State, Summary, Value, memory_needed};
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -123,6 +124,57 @@ fn for_each_frontier_block(
         f(&block)?;
     }
     Ok(())
+}
+
+/// The refusal of a command that needs a numbering of positions, for a game without one.
+fn no_numbering<G: Game>(game: &G) -> String {
+    format!(
+        "{} has no numbering of its positions: retrograde analysis and databases need one",
+        game.name()
+    )
+}
+
+/// Opens the database at `path` for `game`'s positions, ready for
+/// [`Engine::set_database`](super::Engine::set_database); a game without a numbering is
+/// refused.
+pub fn open<G: Game>(path: &Path, game: &G) -> Result<Arc<dyn Lookup<G>>, String> {
+    struct Open<'a, G>(&'a Path, &'a G);
+    impl<G: Game> IndexedVisitor<G> for Open<'_, G> {
+        type Output = Result<Arc<dyn Lookup<G>>, String>;
+        fn indexed(self) -> Self::Output
+        where
+            G: Indexed,
+        {
+            Ok(Arc::new(Database::load(self.0, self.1)?))
+        }
+    }
+    G::visit_indexed(Open(path, game)).unwrap_or_else(|| Err(no_numbering(game)))
+}
+
+/// Strongly solves `game` and writes the database to `out` ([`Database::build`]); a game
+/// without a numbering is refused.
+pub fn build<G: Game>(
+    game: &G,
+    out: &Path,
+    options: &BuildOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<BuildReport, String> {
+    struct Build<'a, G>(
+        &'a G,
+        &'a Path,
+        &'a BuildOptions,
+        &'a (dyn Fn(Progress) + Sync),
+    );
+    impl<G: Game> IndexedVisitor<G> for Build<'_, G> {
+        type Output = Result<BuildReport, String>;
+        fn indexed(self) -> Self::Output
+        where
+            G: Indexed,
+        {
+            Database::build(self.0, self.1, self.2, self.3)
+        }
+    }
+    G::visit_indexed(Build(game, out, options, progress)).unwrap_or_else(|| Err(no_numbering(game)))
 }
 
 impl Database {

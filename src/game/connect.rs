@@ -1,329 +1,17 @@
-//! Connect Four on any board: `width` columns, `height` rows, `k` in a row, with gravity.
+//! Connect Four on any board: `width` columns, `height` rows, `k` in a row, with gravity, on
+//! the bitboards of [`grid`](super::grid).
 //!
-//! Bitboard layout (Pons): column-major, each column `height + 1` bits, the top one a sentinel
-//! that is never set. 7x6 example, bit numbers:
-//!
-//! ```text
-//!   6 13 20 27 34 41 48   <- sentinel row
-//!   5 12 19 26 33 40 47
-//!   4 11 18 25 32 39 46
-//!   3 10 17 24 31 38 45
-//!   2  9 16 23 30 37 44
-//!   1  8 15 22 29 36 43
-//!   0  7 14 21 28 35 42   <- bottom row
-//! ```
-//!
-//! A position keeps `current` (the stones of the side to move) and `mask` (all stones). Lines are
-//! found by shifts: 1 = vertical, `height + 1` = horizontal, `height` and `height + 2` = the two
-//! diagonals; the sentinel row stops a line from wrapping from one column into the next.
-//! `current + mask` is a unique key that fits in the board's bits.
-//!
-//! The word is `u64` (boards with `(height + 1) * width <= 64`) or `u128` (up to 128 bits), and the
-//! geometry is either the compile-time [`Standard`] 7x6 board or a [`Sized`] one chosen at run time:
-//! one body of code, monomorphised so that 7x6 runs with every mask a constant.
+//! A position keeps `current` (the stones of the side to move) and `mask` (all stones); the key
+//! `current + mask` is unique and fits in the board's bits. The word is `u64` (boards with
+//! `(height + 1) * width <= 64`) or `u128` (up to 128 bits).
 
 use super::bits::{Bits, cells};
-use super::numbering::Numbering;
-use super::{Game, Indexed, MoveList, Outlook, RankedMove, Status};
+use super::grid::{Grid, Shape};
+use super::{
+    Bounded, Finite, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, RankedMove,
+    Status, Tactics,
+};
 use std::fmt::{self, Debug};
-
-/// The geometry of a board and the masks derived from it, computed once.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Dims {
-    pub width: u32,
-    pub height: u32,
-    pub k: u32,
-    /// Bits per column: `height + 1`.
-    col_bits: u32,
-    /// One bit at the bottom of every column.
-    bottom: u128,
-    /// Every playable cell.
-    board: u128,
-    /// Shifts of the horizontal and diagonal directions in which a line of `k` fits.
-    lateral: [u32; 3],
-    lateral_count: usize,
-    /// Whether a vertical line of `k` fits.
-    vertical: bool,
-    /// Columns, centre first.
-    order: [u8; 64],
-    /// The dense numbering of boards, when it fits 64 bits (see [`numbering`](super::numbering)).
-    pub(crate) numbering: Option<Numbering>,
-}
-
-impl Debug for Dims {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}:k{}", self.width, self.height, self.k)
-    }
-}
-
-impl Dims {
-    /// The largest number of bits a board may use.
-    pub const MAX_BITS: u32 = 128;
-
-    /// Checks a size and derives its masks.
-    pub fn new(width: u32, height: u32, k: u32) -> Result<Dims, String> {
-        if width == 0 || height == 0 {
-            return Err(format!(
-                "board {width}x{height}: width and height must be at least 1"
-            ));
-        }
-        if k < 2 || k > width.max(height) {
-            return Err(format!(
-                "k = {k} on a {width}x{height} board: k must be between 2 and {}",
-                width.max(height)
-            ));
-        }
-        if (height as u64 + 1) * width as u64 > Self::MAX_BITS as u64 {
-            return Err(format!(
-                "board {width}x{height} is too large: (height + 1) * width = {} bits, at most {}",
-                (height as u64 + 1) * width as u64,
-                Self::MAX_BITS
-            ));
-        }
-        Ok(Self::derive(width, height, k))
-    }
-
-    const fn derive(width: u32, height: u32, k: u32) -> Dims {
-        let col_bits = height + 1;
-        let mut bottom = 0u128;
-        let mut c = 0;
-        while c < width {
-            bottom |= 1u128 << (c * col_bits);
-            c += 1;
-        }
-        let board = bottom * ((1u128 << height) - 1);
-        let mut lateral = [0u32; 3];
-        let mut lateral_count = 0;
-        if k <= width {
-            lateral[lateral_count] = col_bits;
-            lateral_count += 1;
-        }
-        if k <= width && k <= height {
-            lateral[lateral_count] = height;
-            lateral[lateral_count + 1] = height + 2;
-            lateral_count += 2;
-        }
-        let mut order = [0u8; 64];
-        let mut i = 0;
-        while i < width {
-            // width/2, then alternately left and right of it.
-            let offset = i.div_ceil(2);
-            order[i as usize] = if i % 2 == 1 {
-                (width / 2 - offset) as u8
-            } else {
-                (width / 2 + offset) as u8
-            };
-            i += 1;
-        }
-        Dims {
-            width,
-            height,
-            k,
-            col_bits,
-            bottom,
-            board,
-            lateral,
-            lateral_count,
-            vertical: k <= height,
-            order,
-            numbering: Numbering::new(width, col_bits),
-        }
-    }
-
-    pub fn cells(&self) -> u32 {
-        self.width * self.height
-    }
-
-    /// Whether this board fits the 64-bit fast path.
-    pub fn fits_u64(&self) -> bool {
-        self.col_bits * self.width <= 64
-    }
-
-    /// Bits per column, the sentinel included: `height + 1`.
-    #[inline(always)]
-    pub fn col_bits(&self) -> u32 {
-        self.col_bits
-    }
-
-    /// The number of bits a board uses: `(height + 1) * width`.
-    #[inline(always)]
-    pub fn board_bit_count(&self) -> u32 {
-        self.col_bits * self.width
-    }
-
-    /// The columns (0-based), centre first.
-    #[inline(always)]
-    pub(crate) fn column_order(&self) -> &[u8] {
-        &self.order[..self.width as usize]
-    }
-
-    /// Every playable cell.
-    #[inline(always)]
-    pub(crate) fn board_bits<B: Bits>(&self) -> B {
-        B::from_u128(self.board)
-    }
-
-    /// One bit at the bottom of every column.
-    #[inline(always)]
-    pub(crate) fn bottom_bits<B: Bits>(&self) -> B {
-        B::from_u128(self.bottom)
-    }
-
-    /// The playable cells of column `col`.
-    #[inline(always)]
-    pub(crate) fn column_mask<B: Bits>(&self, col: u32) -> B {
-        B::from_u128(((1u128 << self.height) - 1) << (col * self.col_bits))
-    }
-
-    /// Empty cells (outside `mask`) that would complete a line of `k` for the stones `p`,
-    /// assuming gravity: nothing stands above an empty cell.
-    #[inline(always)]
-    pub(crate) fn winning_cells<B: Bits>(&self, p: B, mask: B) -> B {
-        // The common k get their own copies, with every loop unrolled.
-        match self.k {
-            3 => self.winning_cells_k(p, mask, 3),
-            4 => self.winning_cells_k(p, mask, 4),
-            5 => self.winning_cells_k(p, mask, 5),
-            k => self.winning_cells_k(p, mask, k),
-        }
-    }
-
-    #[inline(always)]
-    fn winning_cells_k<B: Bits>(&self, p: B, mask: B, k: u32) -> B {
-        let mut r = B::ZERO;
-        if self.vertical {
-            // Only runs below an empty cell matter: nothing stands above it.
-            let mut below = p << 1;
-            for i in 2..k {
-                below &= p << i;
-            }
-            r |= below;
-        }
-        for &s in &self.lateral[..self.lateral_count] {
-            // The empty cell is the (j+1)-th of the line: j own stones before it, k-1-j after.
-            // Written plainly; with k known at compile time the shared shifts fold together.
-            for j in 0..k {
-                let mut t = !B::ZERO;
-                for i in 1..=j {
-                    t &= p << (i * s);
-                }
-                for i in 1..k - j {
-                    t &= p >> (i * s);
-                }
-                r |= t;
-            }
-        }
-        r & (self.board_bits::<B>() ^ mask)
-    }
-
-    /// Whether the stones `p` hold a line of `k`.
-    #[inline(always)]
-    pub(crate) fn has_line<B: Bits>(&self, p: B) -> bool {
-        match self.k {
-            3 => self.has_line_k(p, 3),
-            4 => self.has_line_k(p, 4),
-            5 => self.has_line_k(p, 5),
-            k => self.has_line_k(p, k),
-        }
-    }
-
-    #[inline(always)]
-    fn has_line_k<B: Bits>(&self, p: B, k: u32) -> bool {
-        let run = |s: u32| {
-            let mut m = p;
-            let mut len = 1;
-            while len < k {
-                let step = len.min(k - len);
-                m = m & (m >> (step * s));
-                len += step;
-            }
-            m != B::ZERO
-        };
-        (self.vertical && run(1)) || self.lateral[..self.lateral_count].iter().any(|&s| run(s))
-    }
-
-    /// The set mirrored left to right.
-    #[inline(always)]
-    pub(crate) fn mirror<B: Bits>(&self, set: B) -> B {
-        let col = B::from_u128((1u128 << self.col_bits) - 1);
-        let mut m = B::ZERO;
-        for c in 0..self.width {
-            m |= ((set >> (c * self.col_bits)) & col) << ((self.width - 1 - c) * self.col_bits);
-        }
-        m
-    }
-
-    /// Draws a board for a terminal: top row first, `X` for the first player's stones, `O` for
-    /// the second's, `.` empty, then the column labels mod 10.
-    pub(crate) fn render<B: Bits>(&self, first: B, second: B) -> String {
-        let mut s = String::new();
-        for row in (0..self.height).rev() {
-            for col in 0..self.width {
-                let cell = B::bit(col * self.col_bits + row);
-                let c = if first & cell != B::ZERO {
-                    'X'
-                } else if second & cell != B::ZERO {
-                    'O'
-                } else {
-                    '.'
-                };
-                s.push(c);
-                s.push(' ');
-            }
-            s.pop();
-            s.push('\n');
-        }
-        let labels: Vec<String> = (1..=self.width).map(|c| (c % 10).to_string()).collect();
-        s.push_str(&labels.join(" "));
-        s.push('\n');
-        s
-    }
-
-    /// Joins move tokens: concatenated up to 9 columns, comma-separated beyond.
-    pub(crate) fn join_moves(&self, moves: &[String]) -> String {
-        if self.width <= 9 {
-            moves.concat()
-        } else {
-            moves.join(",")
-        }
-    }
-}
-
-/// Where a board's geometry comes from.
-pub trait Shape: Copy + Eq + Debug + Send + Sync + 'static {
-    fn dims(self) -> &'static Dims;
-}
-
-/// The standard 7x6 board with k = 4, known at compile time.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Standard;
-
-const STANDARD_DIMS: Dims = Dims::derive(7, 6, 4);
-
-impl Shape for Standard {
-    #[inline(always)]
-    fn dims(self) -> &'static Dims {
-        &STANDARD_DIMS
-    }
-}
-
-/// A geometry chosen at run time.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Sized(pub &'static Dims);
-
-impl Sized {
-    /// Leaks the dims: a program makes a handful of geometries and keeps them to the end.
-    pub fn new(dims: Dims) -> Sized {
-        Sized(Box::leak(Box::new(dims)))
-    }
-}
-
-impl Shape for Sized {
-    #[inline(always)]
-    fn dims(self) -> &'static Dims {
-        self.0
-    }
-}
 
 /// A Connect Four position.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -336,14 +24,14 @@ pub struct Connect<B: Bits, S: Shape> {
 
 impl<B: Bits, S: Shape> Debug for Connect<B, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Connect({:?}, ply {})", self.shape.dims(), self.ply)
+        write!(f, "Connect({:?}, ply {})", self.shape.grid(), self.ply)
     }
 }
 
 impl<B: Bits, S: Shape> Connect<B, S> {
     /// The empty board.
     pub fn new(shape: S) -> Self {
-        debug_assert!(shape.dims().col_bits * shape.dims().width <= B::BITS);
+        debug_assert!(shape.grid().board_bit_count() <= B::BITS);
         Connect {
             current: B::ZERO,
             mask: B::ZERO,
@@ -353,23 +41,23 @@ impl<B: Bits, S: Shape> Connect<B, S> {
     }
 
     #[inline(always)]
-    pub fn dims(&self) -> &'static Dims {
-        self.shape.dims()
+    pub fn grid(&self) -> &'static Grid {
+        self.shape.grid()
     }
 
     #[inline(always)]
     fn board(&self) -> B {
-        self.dims().board_bits()
+        self.grid().board_bits()
     }
 
     #[inline(always)]
     fn bottom(&self) -> B {
-        self.dims().bottom_bits()
+        self.grid().bottom_bits()
     }
 
     #[inline(always)]
     fn column_mask(&self, col: u32) -> B {
-        self.dims().column_mask(col)
+        self.grid().column_mask(col)
     }
 
     /// The cells where a stone can be dropped now.
@@ -381,13 +69,13 @@ impl<B: Bits, S: Shape> Connect<B, S> {
     /// Empty cells that would complete a line of `k` for the stones `p`.
     #[inline(always)]
     fn winning_cells(&self, p: B) -> B {
-        self.dims().winning_cells(p, self.mask)
+        self.grid().winning_cells(p, self.mask)
     }
 
     /// Whether the stones `p` hold a line of `k`.
     #[inline(always)]
     fn has_line(&self, p: B) -> bool {
-        self.dims().has_line(p)
+        self.grid().has_line(p)
     }
 
     /// The stones of the player who made the last move.
@@ -407,28 +95,29 @@ impl<B: Bits, S: Shape> Connect<B, S> {
 
     #[inline(always)]
     fn column_of(&self, cell: u32) -> u32 {
-        cell / self.dims().col_bits
+        cell / self.grid().col_bits()
     }
 
     /// The set mirrored left to right.
     #[inline(always)]
     fn mirror(&self, set: B) -> B {
-        self.dims().mirror(set)
+        self.grid().mirror(set)
     }
 
     #[inline(always)]
     fn can_play(&self, col: u32) -> bool {
-        let d = self.dims();
-        let top = B::bit(col * d.col_bits + d.height - 1);
+        let d = self.grid();
+        let top = B::bit(col * d.col_bits() + d.height - 1);
         self.mask & top == B::ZERO
     }
 }
 
 impl<B: Bits, S: Shape> Game for Connect<B, S> {
     type Move = u8;
+    type Kind = Finite;
 
     fn name(&self) -> String {
-        let d = self.dims();
+        let d = self.grid();
         format!("connect4:{}x{}:k{}", d.width, d.height, d.k)
     }
 
@@ -437,16 +126,11 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         self.ply
     }
 
-    #[inline(always)]
-    fn max_plies(&self) -> u32 {
-        self.dims().cells()
-    }
-
     fn legal_moves(&self, out: &mut MoveList<u8>) {
         if self.status() != Status::Ongoing {
             return;
         }
-        for &c in self.dims().column_order() {
+        for &c in self.grid().column_order() {
             if self.can_play(c as u32) {
                 out.push(c);
             }
@@ -455,8 +139,8 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
 
     #[inline(always)]
     fn play(&self, col: u8) -> Self {
-        let d = self.dims();
-        let bottom = B::bit(col as u32 * d.col_bits);
+        let d = self.grid();
+        let bottom = B::bit(col as u32 * d.col_bits());
         Connect {
             current: self.current ^ self.mask,
             mask: self.mask | self.mask.wrapping_add(bottom),
@@ -481,7 +165,7 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
     }
 
     fn key_bits(&self) -> u32 {
-        self.dims().board_bit_count()
+        self.grid().board_bit_count()
     }
 
     #[inline(always)]
@@ -491,12 +175,25 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
     }
 
     #[inline(always)]
-    fn move_code(&self, m: u8) -> Option<u8> {
-        Some(m)
+    fn move_code(&self, m: u8) -> u16 {
+        m as u16
     }
 
+    fn visit_indexed<V: IndexedVisitor<Self>>(visitor: V) -> Option<V::Output> {
+        Some(visitor.indexed())
+    }
+}
+
+impl<B: Bits, S: Shape> Bounded for Connect<B, S> {
+    #[inline(always)]
+    fn max_plies(&self) -> u32 {
+        self.grid().cells()
+    }
+}
+
+impl<B: Bits, S: Shape> Notation for Connect<B, S> {
     fn parse_move(&self, token: &str) -> Result<u8, String> {
-        let w = self.dims().width;
+        let w = self.grid().width;
         let col: u32 = token
             .parse()
             .map_err(|_| format!("'{token}' is not a column number"))?;
@@ -509,6 +206,15 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         Ok((col - 1) as u8)
     }
 
+    fn format_move(&self, m: u8) -> String {
+        (m as u32 + 1).to_string()
+    }
+
+    fn render(&self) -> String {
+        let (first, second) = self.stones();
+        self.grid().render(first, second)
+    }
+
     fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
         if text.contains(',') {
             text.split(',').map(str::trim).collect()
@@ -519,18 +225,14 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         }
     }
 
-    fn format_move(&self, m: u8) -> String {
-        (m as u32 + 1).to_string()
-    }
-
     fn join_moves(&self, moves: &[String]) -> String {
-        self.dims().join_moves(moves)
+        self.grid().join_moves(moves)
     }
+}
 
-    fn render(&self) -> String {
-        let (first, second) = self.stones();
-        self.dims().render(first, second)
-    }
+impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
+    /// A drop makes lines only for its mover, and the board fills only on the last ply.
+    const ONLY_MOVER_WINS: bool = true;
 
     /// Two bounds on how well the side to move can do (when it has no immediate win):
     /// - no quick win: it can win with its second move (ply + 3) only by completing a line with one
@@ -543,7 +245,7 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
     ///   win; if the second player then can with its own, it wins.
     #[inline(always)]
     fn strategy_bounds(&self) -> (i32, i32) {
-        let d = self.dims();
+        let d = self.grid();
         let n = self.ply;
         let playable = self.playable();
         let reachable = playable | (playable << 1) | (playable << 2);
@@ -557,7 +259,8 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         }
         // Cells of 0-based even rows: the rows the first player gets.
         let first_rows = B::from_u128(
-            d.bottom * (0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << d.height) - 1)),
+            d.bottom_bits::<u128>()
+                * (0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << d.height) - 1)),
         );
         if playable & !first_rows != B::ZERO {
             return (i32::MIN, highest);
@@ -596,13 +299,13 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         if candidates == B::ZERO {
             return;
         }
-        let d = self.dims();
+        let d = self.grid();
         if !candidates.has_several() {
             let col = self.column_of(candidates.trailing_zeros()) as u8;
             out.push(RankedMove { mv: col, rank: 0 });
             return;
         }
-        for &c in &d.order[..d.width as usize] {
+        for &c in d.column_order() {
             if candidates & self.column_mask(c as u32) != B::ZERO {
                 out.push(RankedMove { mv: c, rank: 0 });
             }
@@ -627,17 +330,17 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
 /// side to move follows from the number of discs.
 impl<B: Bits, S: Shape> Indexed for Connect<B, S> {
     fn index_len(&self) -> Option<u64> {
-        self.dims().index_len()
+        self.grid().index_len()
     }
 
     #[inline]
     fn index(&self) -> u64 {
-        self.dims()
+        self.grid()
             .board_index(self.current.wrapping_add(self.mask))
     }
 
     fn at_index(&self, index: u64) -> Option<Self> {
-        let d = self.dims();
+        let d = self.grid();
         let (current, mask) = d.split_key(d.board_at::<B>(index));
         let (mine, theirs) = (current.count_ones(), (current ^ mask).count_ones());
         // The first player has moved as often as the second, or once more; no move can have
@@ -660,13 +363,13 @@ impl<B: Bits, S: Shape> Indexed for Connect<B, S> {
             return Outlook::WinNow;
         }
         let key = self.current.wrapping_add(self.mask);
-        Outlook::Open((self.playable() & self.dims().distinct_columns(key)).count_ones())
+        Outlook::Open((self.playable() & self.grid().distinct_columns(key)).count_ones())
     }
 
     /// The last mover's top discs taken back; the position before is over if the side to move
     /// had a line then.
     fn for_each_predecessor(&self, mut f: impl FnMut(u64)) {
-        let d = self.dims();
+        let d = self.grid();
         let last = self.last_mover_stones();
         if self.has_line(self.current) {
             return;

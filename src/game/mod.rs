@@ -1,20 +1,38 @@
-//! Rules of the games behind one small trait, [`Game`], and the game-independent vocabulary
-//! (players, status, move lists, parse errors, game specs) that search and front-ends share.
+//! The rules of the games, and the vocabulary that searches and front-ends share.
+//!
+//! A game is four small pieces, so that a new one writes only its rules and its notation and is
+//! correct with every default:
+//! - [`Game`]: the rules (moves, play, status, keys);
+//! - [`Notation`]: how moves are written and read, and how the board is drawn;
+//! - [`Tactics`]: optional accelerators (immediate wins, safe moves, move ranks, bounds), each
+//!   with a default defined by the rules;
+//! - its kind, in the type: [`Bounded`] (every game ends by a known ply, which also sets the
+//!   score scale) or [`Repeating`] (positions may repeat and play may go on for ever). A search
+//!   that needs a length bound asks for `G: Bounded` and does not compile for the others;
+//!   code that serves both reads [`Game::Kind`] ([`Kind`]).
+//!
+//! [`Indexed`] (a dense numbering, for retrograde analysis and databases) is optional.
 
 pub mod bits;
 pub mod connect;
+pub mod geometry;
+pub mod grid;
 mod numbering;
 pub mod popout;
 mod spec;
 
-pub use connect::{Connect, Dims, Standard};
+pub use connect::Connect;
+pub use geometry::Geometry;
+pub use grid::{Grid, Runtime, Shape, Standard};
 pub use popout::{PopMove, PopOut};
-pub use spec::{AnyGame, GameSpec};
+pub use spec::{AnyGame, ConnectBoard, GameSpec, PopOutBoard};
 
 use arrayvec::ArrayVec;
 use std::fmt::{self, Debug, Display};
+use std::str::FromStr;
 
-/// The most moves any position of any game may offer (Pentago: 36 cells x 8 rotations).
+/// The most moves any position of any game may offer, and the bound on move codes
+/// ([`Game::move_code`]): Pentago has 36 cells x 8 rotations = 288.
 pub const MAX_MOVES: usize = 320;
 
 /// A fixed-capacity list of moves: no allocation in the search's inner loop.
@@ -43,6 +61,14 @@ impl Player {
             Player::Second => Player::First,
         }
     }
+
+    /// `first` or `second`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::First => "first",
+            Player::Second => "second",
+        }
+    }
 }
 
 /// Whether a position is still being played, or how it ended.
@@ -53,36 +79,94 @@ pub enum Status {
     Draw,
 }
 
-/// A move together with the game's ordering hint (higher = try earlier).
+/// What a player tries to reach: the question a proof answers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// A win.
+    Win,
+    /// A win or a draw.
+    NotLose,
+}
+
+impl Goal {
+    /// The other player's goal when this one is out of reach: not reaching a win means the
+    /// opponent does not lose, and failing not to lose means the opponent wins.
+    pub fn complement(self) -> Goal {
+        match self {
+            Goal::Win => Goal::NotLose,
+            Goal::NotLose => Goal::Win,
+        }
+    }
+
+    /// Whether a finished game (or a repetition judged by the rule) reaches the goal for
+    /// `player`.
+    pub fn reached_by(self, status: Status, player: Player) -> bool {
+        match status {
+            Status::Win(p) => p == player,
+            Status::Draw => self == Goal::NotLose,
+            Status::Ongoing => false,
+        }
+    }
+}
+
+impl Display for Goal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Goal::Win => "win",
+            Goal::NotLose => "notlose",
+        })
+    }
+}
+
+impl FromStr for Goal {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "win" => Ok(Goal::Win),
+            "notlose" => Ok(Goal::NotLose),
+            _ => Err(format!("unknown goal '{s}': expected win or notlose")),
+        }
+    }
+}
+
+/// How a position that repeats one earlier in the game ends, as a function of the position (so
+/// that any game's rule fits); [`repetition_draw`] is PopOut's rule and the default everywhere.
+pub type RepetitionRule<G> = fn(&G) -> Status;
+
+/// The repetition rule "a repeated position is a draw".
+pub fn repetition_draw<G>(_: &G) -> Status {
+    Status::Draw
+}
+
+/// A move together with an ordering hint (higher = try earlier).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RankedMove<M> {
     pub mv: M,
     pub rank: i32,
 }
 
-/// The rules of a two-player, perfect-information game, as the search sees them.
+/// The rules of a two-player game of perfect information, as the searches see them.
 ///
-/// Positions are small `Copy` values; [`Game::play`] returns the next position (copy-make), so the
-/// search never undoes a move. Scores count from [`Game::max_plies`]: a win whose last move is ply
-/// `e` (1-based) is worth `(max_plies + 2 - e) / 2` to the winner, so sooner wins score higher and a
-/// position's score never depends on the path that reached it.
-///
-/// The methods with default bodies are accelerators: a game may override them with faster
-/// equivalents (Connect Four does so with bitboards); the defaults are defined by the others.
+/// Positions are small `Copy` values; [`Game::play`] returns the next position (copy-make), so a
+/// search never undoes a move. A move may end the game in any way: a win for either player or a
+/// draw; searches read [`Game::status`] to know.
 pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
     type Move: Copy + Eq + Debug + Send + Sync + 'static;
+    /// [`Finite`] for a [`Bounded`] game, [`Cyclic`] for a [`Repeating`] one.
+    type Kind: Kind<Self>;
 
     /// A short description of the game and its parameters, e.g. `connect4:7x6:k4`.
     fn name(&self) -> String;
     /// The number of moves played so far.
     fn ply(&self) -> u32;
-    /// A bound on the game's length: every game has ended by this ply.
-    fn max_plies(&self) -> u32;
+    fn side_to_move(&self) -> Player {
+        Player::at_ply(self.ply())
+    }
     /// The legal moves, in the game's preferred search order; empty when the game is over.
     fn legal_moves(&self, out: &mut MoveList<Self::Move>);
     /// The position after `m`, which must be legal.
     fn play(&self, m: Self::Move) -> Self;
-    /// Whether the game is over, decided by the last move.
+    /// Whether the game is over, and how.
     fn status(&self) -> Status;
     /// A code that identifies the position uniquely among positions of this game.
     fn key(&self) -> u128;
@@ -92,46 +176,48 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
     fn canonical_key(&self) -> u128 {
         self.key()
     }
-    /// A small number (below 128) naming the move in any position, or `None` beyond that range.
-    fn move_code(&self, m: Self::Move) -> Option<u8>;
+    /// A number below [`MAX_MOVES`] that names the move the same way in every position (a
+    /// column, a cell): what the table's move field and the history heuristic hold.
+    fn move_code(&self, m: Self::Move) -> u16;
+    /// Runs `visitor` where this game is known to be [`Indexed`], if it is: the games with a
+    /// numbering return `Some(visitor.indexed())`; the others keep this default.
+    fn visit_indexed<V: IndexedVisitor<Self>>(visitor: V) -> Option<V::Output> {
+        let _ = visitor;
+        None
+    }
+}
 
-    /// Parses one move in this position's notation and checks that it is legal here.
+/// How a game's moves are written and read, and its board drawn.
+pub trait Notation: Game {
+    /// Parses one move and checks that it is legal in this position.
     fn parse_move(&self, token: &str) -> Result<Self::Move, String>;
-    /// Splits a move string into the tokens [`Game::parse_move`] reads.
-    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str>;
-    /// Writes a move in the notation [`Game::parse_move`] reads.
+    /// Writes a move in the notation [`Notation::parse_move`] reads.
     fn format_move(&self, m: Self::Move) -> String;
-    /// Joins formatted moves into one move string.
-    fn join_moves(&self, moves: &[String]) -> String;
     /// Draws the board for a terminal.
     fn render(&self) -> String;
-
-    fn side_to_move(&self) -> Player {
-        Player::at_ply(self.ply())
+    /// Splits a move string into the tokens [`Notation::parse_move`] reads. By default the
+    /// moves are separated by commas.
+    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        text.split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .collect()
     }
-
-    /// Whether positions can repeat (PopOut's pops), so that searches must follow the path and
-    /// its repetition rule. Games that never repeat are bounded by [`Game::max_plies`].
-    fn may_repeat(&self) -> bool {
-        false
+    /// Joins formatted moves into one move string (by default with commas).
+    fn join_moves(&self, moves: &[String]) -> String {
+        moves.join(",")
     }
+}
 
-    /// Whether `m` undoes progress (PopOut's pop): the moves that handicaps may deny the
-    /// stronger player.
-    fn is_backward(&self, _m: Self::Move) -> bool {
-        false
-    }
-
-    /// Whether `m` ends the game by agreement without changing the board (PopOut's draw claim
-    /// on a full board): what it leads to is not a new position of the game.
-    fn is_claim(&self, _m: Self::Move) -> bool {
-        false
-    }
-
-    /// The number of discs on the board (the ply, in games where every move adds one).
-    fn discs(&self) -> u32 {
-        self.ply()
-    }
+/// Accelerators: faster equivalents of what the rules define, and knowledge beyond them. Every
+/// method has a default that follows from [`Game`] alone, so `impl Tactics for MyGame {}` is
+/// correct; a game overrides what it can do faster (Connect Four does so with bitboards).
+pub trait Tactics: Game {
+    /// A promise that a move ends the game only with a win for its mover, or, in a [`Bounded`]
+    /// game, with a draw on ply `max_plies` (Connect Four's drops). Searches then skip reading
+    /// the status of positions they reach through [`Tactics::safe_moves`]. The default, false,
+    /// is right for every game.
+    const ONLY_MOVER_WINS: bool = false;
 
     /// Whether the side to move can win with its next move.
     fn has_winning_move(&self) -> bool {
@@ -143,32 +229,139 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
             .any(|&m| self.play(m).status() == Status::Win(me))
     }
 
-    /// Bounds `(lowest, highest)` on the score of the side to move that follow from the rules or
-    /// from a strategy one side can play to the end (Connect Four: no quick win; Allis'
-    /// claimeven). Asked only when the side to move has no immediate win. The default knows
-    /// nothing.
-    fn strategy_bounds(&self) -> (i32, i32) {
-        (i32::MIN, i32::MAX)
-    }
-
-    /// Sets the ordering hint of each move (higher = more promising); called on the lists that
-    /// [`Game::safe_moves`] makes, only when the search is about to try them. The default leaves
-    /// the game's order.
-    fn rank_moves(&self, _moves: &mut [RankedMove<Self::Move>]) {}
-
-    /// The moves after which the opponent cannot win at once, in the game's preferred order,
-    /// with rank 0. Called only when the side to move has no winning move; an empty list means
-    /// every move loses at the opponent's next turn.
+    /// The moves that lose neither at once nor to the opponent's next move: after each, the
+    /// game is drawn, or goes on with no winning move for the opponent. In the game's preferred
+    /// order, with rank 0. Called only when the side to move has no winning move; an empty list
+    /// means that every move loses within a ply.
     fn safe_moves(&self, out: &mut MoveList<RankedMove<Self::Move>>) {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         for m in moves {
             let next = self.play(m);
-            if next.status() != Status::Ongoing || !next.has_winning_move() {
+            let safe = match next.status() {
+                Status::Ongoing => !next.has_winning_move(),
+                Status::Draw => true,
+                Status::Win(p) => p == self.side_to_move(),
+            };
+            if safe {
                 out.push(RankedMove { mv: m, rank: 0 });
             }
         }
     }
+
+    /// Sets the ordering hint of each move (higher = more promising); called on the lists that
+    /// [`Tactics::safe_moves`] makes, only when a search is about to try them. The default
+    /// leaves the game's order.
+    fn rank_moves(&self, _moves: &mut [RankedMove<Self::Move>]) {}
+
+    /// Bounds `(lowest, highest)` on the score of the side to move in a [`Bounded`] game that
+    /// follow from a strategy one side can play to the end (Connect Four: no quick win; Allis'
+    /// claimeven). Asked only when the side to move has no immediate win. The default knows
+    /// nothing.
+    fn strategy_bounds(&self) -> (i32, i32) {
+        (i32::MIN, i32::MAX)
+    }
+}
+
+/// A game in which every play ends by a known ply.
+///
+/// Scores count from it: a win whose last move is ply `e` (1-based) is worth
+/// `(max_plies + 2 - e) / 2` to the winner, so sooner wins score higher and a position's score
+/// never depends on the path that reached it.
+pub trait Bounded: Game<Kind = Finite> {
+    /// Every game has ended by this ply.
+    fn max_plies(&self) -> u32;
+}
+
+/// A game whose positions may repeat, so that play may go on for ever (PopOut's pops). A
+/// repeated position ends the game by a [`RepetitionRule`] that the searches apply, since it
+/// depends on the path; [`Game::status`] never reports it.
+pub trait Repeating: Game<Kind = Cyclic> {
+    /// Whether `m` undoes progress (PopOut's pop): the moves that handicaps may deny the
+    /// stronger player.
+    fn is_backward(&self, _m: Self::Move) -> bool {
+        false
+    }
+    /// Whether `m` ends the game by agreement without changing the board (PopOut's draw claim
+    /// on a full board): what it leads to is not a new position of the game.
+    fn is_claim(&self, _m: Self::Move) -> bool {
+        false
+    }
+    /// The number of stones on the board.
+    fn stones(&self) -> u32;
+}
+
+/// The kind of [`Bounded`] games.
+pub enum Finite {}
+
+/// The kind of [`Repeating`] games.
+pub enum Cyclic {}
+
+/// What code generic over every game needs to know of its kind: implemented by [`Finite`] for
+/// [`Bounded`] games and by [`Cyclic`] for [`Repeating`] ones.
+pub trait Kind<G: Game>: 'static {
+    /// Whether positions may repeat.
+    const REPEATS: bool;
+    /// The ply by which every game has ended, in a bounded game.
+    fn max_plies(pos: &G) -> Option<u32>;
+    /// Whether `m` ends the game by agreement without changing the board.
+    fn is_claim(pos: &G, m: G::Move) -> bool;
+    /// The number of stones on the board.
+    fn stones(pos: &G) -> u32;
+    /// Calls the visitor's method for this kind, where the game is known to be of it.
+    fn visit<V: KindVisitor<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that differs by kind and needs the kind's trait ([`Bounded`] or [`Repeating`]), run by
+/// [`Kind::visit`].
+pub trait KindVisitor<G: Game> {
+    type Output;
+    fn bounded(self) -> Self::Output
+    where
+        G: Bounded;
+    fn repeating(self) -> Self::Output
+    where
+        G: Repeating;
+}
+
+impl<G: Bounded> Kind<G> for Finite {
+    const REPEATS: bool = false;
+    fn max_plies(pos: &G) -> Option<u32> {
+        Some(pos.max_plies())
+    }
+    fn is_claim(_: &G, _: G::Move) -> bool {
+        false
+    }
+    fn stones(pos: &G) -> u32 {
+        pos.ply()
+    }
+    fn visit<V: KindVisitor<G>>(visitor: V) -> V::Output {
+        visitor.bounded()
+    }
+}
+
+impl<G: Repeating> Kind<G> for Cyclic {
+    const REPEATS: bool = true;
+    fn max_plies(_: &G) -> Option<u32> {
+        None
+    }
+    fn is_claim(pos: &G, m: G::Move) -> bool {
+        pos.is_claim(m)
+    }
+    fn stones(pos: &G) -> u32 {
+        pos.stones()
+    }
+    fn visit<V: KindVisitor<G>>(visitor: V) -> V::Output {
+        visitor.repeating()
+    }
+}
+
+/// Code that needs [`Indexed`], run by [`Game::visit_indexed`] for the games that are.
+pub trait IndexedVisitor<G: Game> {
+    type Output;
+    fn indexed(self) -> Self::Output
+    where
+        G: Indexed;
 }
 
 /// Where the moves of a position lead, one ply ahead.
@@ -185,7 +378,8 @@ pub enum Outlook {
 
 /// What retrograde analysis needs beyond the rules: a dense numbering of positions and the
 /// moves backward. Positions of equal value by the game's symmetries (a mirror image; the same
-/// board relative to the side to move) may share an index.
+/// board relative to the side to move) may share an index. Optional: a game that implements it
+/// says so in [`Game::visit_indexed`].
 pub trait Indexed: Game {
     /// Every position's index is below this; `None` when the numbering does not fit 64 bits.
     fn index_len(&self) -> Option<u64>;
@@ -199,7 +393,6 @@ pub trait Indexed: Game {
     fn outlook(&self) -> Outlook {
         outlook_by_moves(self)
     }
-
     /// Calls `f` once with each distinct index of the positions, not over, that have a move to
     /// this one.
     fn for_each_predecessor(&self, f: impl FnMut(u64));
@@ -213,7 +406,7 @@ pub fn outlook_by_moves<G: Indexed>(pos: &G) -> Outlook {
     pos.legal_moves(&mut moves);
     let mut open: ArrayVec<u64, MAX_MOVES> = ArrayVec::new();
     for &m in &moves {
-        if pos.is_claim(m) {
+        if G::Kind::is_claim(pos, m) {
             open.push(u64::MAX);
             continue;
         }
@@ -254,7 +447,7 @@ impl Display for MoveError {
 impl std::error::Error for MoveError {}
 
 /// Plays a move string from `start`, checking every move; returns the position and the moves.
-pub fn play_moves<G: Game>(start: G, text: &str) -> Result<(G, Vec<G::Move>), MoveError> {
+pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>), MoveError> {
     let mut pos = start;
     let mut moves = Vec::new();
     for (i, token) in start.split_moves(text.trim()).into_iter().enumerate() {
@@ -274,7 +467,7 @@ pub fn play_moves<G: Game>(start: G, text: &str) -> Result<(G, Vec<G::Move>), Mo
 }
 
 /// Writes a sequence of moves played from `start` as one move string.
-pub fn format_moves<G: Game>(start: G, moves: &[G::Move]) -> String {
+pub fn format_moves<G: Notation>(start: G, moves: &[G::Move]) -> String {
     let mut pos = start;
     let mut tokens = Vec::with_capacity(moves.len());
     for &m in moves {
@@ -282,4 +475,16 @@ pub fn format_moves<G: Game>(start: G, moves: &[G::Move]) -> String {
         pos = pos.play(m);
     }
     start.join_moves(&tokens)
+}
+
+/// The exact keys of the positions a sequence of moves from `start` passes through before its
+/// last position, oldest first: what counts for the repetition rule of games that repeat.
+pub fn path_keys<G: Game>(start: G, moves: &[G::Move]) -> Vec<u128> {
+    let mut pos = start;
+    let mut keys = Vec::with_capacity(moves.len());
+    for &m in moves {
+        keys.push(pos.key());
+        pos = pos.play(m);
+    }
+    keys
 }

@@ -1,5 +1,5 @@
 //! A dense numbering of column-major boards, for retrograde analysis: every board maps to an
-//! index below [`Dims::index_len`], mirror images to the same one, and the numbering can be
+//! index below [`Grid::index_len`], mirror images to the same one, and the numbering can be
 //! inverted. No position is stored.
 //!
 //! A column holding `h` discs is coded `2^h - 1 + b`, where bit `j` of `b` says whether the disc
@@ -15,7 +15,7 @@
 //! to it.
 
 use super::bits::{Bits, Divisor};
-use super::connect::Dims;
+use super::grid::Grid;
 
 /// The numbering's constants for one board size.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -62,7 +62,7 @@ impl Numbering {
     }
 }
 
-impl Dims {
+impl Grid {
     #[inline(always)]
     fn numbers(&self) -> &Numbering {
         self.numbering
@@ -88,7 +88,7 @@ impl Dims {
     }
 
     /// The index of a board key (`current + mask`, relative to the side to move); a board and
-    /// its mirror image have the same. Only for boards whose [`Dims::index_len`] exists.
+    /// its mirror image have the same. Only for boards whose [`Grid::index_len`] exists.
     #[inline]
     pub(crate) fn board_index<B: Bits>(&self, key: B) -> u64 {
         let (w, r) = (self.width, self.radix());
@@ -112,7 +112,7 @@ impl Dims {
         }
     }
 
-    /// The board key of an index below [`Dims::index_len`] (of the two mirror images, the one
+    /// The board key of an index below [`Grid::index_len`] (of the two mirror images, the one
     /// whose left half makes the smaller number).
     pub(crate) fn board_at<B: Bits>(&self, index: u64) -> B {
         let (w, cb) = (self.width, self.col_bits());
@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn numbering_is_a_bijection_up_to_mirror_images() {
         for (w, h) in [(3, 3), (4, 3), (3, 2), (5, 2), (1, 3)] {
-            let d = Dims::new(w, h, 2).unwrap();
+            let d = Grid::new(w, h, 2).unwrap();
             let len = d.index_len().unwrap();
             let mut seen = vec![false; len as usize];
             // Every key of this size: every combination of column codes.
@@ -215,7 +215,7 @@ mod tests {
 
     #[test]
     fn tops_are_the_highest_discs() {
-        let d = Dims::new(3, 4, 2).unwrap();
+        let d = Grid::new(3, 4, 2).unwrap();
         // Column 0 holds 2 discs, column 1 none, column 2 four (full).
         let mask: u64 = 0b11 | (0b1111 << 10);
         assert_eq!(d.tops(mask), 0b10 | (0b1000 << 10));

@@ -1,8 +1,8 @@
 //! PopOut: Connect Four where a player may also pop one of their own discs from the bottom of a
 //! column (popout-thesis §2.1).
 //!
-//! The board is Connect Four's (see [`connect`](super::connect)): column-major, `height + 1` bits
-//! per column with a sentinel on top, the geometry and line detection shared through [`Dims`].
+//! The board is Connect Four's (see [`grid`](super::grid)): column-major, `height + 1` bits per
+//! column with a sentinel on top, the geometry and line detection shared through [`Grid`].
 //! 7x6 example, bit numbers:
 //!
 //! ```text
@@ -26,14 +26,14 @@
 //! - a repeated position is a draw, but that depends on the path, so it is the search's to detect
 //!   (from its history of [`Game::key`]s), not the rules': [`Game::status`] never reports it.
 //!
-//! PopOut games are unbounded, so [`Game::max_plies`] is `u32::MAX`; searches bound them by
-//! repetition.
+//! PopOut games are unbounded: the game is [`Repeating`], not [`Bounded`](super::Bounded).
 //!
 //! Notation: a drop is its column, 1-based, as in Connect Four (`4453`); a pop is `p` and the
 //! column (`44p4`: drop 4, drop 4, pop 4); the draw claim on a full board is `d`. Boards wider
 //! than 9 columns separate the moves with commas (`10,p10,d`); the comma form is read on any board.
 //!
-//! Move codes ([`Game::move_code`]): drops `0..W`, pops `W..2W`, the draw claim `2W`.
+//! Move codes ([`Game::move_code`]): drops `0..W`, pops `W..2W`, the draw claim `2W` (below
+//! [`MAX_MOVES`](super::MAX_MOVES): a board of 64 bits has at most 32 columns).
 //!
 //! Keys: `current + mask` (Pons: unique given who `current` belongs to) in the board's bits, then
 //! one bit for the side to move (disc parity no longer tells it) and one for a claimed draw. The
@@ -41,8 +41,10 @@
 //! boards, sides to move and draw claims are, however many moves led to them.
 
 use super::bits::{Bits, cells};
-use super::connect::{Dims, Shape};
-use super::{Game, Indexed, MoveList, Outlook, Player, Status};
+use super::grid::{Grid, Shape};
+use super::{
+    Cyclic, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Repeating, Status, Tactics,
+};
 use std::fmt::{self, Debug};
 
 /// A PopOut move.
@@ -85,7 +87,7 @@ impl<B: Bits, S: Shape> Debug for PopOut<B, S> {
         write!(
             f,
             "PopOut({:?}, ply {}, key {:#x})",
-            self.shape.dims(),
+            self.shape.grid(),
             self.ply,
             self.key()
         )
@@ -95,8 +97,8 @@ impl<B: Bits, S: Shape> Debug for PopOut<B, S> {
 impl<B: Bits, S: Shape> PopOut<B, S> {
     /// The empty board. The key needs the board's bits and two more.
     pub fn new(shape: S) -> Self {
-        debug_assert!(shape.dims().board_bit_count() <= B::BITS);
-        debug_assert!(shape.dims().board_bit_count() + 2 <= 128);
+        debug_assert!(shape.grid().board_bit_count() <= B::BITS);
+        debug_assert!(shape.grid().board_bit_count() + 2 <= 128);
         PopOut {
             current: B::ZERO,
             mask: B::ZERO,
@@ -107,8 +109,8 @@ impl<B: Bits, S: Shape> PopOut<B, S> {
     }
 
     #[inline(always)]
-    pub fn dims(&self) -> &'static Dims {
-        self.shape.dims()
+    pub fn grid(&self) -> &'static Grid {
+        self.shape.grid()
     }
 
     /// The discs of the first player and of the second.
@@ -123,32 +125,32 @@ impl<B: Bits, S: Shape> PopOut<B, S> {
     /// Whether every cell holds a disc.
     #[inline(always)]
     pub fn is_full(&self) -> bool {
-        self.mask == self.dims().board_bits()
+        self.mask == self.grid().board_bits()
     }
 
     /// The cells where a disc can be dropped now.
     #[inline(always)]
     fn playable(&self) -> B {
-        let d = self.dims();
+        let d = self.grid();
         self.mask.wrapping_add(d.bottom_bits()) & d.board_bits()
     }
 
     /// The bottom cells holding a disc of the side to move: the columns it may pop.
     #[inline(always)]
     fn poppable(&self) -> B {
-        self.current & self.dims().bottom_bits()
+        self.current & self.grid().bottom_bits()
     }
 
     #[inline(always)]
     fn can_drop(&self, col: u32) -> bool {
-        let d = self.dims();
+        let d = self.grid();
         self.mask & B::bit(col * d.col_bits() + d.height - 1) == B::ZERO
     }
 
     /// The set after the bottom cell of column `col` is removed and the cells above fall one row.
     #[inline(always)]
     fn pop_column(&self, set: B, col: u32) -> B {
-        let column: B = self.dims().column_mask(col);
+        let column: B = self.grid().column_mask(col);
         (set & !column) | ((set & column) >> 1 & column)
     }
 
@@ -161,13 +163,13 @@ impl<B: Bits, S: Shape> PopOut<B, S> {
     /// The side-to-move and draw-claim bits of the key, above the board's bits.
     #[inline(always)]
     fn key_flags(&self) -> u128 {
-        let n = self.dims().board_bit_count();
+        let n = self.grid().board_bit_count();
         (((self.ply & 1) as u128) << n) | ((self.drawn as u128) << (n + 1))
     }
 
     /// Reads a 1-based column number of `token` (the part after any `p`).
     fn parse_column(&self, digits: &str, token: &str) -> Result<u32, String> {
-        let w = self.dims().width;
+        let w = self.grid().width;
         let col: u32 = digits.parse().map_err(|_| {
             format!("'{token}' is not a move: expected a column 1..{w}, p and a column, or d")
         })?;
@@ -180,9 +182,10 @@ impl<B: Bits, S: Shape> PopOut<B, S> {
 
 impl<B: Bits, S: Shape> Game for PopOut<B, S> {
     type Move = PopMove;
+    type Kind = Cyclic;
 
     fn name(&self) -> String {
-        let d = self.dims();
+        let d = self.grid();
         format!("popout:{}x{}", d.width, d.height)
     }
 
@@ -191,17 +194,11 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
         self.ply
     }
 
-    /// Unbounded: pops let a game go on for ever. Searches bound it by repetition.
-    #[inline(always)]
-    fn max_plies(&self) -> u32 {
-        u32::MAX
-    }
-
     fn legal_moves(&self, out: &mut MoveList<PopMove>) {
         if self.status() != Status::Ongoing {
             return;
         }
-        let order = self.dims().column_order();
+        let order = self.grid().column_order();
         for &c in order {
             if self.can_drop(c as u32) {
                 out.push(PopMove::Drop(c));
@@ -209,7 +206,7 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
         }
         let poppable = self.poppable();
         for &c in order {
-            if poppable & self.dims().column_mask(c as u32) != B::ZERO {
+            if poppable & self.grid().column_mask(c as u32) != B::ZERO {
                 out.push(PopMove::Pop(c));
             }
         }
@@ -220,7 +217,7 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
 
     #[inline(always)]
     fn play(&self, m: PopMove) -> Self {
-        let d = self.dims();
+        let d = self.grid();
         let opponent = self.current ^ self.mask;
         let (current, mask, drawn) = match m {
             PopMove::Drop(col) => {
@@ -246,7 +243,7 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
     /// The last mover wins with a line (a pop making lines for both players wins for the
     /// popper); else the side to move wins with a line (only a pop can have made it).
     fn status(&self) -> Status {
-        let d = self.dims();
+        let d = self.grid();
         let mover = self.side_to_move().opponent();
         if self.drawn {
             Status::Draw
@@ -265,35 +262,32 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
     }
 
     fn key_bits(&self) -> u32 {
-        self.dims().board_bit_count() + 2
+        self.grid().board_bit_count() + 2
     }
 
     /// The smaller key of the position and its mirror image (the flags are not mirrored).
     #[inline(always)]
     fn canonical_key(&self) -> u128 {
         let key = self.board_key();
-        key.min(self.dims().mirror(key)).to_u128() | self.key_flags()
+        key.min(self.grid().mirror(key)).to_u128() | self.key_flags()
     }
 
     #[inline(always)]
-    fn move_code(&self, m: PopMove) -> Option<u8> {
-        let w = self.dims().width;
-        let code = match m {
-            PopMove::Drop(c) => c as u32,
-            PopMove::Pop(c) => w + c as u32,
+    fn move_code(&self, m: PopMove) -> u16 {
+        let w = self.grid().width as u16;
+        match m {
+            PopMove::Drop(c) => c as u16,
+            PopMove::Pop(c) => w + c as u16,
             PopMove::Draw => 2 * w,
-        };
-        (code < 128).then_some(code as u8)
+        }
     }
 
-    fn side_to_move(&self) -> Player {
-        Player::at_ply(self.ply)
+    fn visit_indexed<V: IndexedVisitor<Self>>(visitor: V) -> Option<V::Output> {
+        Some(visitor.indexed())
     }
+}
 
-    fn may_repeat(&self) -> bool {
-        true
-    }
-
+impl<B: Bits, S: Shape> Repeating for PopOut<B, S> {
     fn is_backward(&self, m: PopMove) -> bool {
         matches!(m, PopMove::Pop(_))
     }
@@ -302,10 +296,12 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
         m == PopMove::Draw
     }
 
-    fn discs(&self) -> u32 {
+    fn stones(&self) -> u32 {
         self.mask.count_ones()
     }
+}
 
+impl<B: Bits, S: Shape> Notation for PopOut<B, S> {
     fn parse_move(&self, token: &str) -> Result<PopMove, String> {
         if token == "d" {
             return if self.is_full() {
@@ -316,7 +312,7 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
         }
         if let Some(digits) = token.strip_prefix('p') {
             let col = self.parse_column(digits, token)?;
-            let bottom = B::bit(col * self.dims().col_bits());
+            let bottom = B::bit(col * self.grid().col_bits());
             if self.mask & bottom == B::ZERO {
                 return Err(format!("column {} is empty: nothing to pop", col + 1));
             }
@@ -333,6 +329,19 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
             return Err(format!("column {} is full", col + 1));
         }
         Ok(PopMove::Drop(col as u8))
+    }
+
+    fn format_move(&self, m: PopMove) -> String {
+        match m {
+            PopMove::Drop(c) => (c as u32 + 1).to_string(),
+            PopMove::Pop(c) => format!("p{}", c as u32 + 1),
+            PopMove::Draw => "d".to_string(),
+        }
+    }
+
+    fn render(&self) -> String {
+        let (first, second) = self.stones();
+        self.grid().render(first, second)
     }
 
     /// Comma-separated tokens when there is a comma; else one character a move, a `p` taking
@@ -356,27 +365,16 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
         tokens
     }
 
-    fn format_move(&self, m: PopMove) -> String {
-        match m {
-            PopMove::Drop(c) => (c as u32 + 1).to_string(),
-            PopMove::Pop(c) => format!("p{}", c as u32 + 1),
-            PopMove::Draw => "d".to_string(),
-        }
-    }
-
     fn join_moves(&self, moves: &[String]) -> String {
-        self.dims().join_moves(moves)
+        self.grid().join_moves(moves)
     }
+}
 
-    fn render(&self) -> String {
-        let (first, second) = self.stones();
-        self.dims().render(first, second)
-    }
-
+impl<B: Bits, S: Shape> Tactics for PopOut<B, S> {
     /// A drop that completes a line of the side to move, or a pop after which it has one.
     #[inline(always)]
     fn has_winning_move(&self) -> bool {
-        let d = self.dims();
+        let d = self.grid();
         if d.winning_cells(self.current, self.mask) & self.playable() != B::ZERO {
             return true;
         }
@@ -390,17 +388,17 @@ impl<B: Bits, S: Shape> Game for PopOut<B, S> {
 /// colour-swapped twin with the second to move share an index (and a value).
 impl<B: Bits, S: Shape> Indexed for PopOut<B, S> {
     fn index_len(&self) -> Option<u64> {
-        self.dims().index_len()
+        self.grid().index_len()
     }
 
     #[inline]
     fn index(&self) -> u64 {
-        self.dims().board_index(self.board_key())
+        self.grid().board_index(self.board_key())
     }
 
     /// The board with the first player to move.
     fn at_index(&self, index: u64) -> Option<Self> {
-        let d = self.dims();
+        let d = self.grid();
         let (current, mask) = d.split_key(d.board_at::<B>(index));
         Some(PopOut {
             current,
@@ -415,7 +413,7 @@ impl<B: Bits, S: Shape> Indexed for PopOut<B, S> {
     /// alone loses) on the distinct columns, and the claim.
     #[inline]
     fn outlook(&self) -> Outlook {
-        let d = self.dims();
+        let d = self.grid();
         if d.winning_cells(self.current, self.mask) & self.playable() != B::ZERO {
             return Outlook::WinNow;
         }
@@ -438,7 +436,7 @@ impl<B: Bits, S: Shape> Indexed for PopOut<B, S> {
     /// The last mover's top discs taken back (drops), and the last mover's disc put back under
     /// a column that is not full (pops); positions already over are left out.
     fn for_each_predecessor(&self, mut f: impl FnMut(u64)) {
-        let d = self.dims();
+        let d = self.grid();
         let last = self.current ^ self.mask;
         let columns = d.distinct_columns(self.board_key());
         let mut report = |mover: B, other: B| {

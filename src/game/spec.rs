@@ -1,7 +1,10 @@
-//! Game specs (`connect4`, `connect4:WxH`, `connect4:WxH:kK`, `popout`, `popout:WxH`), parsed once
-//! and turned into a concrete position type; [`with_game!`](crate::with_game) dispatches to monomorphised code.
+//! Game specs (`connect4`, `connect4:WxH`, `connect4:WxH:kK`, `popout`, `popout:WxH`), parsed
+//! once and turned into the game's start position, [`AnyGame`]: one variant per game, each with
+//! the representations its boards use. [`with_game!`](crate::with_game) dispatches to
+//! monomorphised code.
 
-use super::connect::{Connect, Dims, Sized, Standard};
+use super::connect::Connect;
+use super::grid::{Grid, Runtime, Standard};
 use super::popout::PopOut;
 use std::fmt;
 use std::str::FromStr;
@@ -20,6 +23,9 @@ pub enum GameSpec {
         height: u32,
     },
 }
+
+/// The specs the parser reads, for messages.
+const FORMS: &str = "connect4, connect4:WxH, connect4:WxH:kK, popout or popout:WxH";
 
 impl Default for GameSpec {
     fn default() -> Self {
@@ -73,7 +79,7 @@ impl FromStr for GameSpec {
                 if parts.next().is_some() {
                     return Err(bad("too many fields; expected connect4:WxH:kK"));
                 }
-                Dims::new(width, height, k).map_err(|e| bad(&e))?;
+                Grid::new(width, height, k).map_err(|e| bad(&e))?;
                 Ok(GameSpec::Connect { width, height, k })
             }
             "popout" => {
@@ -81,78 +87,92 @@ impl FromStr for GameSpec {
                 if parts.next().is_some() {
                     return Err(bad("too many fields; expected popout or popout:WxH"));
                 }
-                let dims = Dims::new(width, height, 4).map_err(|e| bad(&e))?;
-                if !dims.fits_u64() {
+                let grid = Grid::new(width, height, 4).map_err(|e| bad(&e))?;
+                if !grid.fits_u64() {
                     return Err(bad(&format!(
                         "board {width}x{height} is too large for popout: (height + 1) * width = \
                          {} bits, at most 64",
-                        dims.board_bit_count()
+                        grid.board_bit_count()
                     )));
                 }
                 Ok(GameSpec::PopOut { width, height })
             }
-            _ => Err(bad(
-                "unknown game; expected connect4, connect4:WxH, connect4:WxH:kK, popout or \
-                 popout:WxH",
-            )),
+            _ => Err(bad(&format!("unknown game; expected {FORMS}"))),
         }
     }
 }
 
-/// The empty board of a spec, as one of the concrete position types.
+/// The start position of a game, one variant per game.
 #[derive(Copy, Clone, Debug)]
 pub enum AnyGame {
+    Connect4(ConnectBoard),
+    PopOut(PopOutBoard),
+}
+
+/// Connect Four on the fastest representation that holds the board.
+#[derive(Copy, Clone, Debug)]
+pub enum ConnectBoard {
     /// 7x6, k = 4: every mask a compile-time constant.
     Standard(Connect<u64, Standard>),
     /// Any board that fits 64 bits.
-    Narrow(Connect<u64, Sized>),
+    Narrow(Connect<u64, Runtime>),
     /// Boards up to 128 bits.
-    Wide(Connect<u128, Sized>),
-    /// PopOut 7x6: every mask a compile-time constant.
-    PopOutStandard(PopOut<u64, Standard>),
-    /// PopOut on any board that fits 64 bits.
-    PopOutNarrow(PopOut<u64, Sized>),
+    Wide(Connect<u128, Runtime>),
+}
+
+/// PopOut on the fastest representation that holds the board.
+#[derive(Copy, Clone, Debug)]
+pub enum PopOutBoard {
+    /// 7x6: every mask a compile-time constant.
+    Standard(PopOut<u64, Standard>),
+    /// Any board that fits 64 bits.
+    Narrow(PopOut<u64, Runtime>),
 }
 
 impl GameSpec {
-    /// The empty board, on the fastest representation that holds it.
+    /// The start position.
     pub fn start(&self) -> AnyGame {
         match *self {
             GameSpec::Connect {
                 width: 7,
                 height: 6,
                 k: 4,
-            } => AnyGame::Standard(Connect::new(Standard)),
+            } => AnyGame::Connect4(ConnectBoard::Standard(Connect::new(Standard))),
             GameSpec::Connect { width, height, k } => {
-                let dims = Dims::new(width, height, k).expect("spec was validated");
-                if dims.fits_u64() {
-                    AnyGame::Narrow(Connect::new(Sized::new(dims)))
+                let grid = Grid::new(width, height, k).expect("spec was validated");
+                AnyGame::Connect4(if grid.fits_u64() {
+                    ConnectBoard::Narrow(Connect::new(Runtime::new(grid)))
                 } else {
-                    AnyGame::Wide(Connect::new(Sized::new(dims)))
-                }
+                    ConnectBoard::Wide(Connect::new(Runtime::new(grid)))
+                })
             }
             GameSpec::PopOut {
                 width: 7,
                 height: 6,
-            } => AnyGame::PopOutStandard(PopOut::new(Standard)),
+            } => AnyGame::PopOut(PopOutBoard::Standard(PopOut::new(Standard))),
             GameSpec::PopOut { width, height } => {
-                let dims = Dims::new(width, height, 4).expect("spec was validated");
-                AnyGame::PopOutNarrow(PopOut::new(Sized::new(dims)))
+                let grid = Grid::new(width, height, 4).expect("spec was validated");
+                AnyGame::PopOut(PopOutBoard::Narrow(PopOut::new(Runtime::new(grid))))
             }
         }
     }
 }
 
-/// Runs `$body` with `$g` bound to the concrete empty board inside an [`AnyGame`].
+/// Runs `$body` with `$g` bound to the start position inside an [`AnyGame`], as its concrete
+/// type: the body is compiled once per game and representation.
 #[macro_export]
 macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
-            $crate::game::AnyGame::Standard($g) => $body,
-            $crate::game::AnyGame::Narrow($g) => $body,
-            $crate::game::AnyGame::Wide($g) => $body,
-            $crate::game::AnyGame::PopOutStandard($g) => $body,
-            $crate::game::AnyGame::PopOutNarrow($g) => $body,
+            $crate::game::AnyGame::Connect4(board) => match board {
+                $crate::game::ConnectBoard::Standard($g) => $body,
+                $crate::game::ConnectBoard::Narrow($g) => $body,
+                $crate::game::ConnectBoard::Wide($g) => $body,
+            },
+            $crate::game::AnyGame::PopOut(board) => match board {
+                $crate::game::PopOutBoard::Standard($g) => $body,
+                $crate::game::PopOutBoard::Narrow($g) => $body,
+            },
         }
     };
 }

@@ -1,11 +1,13 @@
 //! Exact counts of legal positions: every position reachable from the start by legal moves,
 //! the game stopping at a win (popout-thesis Table 10; Tromp's Connect Four counts), by
-//! breadth-first search over a bitset of keys. A claimed draw ([`Game::is_claim`]) is not a new
+//! breadth-first search over a bitset of keys. A claimed draw ([`Repeating::is_claim`]) is not a new
 //! position. Boards whose key space does not fit the memory budget are refused.
 
-use crate::game::{Game, MoveList, Status};
+#[cfg(doc)]
+use crate::game::Repeating;
+use crate::game::{Game, Kind, MoveList, Status};
 
-/// Positions by number of discs, and in total.
+/// Positions by number of stones, and in total.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Census {
     /// `by_discs[d]`: positions with `d` discs on the board.
@@ -48,7 +50,7 @@ pub fn count<G: Game>(
     };
     let mut census = Census::default();
     let record = |pos: &G, census: &mut Census| {
-        let d = pos.discs() as usize;
+        let d = G::Kind::stones(pos) as usize;
         if census.by_discs.len() <= d {
             census.by_discs.resize(d + 1, 0);
         }
@@ -67,7 +69,7 @@ pub fn count<G: Game>(
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             for &m in &moves {
-                if pos.is_claim(m) {
+                if G::Kind::is_claim(pos, m) {
                     continue;
                 }
                 let child = pos.play(m);

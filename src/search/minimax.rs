@@ -1,9 +1,9 @@
-//! The reference solver: plain exhaustive negamax that uses nothing but the rules
-//! (`legal_moves`, `play`, `status`), memoised by key. No pruning, no accelerators: what the
+//! The reference solver of [`Bounded`] games: plain exhaustive negamax that uses nothing but the
+//! rules (`legal_moves`, `play`, `status`), memoised by key. No pruning, no accelerators: what the
 //! fast solvers are checked against on small boards.
 
-use super::score::win_at;
-use crate::game::{Game, MoveList, Status};
+use super::score::final_score;
+use crate::game::{Bounded, MoveList};
 use std::collections::HashMap;
 
 /// Exact scores of every position reached, by key.
@@ -30,12 +30,9 @@ impl Minimax {
     }
 
     /// The exact score of `pos` for the side to move.
-    pub fn value<G: Game>(&mut self, pos: &G) -> i32 {
-        let (m, n) = (pos.max_plies(), pos.ply());
-        match pos.status() {
-            Status::Win(_) => return -win_at(m, n),
-            Status::Draw => return 0,
-            Status::Ongoing => {}
+    pub fn value<G: Bounded>(&mut self, pos: &G) -> i32 {
+        if let Some(score) = final_score(pos) {
+            return score;
         }
         if let Some(&v) = self.memo.get(&pos.key()) {
             return v;

@@ -1,17 +1,24 @@
-//! Game-independent search algorithms, generic over [`Game`](crate::game::Game).
+//! Game-independent search algorithms, generic over the traits of [`game`](crate::game); no
+//! search names a game.
+//!
+//! - [`alphabeta`]: the exact solver of bounded games;
+//! - [`winner`]: "does this player win?" for games whose positions repeat, with handicaps;
+//! - [`pn`]: the proof-number family (PNS, PN², df-pn) and certificate extraction;
+//! - [`minimax`]: the exhaustive reference; [`census`]: exact position counts; [`retro`]:
+//!   retrograde analysis;
+//! - [`limits`], [`score`], [`tt`]: what they share.
 
 pub mod alphabeta;
 pub mod census;
-pub mod dfpn;
+pub mod limits;
 mod memory;
 pub mod minimax;
 pub mod pn;
-pub mod pns;
-pub mod proof;
 pub mod retro;
 pub mod score;
 pub mod tt;
 pub mod winner;
 
-pub use alphabeta::{AlphaBeta, Config, Driver, Stopped};
+pub use alphabeta::{AlphaBeta, Config, Driver};
+pub use limits::{Limits, Stop};
 pub use tt::{Bound, Scheme, Table};

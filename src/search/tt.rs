@@ -5,10 +5,10 @@
 //! Entry layout (one `u64`; an all-zero word is an empty slot):
 //!
 //! ```text
-//!  63      57 56     50 49 48 47      40 39                     0
-//! +----------+---------+-----+----------+------------------------+
-//! | work (7) | move (7)|bound| value (8)| key mod 2^40 (40)      |
-//! +----------+---------+-----+----------+------------------------+
+//!  63     59 58      50 49 48 47      40 39                     0
+//! +---------+----------+-----+----------+------------------------+
+//! | work (5)| move (9) |bound| value (8)| key mod 2^40 (40)      |
+//! +---------+----------+-----+----------+------------------------+
 //! ```
 //!
 //! The bucket is `key mod P` with `P` prime, and the entry keeps `key mod 2^40`: by the Chinese
@@ -17,7 +17,9 @@
 //! keys the table also keeps each full key beside the entry, and the three words of a slot are
 //! guarded by a sequence number (a seqlock whose writers never wait: a writer that finds the
 //! slot busy drops its store, and a reader that sees it change reports a miss).
-//! `work` is log2 of the subtree's node count, for the Big and TwoBig replacement schemes.
+//! `work` is log2 of the subtree's node count (at most 31), for the Big and TwoBig replacement
+//! schemes; `move` is the move code plus one (0 = none), so any code below
+//! [`MAX_MOVES`](crate::game::MAX_MOVES) fits.
 
 use super::memory::{HUGE_PAGE, Zeroable, zeroed, zeroed_huge};
 use crate::game::bits::Divisor;
@@ -76,7 +78,7 @@ pub struct Entry {
     pub value: i32,
     pub bound: Bound,
     /// The code of the best or refuting move, when known.
-    pub best: Option<u8>,
+    pub best: Option<u16>,
 }
 
 const CHECK_BITS: u32 = 40;
@@ -84,7 +86,10 @@ const CHECK_MASK: u64 = (1 << CHECK_BITS) - 1;
 const VALUE_SHIFT: u32 = 40;
 const BOUND_SHIFT: u32 = 48;
 const MOVE_SHIFT: u32 = 50;
-const WORK_SHIFT: u32 = 57;
+const MOVE_MASK: u64 = 0x1ff;
+const WORK_SHIFT: u32 = 59;
+const MAX_WORK: u32 = 31;
+const _: () = assert!(crate::game::MAX_MOVES < MOVE_MASK as usize);
 /// Clearing forgets logged slots one by one up to this share of the table (1 / N), and sweeps
 /// the whole table beyond it (a sweep costs about as much as N random writes per slot).
 const TOUCH_SHARE: usize = 32;
@@ -308,15 +313,16 @@ impl Table {
         key: u128,
         value: i32,
         bound: Bound,
-        best: Option<u8>,
+        best: Option<u16>,
         nodes: u64,
     ) {
         if self.buckets == 0 {
             return;
         }
         debug_assert!((-128..128).contains(&value));
-        let work = (64 - nodes.leading_zeros()).min(127) as u64;
-        let code = best.filter(|&c| c < 127).map_or(0, |c| c as u64 + 1);
+        let work = (64 - nodes.leading_zeros()).min(MAX_WORK) as u64;
+        debug_assert!(best.is_none_or(|c| (c as u64) < MOVE_MASK));
+        let code = best.map_or(0, |c| c as u64 + 1);
         let word = (key as u64 & CHECK_MASK)
             | ((value as i8 as u8 as u64) << VALUE_SHIFT)
             | ((bound as u64) << BOUND_SHIFT)
@@ -397,7 +403,7 @@ unsafe impl Zeroable for WideKey {}
 
 #[inline(always)]
 fn unpack(word: u64) -> Entry {
-    let code = ((word >> MOVE_SHIFT) & 0x7f) as u8;
+    let code = ((word >> MOVE_SHIFT) & MOVE_MASK) as u16;
     Entry {
         value: (word >> VALUE_SHIFT) as u8 as i8 as i32,
         bound: match (word >> BOUND_SHIFT) & 3 {
@@ -454,6 +460,30 @@ mod tests {
             assert_eq!(t.probe(c), None);
             t.clear(&mut log);
             assert_eq!(t.probe(a), None);
+        }
+    }
+
+    #[test]
+    fn every_move_code_and_score_round_trips() {
+        let t = Table::new(1, Scheme::New, 49);
+        let mut log = t.write_log();
+        for code in [
+            0u16,
+            1,
+            127,
+            128,
+            255,
+            287,
+            crate::game::MAX_MOVES as u16 - 1,
+        ] {
+            for value in [-128, -1, 0, 64, 127] {
+                t.store(&mut log, 99, value, Bound::Upper, Some(code), u64::MAX);
+                let e = t.probe(99).expect("stored");
+                assert_eq!(
+                    (e.value, e.bound, e.best),
+                    (value, Bound::Upper, Some(code))
+                );
+            }
         }
     }
 

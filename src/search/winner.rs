@@ -18,13 +18,12 @@
 //! They restrict the attacker only, so a win under a handicap is a win in the real game; any
 //! other answer under a handicap proves nothing. `max_plies`: the attacker must win by that ply
 //! (counted from the empty board). `backward_moves`: the attacker may play at most that many
-//! moves that [`Game::is_backward`] (PopOut's pops) and that do not win at once. The remaining
+//! moves that [`Repeating::is_backward`] (PopOut's pops) and that do not win at once. The remaining
 //! allowance is part of the table's key, so answers under different allowances never mix.
 
-use super::alphabeta::Limits;
-use super::pn::{Clock, StopReason};
+use super::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use super::tt::{Bound, Scheme, Table, WriteLog};
-use crate::game::{Game, MAX_MOVES, MoveList, Player, Status};
+use crate::game::{MAX_MOVES, MoveList, Player, Repeating, Status, Tactics};
 use arrayvec::ArrayVec;
 
 /// Restrictions on the attacker that make wins faster to prove.
@@ -45,10 +44,9 @@ impl Handicap {
 /// Bits of the table key above the position's key: the attacker, the plies left under the
 /// ply handicap (8 bits, 255 = none), the backward moves left (4 bits, 15 = none).
 const EXTRA_BITS: u32 = 13;
-const HISTORY_SIZE: usize = 128;
 
 /// The search and its table, kept between questions.
-pub struct WinSearch<G: Game> {
+pub struct WinSearch<G: Repeating + Tactics> {
     table: Table,
     log: WriteLog,
     symmetry: bool,
@@ -56,17 +54,19 @@ pub struct WinSearch<G: Game> {
     repetition: u32,
     /// Exact keys of the history and the current path.
     path: Vec<u128>,
-    history: [[u32; HISTORY_SIZE]; 2],
+    /// The length of the history at the start of `path`.
+    history_len: usize,
+    history: [[u32; MAX_MOVES]; 2],
     attacker: Player,
     handicap: Handicap,
     /// Nodes since the last reset (the clock counts those since the limits were set).
     nodes: u64,
     clock: Clock,
-    stopped: Option<StopReason>,
+    stopped: Option<Stop>,
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Game> WinSearch<G> {
+impl<G: Repeating + Tactics> WinSearch<G> {
     /// A search with a table of `tt_mb` MiB; `repetition` is 2 or 3.
     pub fn try_new(
         sample: &G,
@@ -86,7 +86,8 @@ impl<G: Game> WinSearch<G> {
             symmetry,
             repetition,
             path: Vec::new(),
-            history: [[0; HISTORY_SIZE]; 2],
+            history_len: 0,
+            history: [[0; MAX_MOVES]; 2],
             attacker: Player::First,
             handicap: Handicap::default(),
             nodes: 0,
@@ -111,7 +112,7 @@ impl<G: Game> WinSearch<G> {
 
     pub fn reset(&mut self) {
         self.table.clear(&mut self.log);
-        self.history = [[0; HISTORY_SIZE]; 2];
+        self.history = [[0; MAX_MOVES]; 2];
         self.nodes = 0;
     }
 
@@ -123,7 +124,7 @@ impl<G: Game> WinSearch<G> {
         attacker: Player,
         handicap: Handicap,
         history: &[u128],
-    ) -> Result<bool, StopReason> {
+    ) -> Result<bool, Stop> {
         if let Some(s) = self.stopped {
             return Err(s);
         }
@@ -131,6 +132,7 @@ impl<G: Game> WinSearch<G> {
         self.handicap = handicap;
         self.path.clear();
         self.path.extend_from_slice(history);
+        self.history_len = history.len();
         let backward = handicap.backward_moves.unwrap_or(0);
         let (win, _) = self.search(pos, backward);
         match self.stopped {
@@ -140,7 +142,7 @@ impl<G: Game> WinSearch<G> {
     }
 
     /// The weak value for the side to move (1 win, 0 draw, -1 loss), without handicaps.
-    pub fn value(&mut self, pos: &G, history: &[u128]) -> Result<i32, StopReason> {
+    pub fn value(&mut self, pos: &G, history: &[u128]) -> Result<i32, Stop> {
         let me = pos.side_to_move();
         if self.wins(pos, me, Handicap::default(), history)? {
             Ok(1)
@@ -159,7 +161,7 @@ impl<G: Game> WinSearch<G> {
         winner: Player,
         most: u32,
         history: &[u128],
-    ) -> Result<Option<u32>, StopReason> {
+    ) -> Result<Option<u32>, Stop> {
         let first = if pos.side_to_move() == winner { 1 } else { 2 };
         for plies in (first..=most).step_by(2) {
             let handicap = Handicap {
@@ -201,6 +203,8 @@ impl<G: Game> WinSearch<G> {
         self.nodes += 1;
         if let Err(reason) = self.clock.tick() {
             self.stopped = Some(reason);
+        } else if self.path.len() - self.history_len >= MAX_DEPTH as usize {
+            self.stopped = Some(Stop::Depth);
         }
         if self.stopped.is_some() {
             return (false, true);
@@ -247,13 +251,13 @@ impl<G: Game> WinSearch<G> {
             .iter()
             .map(|&m| {
                 let code = pos.move_code(m);
-                let rank = if code.is_some() && code == tt_move {
+                let rank = if tt_move == Some(code) {
                     i64::MAX
                 } else if pos.is_backward(m) {
                     // Pops last (thesis §5.7: the history heuristic misjudges them).
                     -1
                 } else {
-                    code.map_or(0, |c| self.history[side][c as usize % HISTORY_SIZE] as i64)
+                    self.history[side][code as usize] as i64
                 };
                 (rank, m)
             })
@@ -295,14 +299,12 @@ impl<G: Game> WinSearch<G> {
             tainted |= child_tainted;
         }
         self.path.pop();
-        if let Some(m) = deciding
-            && let Some(c) = pos.move_code(m)
-        {
-            let h = &mut self.history[side][c as usize % HISTORY_SIZE];
+        if let Some(m) = deciding {
+            let h = &mut self.history[side][pos.move_code(m) as usize];
             *h = h.saturating_add(1 + (self.nodes - nodes_before).min(1 << 20) as u32);
         }
         if !tainted {
-            let code = deciding.and_then(|m| pos.move_code(m));
+            let code = deciding.map(|m| pos.move_code(m));
             self.table.store(
                 &mut self.log,
                 key,

@@ -6,11 +6,13 @@
 
 use super::common::{DRIVERS, SplitMix, score_for, start};
 use inarow::engine::{Engine, Options};
-use inarow::game::connect::Sized;
-use inarow::game::{Connect, Dims, Game, MoveList, Standard, Status, format_moves};
-use inarow::search::alphabeta::Limits;
+use inarow::game::{
+    Bounded, Connect, Game, Grid, MoveList, Notation, Runtime, Standard, Status, Tactics,
+    format_moves,
+};
+use inarow::search::Limits;
 use inarow::search::minimax::Minimax;
-use inarow::search::{AlphaBeta, Config, Scheme, Stopped};
+use inarow::search::{AlphaBeta, Config, Scheme, Stop};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestCaseError, TestRunner};
 use std::cell::RefCell;
@@ -44,7 +46,7 @@ fn all_configs(tt_mb: usize) -> Vec<Config> {
 
 /// Plays `choices` from `start`, each an index into the moves that do not end the game; stops
 /// early when every move ends it. The result is always a position still being played.
-fn build<G: Game>(start: G, choices: &[usize]) -> (G, Vec<G::Move>) {
+fn build<G: Bounded + Tactics + Notation>(start: G, choices: &[usize]) -> (G, Vec<G::Move>) {
     let mut pos = start;
     let mut line = Vec::new();
     for &c in choices {
@@ -65,14 +67,14 @@ fn build<G: Game>(start: G, choices: &[usize]) -> (G, Vec<G::Move>) {
     (pos, line)
 }
 
-fn show<G: Game>(start: G, line: &[G::Move]) -> String {
+fn show<G: Bounded + Tactics + Notation>(start: G, line: &[G::Move]) -> String {
     let s = format_moves(start, line);
     if s.is_empty() { "-".to_string() } else { s }
 }
 
 /// What one test of a board keeps between cases: the reference's memo and long-lived solvers
 /// (whose tables carry over from case to case, as in real use).
-struct Shared<G: Game> {
+struct Shared<G: Bounded + Tactics + Notation> {
     memo: Minimax,
     default: AlphaBeta<G>,
     weak: AlphaBeta<G>,
@@ -80,7 +82,10 @@ struct Shared<G: Game> {
 }
 
 /// The reference scores of `pos` and of each of its children, by the exhaustive solver.
-fn reference<G: Game>(memo: &mut Minimax, pos: &G) -> (i32, Vec<(G::Move, i32)>) {
+fn reference<G: Bounded + Tactics + Notation>(
+    memo: &mut Minimax,
+    pos: &G,
+) -> (i32, Vec<(G::Move, i32)>) {
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
     let children = moves
@@ -91,7 +96,7 @@ fn reference<G: Game>(memo: &mut Minimax, pos: &G) -> (i32, Vec<(G::Move, i32)>)
 }
 
 /// Checks one position with the long-lived solvers and the engine.
-fn check_default<G: Game>(
+fn check_default<G: Bounded + Tactics + Notation>(
     shared: &mut Shared<G>,
     start: G,
     line: &[G::Move],
@@ -182,7 +187,7 @@ fn check_default<G: Game>(
 }
 
 /// Checks one position with freshly made solvers of the given configurations.
-fn check_configs<G: Game>(
+fn check_configs<G: Bounded + Tactics + Notation>(
     memo: &mut Minimax,
     start: G,
     line: &[G::Move],
@@ -215,7 +220,12 @@ fn check_configs<G: Game>(
 /// 2. `cases` random positions (proptest) against the default solver, weak mode, the engine,
 ///    and a few random configurations with tiny or no tables, random table cut-offs, and one or
 ///    two threads (helpers joining after a random number of nodes).
-fn check_board<G: Game>(start: G, sweep: usize, min_len: usize, cases: u32) {
+fn check_board<G: Bounded + Tactics + Notation>(
+    start: G,
+    sweep: usize,
+    min_len: usize,
+    cases: u32,
+) {
     let cells = start.max_plies() as usize;
     let mut memo = Minimax::new();
 
@@ -286,7 +296,7 @@ macro_rules! board_tests {
         $(
             #[test]
             fn $name() {
-                inarow::with_game!(start($spec), g => check_board(g, $sweep, $min, $cases));
+                with_connect!(start($spec), g => check_board(g, $sweep, $min, $cases));
             }
         )*
     };
@@ -303,14 +313,18 @@ board_tests! {
 }
 
 /// A Connect Four board of any size on a chosen word, bypassing the spec's choice.
-fn sized<B: inarow::game::bits::Bits>(w: u32, h: u32, k: u32) -> Connect<B, Sized> {
-    Connect::new(Sized::new(Dims::new(w, h, k).expect("valid dims")))
+fn sized<B: inarow::game::bits::Bits>(w: u32, h: u32, k: u32) -> Connect<B, Runtime> {
+    Connect::new(Runtime::new(Grid::new(w, h, k).expect("valid dims")))
 }
 
 /// Plays the same columns on three representations of one board and compares everything they
 /// tell: status, legal moves, keys, and the solvers' scores (and the reference's when the
 /// position is small enough).
-fn compare_representations<A: Game<Move = u8>, B: Game<Move = u8>, C: Game<Move = u8>>(
+fn compare_representations<
+    A: Bounded<Move = u8> + Tactics + Notation,
+    B: Bounded<Move = u8> + Tactics + Notation,
+    C: Bounded<Move = u8> + Tactics + Notation,
+>(
     a: A,
     b: B,
     c: C,
@@ -422,7 +436,7 @@ fn a_stopped_search_leaves_the_solver_sound() {
         time: None,
         nodes: Some(5_000),
     });
-    assert_eq!(solver.solve(&g, false), Err(Stopped::Nodes));
+    assert_eq!(solver.solve(&g, false), Err(Stop::Nodes));
     solver.set_limits(Limits::default());
     assert_eq!(
         solver.solve(&g, false),
@@ -435,7 +449,7 @@ fn a_stopped_search_leaves_the_solver_sound() {
         time: None,
         nodes: Some(5_000),
     });
-    assert_eq!(solver.solve(&g, true), Err(Stopped::Nodes));
+    assert_eq!(solver.solve(&g, true), Err(Stop::Nodes));
     solver.set_limits(Limits::default());
     assert_eq!(solver.solve(&g, true), Ok(0));
 }
@@ -461,7 +475,7 @@ fn strategy_bounds_hold() {
     let strategy = (0..boards.len(), prop::collection::vec(0usize..64, 8..=24));
     let result = runner.run(&strategy, |(b, choices)| {
         let mut memos = memos.borrow_mut();
-        inarow::with_game!(start(boards[b]), g => {
+        with_connect!(start(boards[b]), g => {
             let (pos, line) = build(g, &choices);
             if pos.has_winning_move() || pos.ply() + 2 >= pos.max_plies() {
                 return Ok(());

@@ -6,7 +6,7 @@ use super::common::{SplitMix, start, temp_file};
 use inarow::engine::book::Book;
 use inarow::engine::{Engine, Options};
 use inarow::game::{Game, MoveList, Status};
-use inarow::search::alphabeta::Limits;
+use inarow::search::Limits;
 use inarow::search::{AlphaBeta, Config};
 use std::path::Path;
 use std::sync::Arc;
@@ -15,7 +15,7 @@ const GAME: &str = "connect4:5x4";
 const DEPTH: u32 = 5;
 
 fn build(out: &Path, limits: Limits) -> Result<inarow::engine::book::BuildStats, String> {
-    inarow::with_game!(start(GAME), g => {
+    with_connect!(start(GAME), g => {
         let options = Options { limits, ..Options::default() };
         let mut engine = Engine::new(&g, options);
         Book::build(g, DEPTH, out, &mut engine, |_, _| {})
@@ -24,7 +24,7 @@ fn build(out: &Path, limits: Limits) -> Result<inarow::engine::book::BuildStats,
 
 /// Every position up to the book's depth: in the book with the solver's score, or over.
 fn check_every_entry(path: &Path) {
-    inarow::with_game!(start(GAME), g => {
+    with_connect!(start(GAME), g => {
         let book = Book::load(path, &g.name()).expect("the book loads");
         let mut solver = AlphaBeta::new(&g, Config::default());
         let mut level = vec![g];
@@ -81,7 +81,7 @@ fn a_book_holds_every_position_with_its_score_and_resumes_after_an_interruption(
     );
 
     // The engine answers from the book: the same scores, without search.
-    inarow::with_game!(start(GAME), g => {
+    with_connect!(start(GAME), g => {
         let book = Arc::new(Book::load(&whole, &g.name()).unwrap());
         let mut engine = Engine::new(&g, Options::default());
         engine.set_book(&g, book).unwrap();

@@ -2,7 +2,7 @@
 //! input, benchmark files, limits and self-play.
 
 use super::common::{score_for, shared_path};
-use inarow::game::{Connect, Game, MoveList, Standard, Status, play_moves};
+use inarow::game::{Connect, Game, MoveList, Notation, Standard, Status, play_moves};
 use inarow::search::{AlphaBeta, Config};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -602,7 +602,7 @@ fn size_table_matches_the_published_one_and_the_reference() {
     {
         let f: Vec<&str> = line.split('\t').collect();
         let spec = format!("connect4:{}x{}:k3", f[0], f[1]);
-        let value = inarow::with_game!(super::common::start(&spec), g => {
+        let value = with_connect!(super::common::start(&spec), g => {
             inarow::search::minimax::Minimax::new().value(&g)
         });
         let outcome = match value.signum() {

@@ -4,6 +4,34 @@ use inarow::game::{AnyGame, GameSpec, Status};
 use inarow::search::Driver;
 use std::path::PathBuf;
 
+/// Runs `$body` with `$g` bound to the Connect Four board inside an [`AnyGame`]; any other game
+/// is a bug of the test.
+macro_rules! with_connect {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            inarow::game::AnyGame::Connect4(board) => match board {
+                inarow::game::ConnectBoard::Standard($g) => $body,
+                inarow::game::ConnectBoard::Narrow($g) => $body,
+                inarow::game::ConnectBoard::Wide($g) => $body,
+            },
+            other => panic!("a Connect Four board was expected, not {other:?}"),
+        }
+    };
+}
+
+/// Runs `$body` with `$g` bound to the PopOut board inside an [`AnyGame`].
+macro_rules! with_popout {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            inarow::game::AnyGame::PopOut(board) => match board {
+                inarow::game::PopOutBoard::Standard($g) => $body,
+                inarow::game::PopOutBoard::Narrow($g) => $body,
+            },
+            other => panic!("a PopOut board was expected, not {other:?}"),
+        }
+    };
+}
+
 /// Every root driver of the solver.
 pub const DRIVERS: [Driver; 5] = [
     Driver::FullWindow,

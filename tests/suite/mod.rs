@@ -1,10 +1,12 @@
 //! Integration tests of the `inarow` library and command line, one module per area.
 
+#[macro_use]
+mod common;
+
 mod agreement;
 mod book;
 mod census;
 mod cli;
-mod common;
 mod popout_rules;
 mod popout_solve;
 mod proof_numbers;

@@ -4,21 +4,10 @@
 
 use super::common::{SplitMix, render_grid, shared_path, spec, start};
 use inarow::game::{
-    AnyGame, Game, GameSpec, MoveList, Player, PopMove, RankedMove, Status, format_moves,
-    play_moves,
+    AnyGame, ConnectBoard, Game, GameSpec, MAX_MOVES, MoveList, Notation, Player, PopMove,
+    PopOutBoard, RankedMove, Repeating, Status, Tactics, format_moves, play_moves,
 };
 use std::collections::{HashMap, HashSet};
-
-/// Runs `$body` with `$g` bound to the PopOut board inside an [`AnyGame`].
-macro_rules! with_popout {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            AnyGame::PopOutStandard($g) => $body,
-            AnyGame::PopOutNarrow($g) => $body,
-            other => panic!("a PopOut board was expected, not {other:?}"),
-        }
-    };
-}
 
 /// Plays `moves` and returns the error's (index, reason), which must occur.
 fn error_of(spec_text: &str, moves: &str) -> (usize, String) {
@@ -39,7 +28,7 @@ fn status_after(spec_text: &str, moves: &str) -> Status {
             p = p.play(m);
         }
         // The grid model agrees.
-        let (w, h) = (pos.dims().width as usize, pos.dims().height as usize);
+        let (w, h) = (pos.grid().width as usize, pos.grid().height as usize);
         let mut model = NaivePop::new(w, h, 4);
         for &m in &played {
             model.play(m);
@@ -69,9 +58,18 @@ fn spec_parsing() {
         assert_eq!(spec(good).to_string(), good, "Display round trip");
         with_popout!(spec(good).start(), g => assert_eq!(g.name(), good));
     }
-    assert!(matches!(start("popout"), AnyGame::PopOutStandard(_)));
-    assert!(matches!(start("popout:7x6"), AnyGame::PopOutStandard(_)));
-    assert!(matches!(start("popout:6x7"), AnyGame::PopOutNarrow(_)));
+    assert!(matches!(
+        start("popout"),
+        AnyGame::PopOut(PopOutBoard::Standard(_))
+    ));
+    assert!(matches!(
+        start("popout:7x6"),
+        AnyGame::PopOut(PopOutBoard::Standard(_))
+    ));
+    assert!(matches!(
+        start("popout:6x7"),
+        AnyGame::PopOut(PopOutBoard::Narrow(_))
+    ));
     for bad in [
         "popout:0x5",
         "popout:3x3",
@@ -89,7 +87,10 @@ fn spec_parsing() {
     }
     // Connect Four is unchanged.
     assert_eq!(spec("connect4"), GameSpec::default());
-    assert!(matches!(start("connect4"), AnyGame::Standard(_)));
+    assert!(matches!(
+        start("connect4"),
+        AnyGame::Connect4(ConnectBoard::Standard(_))
+    ));
 }
 
 #[test]
@@ -418,6 +419,15 @@ impl NaivePop {
         format!("{}{}{}", self.render(), self.to_move(), self.drawn)
     }
 
+    /// The player to move, as [`Status`] names players.
+    fn status_to_move(&self) -> Player {
+        if self.to_move() == 1 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
     fn wins_at_once(&self) -> bool {
         let me = self.to_move();
         self.legal().into_iter().any(|m| {
@@ -446,7 +456,12 @@ fn sorted(mut v: Vec<PopMove>) -> Vec<PopMove> {
 }
 
 /// Compares a position (and its mirror image) with the grid model.
-fn compare<G: Game<Move = PopMove>>(pos: &G, mirror: &G, model: &NaivePop, line: &str) {
+fn compare<G: Repeating<Move = PopMove> + Tactics + Notation>(
+    pos: &G,
+    mirror: &G,
+    model: &NaivePop,
+    line: &str,
+) {
     let w = model.width as u8;
     assert_eq!(pos.status(), model.status(), "status after '{line}'");
     assert_eq!(pos.ply(), model.ply);
@@ -476,14 +491,14 @@ fn compare<G: Game<Move = PopMove>>(pos: &G, mirror: &G, model: &NaivePop, line:
     assert!(legal.windows(2).all(|p| kind(&p[0]) <= kind(&p[1])));
     let mut codes = HashSet::new();
     for &m in &legal {
-        let code = pos.move_code(m).expect("a code for every move");
+        let code = pos.move_code(m);
         let want = match m {
             PopMove::Drop(c) => c,
             PopMove::Pop(c) => w + c,
             PopMove::Draw => 2 * w,
         };
-        assert_eq!(code, want);
-        assert!(code < 128 && codes.insert(code));
+        assert_eq!(code, want as u16);
+        assert!((code as usize) < MAX_MOVES && codes.insert(code));
         assert_eq!(pos.parse_move(&pos.format_move(m)), Ok(m));
     }
     // Every token parses exactly when the model allows the move.
@@ -519,9 +534,15 @@ fn compare<G: Game<Move = PopMove>>(pos: &G, mirror: &G, model: &NaivePop, line:
             .legal()
             .into_iter()
             .filter(|&m| {
+                // Safe: the game is drawn, or goes on with no win at once for the opponent (a
+                // pop that makes only the opponent's line loses at once).
                 let mut next = model.clone();
                 next.play(m);
-                next.is_over() || !next.wins_at_once()
+                match next.status() {
+                    Status::Ongoing => !next.wins_at_once(),
+                    Status::Draw => true,
+                    Status::Win(p) => p == model.status_to_move(),
+                }
             })
             .collect();
         assert_eq!(got, want, "safe_moves after '{line}'");
@@ -530,7 +551,12 @@ fn compare<G: Game<Move = PopMove>>(pos: &G, mirror: &G, model: &NaivePop, line:
 
 /// Random games, biased towards pops so that they run long, checked move by move against the
 /// grid model; keys must name one model position each, and each model position one key.
-fn random_games<G: Game<Move = PopMove>>(g: G, games: usize, max_moves: usize, seed: u64) {
+fn random_games<G: Repeating<Move = PopMove> + Tactics + Notation>(
+    g: G,
+    games: usize,
+    max_moves: usize,
+    seed: u64,
+) {
     let (w, h) = match g
         .name()
         .strip_prefix("popout:")
@@ -668,7 +694,10 @@ fn the_grid_model_knows_the_hand_made_cases() {
 /// claims are not counted: the claimed position has the board of the full one before it. With
 /// `check_keys`, also checks that keys and canonical keys name one position (or one pair of
 /// mirror images) each.
-fn count_positions<G: Game<Move = PopMove>>(g: G, check_keys: bool) -> (usize, usize) {
+fn count_positions<G: Repeating<Move = PopMove> + Tactics + Notation>(
+    g: G,
+    check_keys: bool,
+) -> (usize, usize) {
     // Sets of keys as bitsets: the small boards' keys have 22 (4x4) and 26 (4x5) bits.
     assert!(g.key_bits() <= 30, "count_positions is for small boards");
     let side_bit = 1u128 << (g.key_bits() - 2);

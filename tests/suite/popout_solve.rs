@@ -7,12 +7,12 @@ use super::cli::inarow;
 use super::common::{SplitMix, shared_path, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Game, MoveList, Status};
-use inarow::search::pn::StopReason;
+use inarow::search::Stop;
 use inarow::search::winner::Handicap;
 
 fn options(algorithm: Algorithm, repetition: u32) -> Options {
     let mut options = Options {
-        algorithm,
+        algorithm: Some(algorithm),
         repetition,
         mem_mb: 256,
         ..Options::default()
@@ -38,11 +38,20 @@ fn small_boards_by_two_methods_match_the_published_values() {
     for (w, h, score, plies) in [(4, 4, 0, None), (4, 5, 1, Some(25)), (4, 6, 1, Some(25))] {
         let spec = format!("popout:{w}x{h}");
         inarow::with_game!(start(&spec), g => {
-            let exact = Engine::new(&g, options(Algorithm::AlphaBeta, 2)).solve(&g);
+            let with_distance = |algorithm: Option<Algorithm>| Options {
+                algorithm,
+                distance: true,
+                ..options(Algorithm::AlphaBeta, 2)
+            };
+            let exact = Engine::new(&g, with_distance(Some(Algorithm::AlphaBeta))).solve(&g);
             assert_eq!(exact.score, Some(score), "{spec}: alpha-beta");
             assert_eq!(exact.plies, plies, "{spec}: distance");
             let dfpn = Engine::new(&g, options(Algorithm::DfPn, 2)).solve(&g);
             assert_eq!(dfpn.score, Some(score), "{spec}: df-pn");
+            assert_eq!(dfpn.plies, None, "{spec}: no distance unless asked for");
+            // The default: df-pn for the value, then the distance.
+            let default = Engine::new(&g, with_distance(None)).solve(&g);
+            assert_eq!((default.score, default.plies), (Some(score), plies), "{spec}: default");
             if let Some(outcome) = published(w, h) {
                 let ours = if score > 0 { "first" } else { "draw" };
                 assert_eq!(outcome, ours, "{spec}: published value");
@@ -132,10 +141,10 @@ fn handicaps_prove_wins_and_nothing_else() {
         assert_eq!(with(Some(25), None).score, Some(1));
         let short = with(Some(23), None);
         assert_eq!(short.score, None);
-        assert_eq!(short.stopped, Some(StopReason::Handicap));
+        assert_eq!(short.stopped, Some(Stop::Handicap));
         // The thesis (Table 13): 4x5 needs one non-winning pop.
         assert_eq!(with(Some(25), Some(1)).score, Some(1));
-        assert_eq!(with(Some(25), Some(0)).stopped, Some(StopReason::Handicap));
+        assert_eq!(with(Some(25), Some(0)).stopped, Some(Stop::Handicap));
     });
     let r = inarow(
         &[
@@ -164,14 +173,35 @@ fn handicaps_prove_wins_and_nothing_else() {
 #[test]
 fn command_line_scores_distances_and_certificates() {
     let r = inarow(
-        &["solve", "--game", "popout:4x4", "-", "44p4", "44p4p4"],
+        &[
+            "solve",
+            "--game",
+            "popout:4x4",
+            "--distance",
+            "-",
+            "44p4",
+            "44p4p4",
+        ],
         None,
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines[0], "- 0");
     assert_eq!(lines[1], "44p4 1 plies=17");
-    let json = inarow(&["solve", "--json", "--game", "popout:4x4", "44p4"], None);
+    // Without --distance, the value alone.
+    let r = inarow(&["solve", "--game", "popout:4x4", "44p4"], None);
+    assert_eq!(r.stdout.trim(), "44p4 1", "{}", r.stderr);
+    let json = inarow(
+        &[
+            "solve",
+            "--json",
+            "--distance",
+            "--game",
+            "popout:4x4",
+            "44p4",
+        ],
+        None,
+    );
     assert!(json.stdout.contains("\"plies\":17"), "{}", json.stdout);
     assert!(json.stdout.contains("\"best_moves\":["), "{}", json.stdout);
 

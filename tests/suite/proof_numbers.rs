@@ -7,7 +7,7 @@ use super::common::shared_path;
 use super::common::temp_file;
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Connect, Standard, play_moves};
-use inarow::search::alphabeta::Limits;
+use inarow::search::Limits;
 
 /// Lines of a public set, `(moves, published score)`; `None` (with a notice) without the data.
 fn sample(name: &str, test: &str, every: usize, count: usize) -> Option<Vec<(String, i32)>> {
@@ -27,7 +27,7 @@ fn sample(name: &str, test: &str, every: usize, count: usize) -> Option<Vec<(Str
 
 fn engine(algorithm: Algorithm) -> Engine<Connect<u64, Standard>> {
     let options = Options {
-        algorithm,
+        algorithm: Some(algorithm),
         weak: true,
         mem_mb: 256,
         ..Options::default()
@@ -80,7 +80,7 @@ fn proof_numbers_agree_on_l2_r2_and_l1_r1() {
 fn node_limit_stops_a_proof_number_search() {
     for algorithm in ALL {
         let mut options = Options {
-            algorithm,
+            algorithm: Some(algorithm),
             ..Options::default()
         };
         options.limits = Limits {

@@ -7,7 +7,7 @@
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
-use inarow::game::{Game, Indexed, MoveList, Status, outlook_by_moves};
+use inarow::game::{Bounded, Indexed, Kind, MoveList, Notation, Status, Tactics, outlook_by_moves};
 use inarow::search::retro::{self, Value};
 use inarow::search::score::win_at;
 
@@ -17,7 +17,7 @@ type Edges = Vec<(u64, u64)>;
 /// Every edge of the graph of indices, found forward (distinct successors of each position not
 /// over) and backward (predecessors of every position), as sorted lists; and each outlook
 /// against the rules' moves.
-fn edges_both_ways<G: Indexed>(game: &G) -> (Edges, Edges) {
+fn edges_both_ways<G: Indexed + Tactics + Notation>(game: &G) -> (Edges, Edges) {
     let len = game.index_len().unwrap();
     let (mut forward, mut backward) = (Vec::new(), Vec::new());
     for i in 0..len {
@@ -30,7 +30,7 @@ fn edges_both_ways<G: Indexed>(game: &G) -> (Edges, Edges) {
             pos.legal_moves(&mut moves);
             let mut next: Vec<u64> = moves
                 .iter()
-                .filter(|&&m| !pos.is_claim(m))
+                .filter(|&&m| !G::Kind::is_claim(&pos, m))
                 .map(|&m| pos.play(m).index())
                 .collect();
             next.sort_unstable();
@@ -76,7 +76,11 @@ fn predecessors_are_the_inverse_of_moves() {
 }
 
 /// A random position reached by `plies` random moves that keep the game going.
-fn random_position<G: Game>(start: G, rng: &mut SplitMix, plies: usize) -> G {
+fn random_position<G: Indexed + Tactics + Notation>(
+    start: G,
+    rng: &mut SplitMix,
+    plies: usize,
+) -> G {
     let mut pos = start;
     for _ in 0..plies {
         let mut moves = MoveList::new();
@@ -84,7 +88,7 @@ fn random_position<G: Game>(start: G, rng: &mut SplitMix, plies: usize) -> G {
         let open: Vec<_> = moves
             .iter()
             .copied()
-            .filter(|&m| !pos.is_claim(m) && pos.play(m).status() == Status::Ongoing)
+            .filter(|&m| !G::Kind::is_claim(&pos, m) && pos.play(m).status() == Status::Ongoing)
             .collect();
         if open.is_empty() {
             break;
@@ -95,7 +99,7 @@ fn random_position<G: Game>(start: G, rng: &mut SplitMix, plies: usize) -> G {
 }
 
 /// Connect Four: the exact score that the database's value and distance make.
-fn score_of<G: Game>(pos: &G, value: Value) -> i32 {
+fn score_of<G: Indexed + Bounded>(pos: &G, value: Value) -> i32 {
     let end = |d: u32| pos.ply() + d;
     match value {
         Value::Draw => 0,
@@ -112,7 +116,7 @@ fn connect_four_values_agree_with_alpha_beta() {
         ("connect4:5x4", 1500),
         ("connect4:4x5:k3", 500),
     ] {
-        inarow::with_game!(start(spec), g => {
+        with_connect!(start(spec), g => {
             let (solution, summary) = retro::solve(&g, 2).unwrap();
             assert!(summary.wins > 0 && summary.losses > 0 && summary.draws > 0, "{spec}: {summary:?}");
             let mut engine = Engine::new(&g, Options::default());
@@ -138,8 +142,8 @@ fn popout_values_and_distances_agree_with_the_forward_searches() {
             let (solution, summary) = retro::solve(&g, 2).unwrap();
             let mut options = Options { mem_mb: 256, ..Options::default() };
             options.config.tt_mb = 64;
-            let mut exact = Engine::new(&g, options.clone());
-            let mut dfpn = Engine::new(&g, Options { algorithm: Algorithm::DfPn, ..options });
+            let mut exact = Engine::new(&g, Options { distance: true, ..options.clone() });
+            let mut dfpn = Engine::new(&g, Options { algorithm: Some(Algorithm::DfPn), ..options });
             let mut seen = [0; 3];
             for n in 0..samples {
                 let pos = random_position(g, &mut rng, n % 30);
@@ -164,7 +168,7 @@ fn popout_values_and_distances_agree_with_the_forward_searches() {
 fn strong_solutions_give_the_published_values_of_the_empty_boards() {
     // Connect Four: the exact score of the size table (Tromp).
     for (w, h) in [(4, 4), (5, 4), (4, 5)] {
-        inarow::with_game!(start(&format!("connect4:{w}x{h}")), g => {
+        with_connect!(start(&format!("connect4:{w}x{h}")), g => {
             let (solution, _) = retro::solve(&g, 2).unwrap();
             let value = solution.value(&g).unwrap();
             assert_eq!(score_of(&g, value), super::sizes::published_score(w, h), "{w}x{h}");
@@ -208,7 +212,7 @@ fn databases_answer_as_the_solver_does() {
     assert!(built.contains("\nstart draw\n"), "{built}");
     assert!(built.contains("\nlongest 25\n"), "{built}");
     let positions = ["-", "44", "44p4", "1212", "4444333"];
-    let mut solve_args = vec!["solve", "--game", "popout:4x4"];
+    let mut solve_args = vec!["solve", "--game", "popout:4x4", "--distance"];
     solve_args.extend(positions);
     let searched = run_ok(&solve_args, 0);
     let mut query = vec!["retro", "query", path];

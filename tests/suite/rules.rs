@@ -5,25 +5,13 @@
 
 use super::common::{Naive, shared_path, spec, start};
 use inarow::game::{
-    AnyGame, Game, GameSpec, MoveList, Player, RankedMove, Status, format_moves, play_moves,
+    AnyGame, Bounded, ConnectBoard, Game, GameSpec, MoveList, Notation, Player, RankedMove, Status,
+    Tactics, format_moves, play_moves,
 };
 use inarow::search::score::{end_ply, win_at};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestCaseError, TestRunner};
 use std::collections::{HashMap, HashSet};
-
-/// Runs `$body` with `$g` bound to the Connect Four board inside an [`AnyGame`]; any other game
-/// is a bug of the test.
-macro_rules! with_connect {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            AnyGame::Standard($g) => $body,
-            AnyGame::Narrow($g) => $body,
-            AnyGame::Wide($g) => $body,
-            other => panic!("a Connect Four board was expected, not {other:?}"),
-        }
-    };
-}
 
 /// The result of playing `moves` on the board of `spec`: the status after every move, or the
 /// error's (index, text).
@@ -173,7 +161,10 @@ fn wins_in_every_direction_on_7x6() {
     assert_ends("connect4", "76655454424", first); // falling diagonal (its mirror image)
     assert_ends("connect4", "71726364", Status::Win(Player::Second)); // second player
     // The same on the run-time geometries of the same size, on 64 and 128 bits.
-    assert!(matches!(start("connect4:7x6:k4"), AnyGame::Standard(_)));
+    assert!(matches!(
+        start("connect4:7x6:k4"),
+        AnyGame::Connect4(ConnectBoard::Standard(_))
+    ));
     for moves in ["1122334", "1212121", "12233434464", "76655454424"] {
         inarow::with_game!(start("connect4:9x12"), g => {
             let (pos, _) = play_moves(g, moves).unwrap();
@@ -208,14 +199,26 @@ fn a_full_board_without_a_line_is_a_draw() {
 
 #[test]
 fn boards_of_128_bits() {
-    assert!(matches!(start("connect4:9x12"), AnyGame::Wide(_)));
-    assert!(matches!(start("connect4:8x15"), AnyGame::Wide(_)));
+    assert!(matches!(
+        start("connect4:9x12"),
+        AnyGame::Connect4(ConnectBoard::Wide(_))
+    ));
+    assert!(matches!(
+        start("connect4:8x15"),
+        AnyGame::Connect4(ConnectBoard::Wide(_))
+    ));
     assert!(
-        matches!(start("connect4:9x7"), AnyGame::Wide(_)),
+        matches!(
+            start("connect4:9x7"),
+            AnyGame::Connect4(ConnectBoard::Wide(_))
+        ),
         "8 * 9 = 72 bits"
     );
     assert!(
-        matches!(start("connect4:8x7"), AnyGame::Narrow(_)),
+        matches!(
+            start("connect4:8x7"),
+            AnyGame::Connect4(ConnectBoard::Narrow(_))
+        ),
         "8 * 8 = 64 bits"
     );
     // 8x15 uses all 128 bits: a vertical win at the top of the last column.
@@ -295,10 +298,13 @@ fn game_spec_parsing() {
         assert_eq!(spec(good).to_string(), good, "Display round trip");
         inarow::with_game!(spec(good).start(), g => assert_eq!(g.name(), good));
     }
-    assert!(matches!(spec("connect4").start(), AnyGame::Standard(_)));
+    assert!(matches!(
+        spec("connect4").start(),
+        AnyGame::Connect4(ConnectBoard::Standard(_))
+    ));
     assert!(matches!(
         spec("connect4:7x6:k5").start(),
-        AnyGame::Narrow(_)
+        AnyGame::Connect4(ConnectBoard::Narrow(_))
     ));
 }
 
@@ -309,7 +315,11 @@ type Visited = (String, u128, u128, String, u128);
 /// Every position of a board reachable from the empty one (the game stopping at a win), each
 /// with its mirror image: `(render + side to move, key, canonical key, mirror's render, mirror's
 /// canonical key)`, up to `max_ply` stones.
-fn enumerate<G: Game<Move = u8>>(start: G, width: u8, max_ply: u32) -> Vec<Vec<Visited>> {
+fn enumerate<G: Bounded<Move = u8> + Tactics + Notation>(
+    start: G,
+    width: u8,
+    max_ply: u32,
+) -> Vec<Vec<Visited>> {
     let repr = |p: &G| format!("{}{:?}", p.render(), p.side_to_move());
     let mut by_ply = Vec::new();
     let mut layer = vec![(start, start)];
@@ -469,7 +479,7 @@ fn sorted(mut v: Vec<usize>) -> Vec<usize> {
 
 /// Compares a position with the grid model: status, legal moves, rendering, keys, and the
 /// accelerators `has_winning_move` and `safe_moves`.
-fn compare<G: Game<Move = u8>>(
+fn compare<G: Bounded<Move = u8> + Tactics + Notation>(
     pos: &G,
     mirror: &G,
     model: &Naive,
@@ -540,7 +550,7 @@ fn compare<G: Game<Move = u8>>(
     Ok(())
 }
 
-fn play_against_model<G: Game<Move = u8>>(
+fn play_against_model<G: Bounded<Move = u8> + Tactics + Notation>(
     start: G,
     board: (&str, usize, usize, usize),
     choices: &[usize],

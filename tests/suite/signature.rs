@@ -9,7 +9,7 @@
 use super::common::SplitMix;
 use inarow::engine::Options;
 use inarow::engine::bench::run_builtin;
-use inarow::game::{Connect, Game, MoveList, Standard};
+use inarow::game::{Connect, Game, MoveList, Standard, Tactics};
 use inarow::search::{AlphaBeta, Config, Driver, Scheme};
 
 const SIGNATURE: u64 = 7640710;

@@ -3,7 +3,7 @@
 //! `shared/data/tables/connect4_sizes.tsv`.
 
 use super::common::{DRIVERS, shared_path, start};
-use inarow::game::Game;
+use inarow::game::{Bounded, Notation, Tactics};
 use inarow::search::minimax::Minimax;
 use inarow::search::{AlphaBeta, Config};
 use std::time::Instant;
@@ -105,7 +105,12 @@ fn published(width: u32, height: u32) -> (Outcome, u32) {
 
 /// Solves the empty board with the default solver (and its sign with the weak one), with the
 /// exhaustive reference on tiny boards and every root driver on small ones.
-fn check_empty_board<G: Game>(start: G, expected: i32, minimax: bool, drivers: bool) {
+fn check_empty_board<G: Bounded + Tactics + Notation>(
+    start: G,
+    expected: i32,
+    minimax: bool,
+    drivers: bool,
+) {
     let name = start.name();
     let t = Instant::now();
     let mut solver = AlphaBeta::new(&start, Config::default());
@@ -159,7 +164,7 @@ fn check_size(width: u32, height: u32) {
     let expected = exact_score(width, height, outcome, last_move);
     let cells = width * height;
     let any = start(&format!("connect4:{width}x{height}"));
-    inarow::with_game!(any, g => check_empty_board(g, expected, cells <= 20, cells <= 20));
+    with_connect!(any, g => check_empty_board(g, expected, cells <= 20, cells <= 20));
 }
 
 macro_rules! size_tests {

@@ -17,8 +17,9 @@
 //! Entries are 32 bytes: the full [`Game::canonical_key`] (two positions are never confused),
 //! the proof and disproof numbers, the size of the subtree that produced them (the number of
 //! `mid` calls, saturating) and a generation. The table is an array of buckets of four entries;
-//! a key hashes to one bucket. A store overwrites the entry of the same key, else an empty (or
-//! other generation) entry, else the entry with the smallest subtree: the bucketed form of
+//! a key hashes to one bucket. It starts at 8 MiB and doubles whenever three quarters of its
+//! slots hold entries of the current question, up to the memory budget. A store overwrites the
+//! entry of the same key, else an empty (or other generation) entry, else the entry with the smallest subtree: the bucketed form of
 //! Nagai's SmallTreeGC (small subtrees are cheap to search again), as in Pawlewicz's Hex df-pn
 //! (Beal & Smith's multiple probing). "Can A reach NotLose?" is the complement of "can A's
 //! opponent win?" (the same AND/OR graph with the roles exchanged), so both share one table,
@@ -58,12 +59,12 @@
 //! follows only the rules and the repetition rule, so such an error cannot hide in a verified
 //! proof.
 
-use super::pn::{
-    Clock, Eval, Goal, INF, KeyBuild, PnStats, Prover, RepetitionRule, StopReason, Verdict,
-    evaluate, order_moves, pn_add, repetition_draw, status_verdict,
+use super::{
+    Eval, INF, KeyBuild, PnStats, Prover, Verdict, evaluate, order_moves, pn_add, status_verdict,
 };
-use crate::game::{Game, MoveList, Player};
-use crate::search::alphabeta::Limits;
+use crate::game::{Goal, MoveList, Player, RepetitionRule, Tactics, repetition_draw};
+use crate::search::limits::{Clock, Limits, MAX_DEPTH, Stop};
+use crate::search::memory::{Zeroable, zeroed};
 use std::collections::HashSet;
 use std::mem::size_of;
 use std::time::Instant;
@@ -82,6 +83,9 @@ struct Entry {
 
 const _: () = assert!(size_of::<Entry>() == 32);
 
+// SAFETY: plain integers; all zeros is the empty entry.
+unsafe impl Zeroable for Entry {}
+
 const EMPTY: Entry = Entry {
     key: 0,
     pn: 0,
@@ -92,6 +96,9 @@ const EMPTY: Entry = Entry {
 
 /// Entries per bucket.
 const BUCKET: usize = 4;
+/// Buckets a table starts with (8 MiB): it doubles as it fills, up to the memory budget, so
+/// that a small proof does not pay for a large table.
+const FIRST_BUCKETS: usize = 1 << 16;
 
 /// A child on the stack of the node being searched.
 #[derive(Copy, Clone, Debug)]
@@ -109,9 +116,13 @@ const FINAL: u8 = 1;
 const TAINTED: u8 = 2;
 
 /// Nagai's df-pn with a bounded table. See the module documentation.
-pub struct DfPn<G: Game> {
+pub struct DfPn<G: Tactics> {
     table: Vec<Entry>,
     buckets: usize,
+    /// The most buckets the memory budget allows; the table starts smaller and doubles.
+    max_buckets: usize,
+    /// Entries of the current generation in the table.
+    live: usize,
     generation: u16,
     /// The question the table's current generation answers, as "can this player win?" (see
     /// [`canonical`]), and the history (sorted exact keys) every path starts with.
@@ -129,7 +140,7 @@ pub struct DfPn<G: Game> {
     stats: PnStats,
 }
 
-impl<G: Game> DfPn<G> {
+impl<G: Tactics> DfPn<G> {
     /// A search with a table of about `mem_bytes` bytes (32 bytes an entry, at least one
     /// bucket), stopping at `limits` (counted from now, over every later `prove`, until
     /// [`DfPn::set_limits`]).
@@ -148,18 +159,19 @@ impl<G: Game> DfPn<G> {
     }
 
     fn try_with_entries(entries: usize, limits: Limits) -> Result<Self, String> {
-        let buckets = (entries / BUCKET).max(1);
-        let mut table = Vec::new();
-        table.try_reserve_exact(buckets * BUCKET).map_err(|_| {
+        let max_buckets = (entries / BUCKET).max(1);
+        let buckets = max_buckets.min(FIRST_BUCKETS);
+        let table = zeroed(buckets * BUCKET).ok_or_else(|| {
             format!(
                 "df-pn table of {} MiB cannot be allocated",
                 (buckets * BUCKET * size_of::<Entry>()) >> 20
             )
         })?;
-        table.resize(buckets * BUCKET, EMPTY);
         Ok(DfPn {
             table,
             buckets,
+            max_buckets,
+            live: 0,
             generation: 1,
             session: None,
             session_history: Vec::new(),
@@ -185,15 +197,16 @@ impl<G: Game> DfPn<G> {
         self.on_repetition
     }
 
-    /// The number of entries the table holds at most.
+    /// The number of entries the table may grow to.
     pub fn table_entries(&self) -> usize {
-        self.table.len()
+        self.max_buckets * BUCKET
     }
 
     /// Forgets everything the table learnt.
     pub fn clear(&mut self) {
         // A new generation hides every entry at once; the sweep is needed only on wrap-around.
         self.generation = self.generation.wrapping_add(1);
+        self.live = 0;
         if self.generation == 0 {
             self.table.fill(EMPTY);
             self.generation = 1;
@@ -232,6 +245,7 @@ impl<G: Game> DfPn<G> {
         if self.session != Some(winner) || self.session_history != sorted {
             self.session_history = sorted;
             self.generation = self.generation.wrapping_add(1);
+            self.live = 0;
             if self.generation == 0 {
                 self.table.fill(EMPTY);
                 self.generation = 1;
@@ -243,7 +257,7 @@ impl<G: Game> DfPn<G> {
         self.goal = goal;
     }
 
-    fn prove_root(&mut self, pos: &G) -> Result<Verdict, StopReason> {
+    fn prove_root(&mut self, pos: &G) -> Result<Verdict, Stop> {
         if self.path.contains(&pos.key()) {
             return Ok(status_verdict(
                 (self.on_repetition)(pos),
@@ -260,7 +274,7 @@ impl<G: Game> DfPn<G> {
             Some((_, 0)) => return Ok(Verdict::Disproven),
             _ => {}
         }
-        let (pn, dn, _) = self.mid(pos, key, INF, INF)?;
+        let (pn, dn, _) = self.mid(pos, key, INF, INF, 0)?;
         debug_assert!(pn == 0 || dn == 0);
         Ok(if pn == 0 {
             Verdict::Proven
@@ -271,11 +285,7 @@ impl<G: Game> DfPn<G> {
 
     #[inline(always)]
     fn bucket(&self, key: u128) -> usize {
-        let mut h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-        h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        h ^= h >> 29;
-        h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        (((h as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+        bucket_of(key, self.buckets)
     }
 
     /// The numbers stored for `key`, for the current question.
@@ -294,41 +304,45 @@ impl<G: Game> DfPn<G> {
             })
     }
 
-    /// Stores the numbers of the current question for `key`.
+    /// Stores the numbers of the current question for `key`; grows the table when three
+    /// quarters of it hold entries of this generation.
     #[inline]
     fn store(&mut self, key: u128, pn: u32, dn: u32, work: u32) {
         let (pn, dn) = if self.flip { (dn, pn) } else { (pn, dn) };
         let b = self.bucket(key);
-        let generation = self.generation;
-        let bucket = &mut self.table[b..b + BUCKET];
-        let mut victim = 0;
-        let mut victim_work = u64::MAX;
-        for (i, e) in bucket.iter().enumerate() {
-            let live = e.work != 0 && e.generation == generation;
-            if live && e.key == key {
-                victim = i;
-                break;
-            }
-            // Empty slots first, then the smallest subtree; an unsolved entry goes before a
-            // solved one of the same size.
-            let solved = e.pn == 0 || e.dn == 0;
-            let cost = if live {
-                ((e.work as u64) << 1 | solved as u64) + 1
-            } else {
-                0
-            };
-            if cost < victim_work {
-                victim_work = cost;
-                victim = i;
-            }
-        }
-        bucket[victim] = Entry {
+        let entry = Entry {
             key,
             pn,
             dn,
             work: work.max(1),
-            generation,
+            generation: self.generation,
         };
+        if place(&mut self.table[b..b + BUCKET], entry) {
+            self.live += 1;
+            if self.live * 4 > self.table.len() * 3 && self.buckets < self.max_buckets {
+                self.grow();
+            }
+        }
+    }
+
+    /// Doubles the table (up to the budget), moving the entries of this generation over; stays
+    /// as it is if the memory cannot be had.
+    #[cold]
+    fn grow(&mut self) {
+        let buckets = (self.buckets * 2).min(self.max_buckets);
+        let Some(mut table) = zeroed::<Entry>(buckets * BUCKET) else {
+            self.max_buckets = self.buckets;
+            return;
+        };
+        self.live = 0;
+        for e in &self.table {
+            if e.work != 0 && e.generation == self.generation {
+                let b = bucket_of(e.key, buckets);
+                self.live += place(&mut table[b..b + BUCKET], *e) as usize;
+            }
+        }
+        self.table = table;
+        self.buckets = buckets;
     }
 
     /// Pushes the children of `pos` on the kid stack (a separate frame, so that the move list
@@ -379,16 +393,20 @@ impl<G: Game> DfPn<G> {
         }
     }
 
-    /// Searches below `pos` (open, not on the path) until its proof number reaches `th_pn` or
-    /// its disproof number reaches `th_dn`; returns its numbers and whether a solved result
-    /// depends on the path.
+    /// Searches below `pos` (open, not on the path, `depth` plies below the root) until its
+    /// proof number reaches `th_pn` or its disproof number reaches `th_dn`; returns its numbers
+    /// and whether a solved result depends on the path.
     fn mid(
         &mut self,
         pos: &G,
         key: u128,
         th_pn: u32,
         th_dn: u32,
-    ) -> Result<(u32, u32, bool), StopReason> {
+        depth: u32,
+    ) -> Result<(u32, u32, bool), Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(Stop::Depth);
+        }
         self.clock.tick()?;
         self.stats.expanded += 1;
         let first_tick = self.clock.ticks;
@@ -446,7 +464,7 @@ impl<G: Game> DfPn<G> {
                 (child_b, child_a)
             };
             let child = pos.play(kid.mv);
-            let (cp, cd, tainted) = self.mid(&child, kid.key, cth_pn, cth_dn)?;
+            let (cp, cd, tainted) = self.mid(&child, kid.key, cth_pn, cth_dn, depth + 1)?;
             let k = &mut self.kids[best];
             k.pn = cp;
             k.dn = cd;
@@ -476,7 +494,7 @@ impl<G: Game> DfPn<G> {
     }
 }
 
-impl<G: Game> Prover<G> for DfPn<G> {
+impl<G: Tactics> Prover<G> for DfPn<G> {
     fn clear(&mut self) {
         DfPn::clear(self);
     }
@@ -494,7 +512,7 @@ impl<G: Game> Prover<G> for DfPn<G> {
         attacker: Player,
         goal: Goal,
         history: &[u128],
-    ) -> Result<Verdict, StopReason> {
+    ) -> Result<Verdict, Stop> {
         let t = Instant::now();
         self.begin(attacker, goal, history);
         self.path.clear();
@@ -511,6 +529,45 @@ impl<G: Game> Prover<G> for DfPn<G> {
     fn stats(&self) -> PnStats {
         self.stats
     }
+}
+
+/// The first entry of the bucket of `key` among `buckets`.
+#[inline(always)]
+fn bucket_of(key: u128, buckets: usize) -> usize {
+    let mut h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    (((h as u128) * (buckets as u128)) >> 64) as usize * BUCKET
+}
+
+/// Puts `entry` in its bucket: over the entry of the same key, else an empty (or other
+/// generation) slot, else the entry with the smallest subtree (an unsolved one before a solved
+/// one of the same size). Returns whether it took a slot that held no entry of its generation.
+#[inline]
+fn place(bucket: &mut [Entry], entry: Entry) -> bool {
+    let mut victim = 0;
+    let mut victim_cost = u64::MAX;
+    for (i, e) in bucket.iter().enumerate() {
+        let live = e.work != 0 && e.generation == entry.generation;
+        if live && e.key == entry.key {
+            victim = i;
+            victim_cost = 1;
+            break;
+        }
+        let solved = e.pn == 0 || e.dn == 0;
+        let cost = if live {
+            ((e.work as u64) << 1 | solved as u64) + 1
+        } else {
+            0
+        };
+        if cost < victim_cost {
+            victim_cost = cost;
+            victim = i;
+        }
+    }
+    bucket[victim] = entry;
+    victim_cost == 0
 }
 
 /// A question as "can `winner` win?" and whether it is that question's complement: "can A
@@ -534,7 +591,7 @@ fn solved(v: Verdict) -> (u32, u32) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::game::Status;
+    use crate::game::{Cyclic, Game, Notation, Repeating, Status};
     use crate::search::pn::testing::{BOARDS, Reference, Rng, board, random_positions};
     use crate::search::pn::weak_value;
 
@@ -634,15 +691,13 @@ pub(crate) mod tests {
 
     impl Game for GraphGame {
         type Move = u8;
+        type Kind = Cyclic;
 
         fn name(&self) -> String {
             "graph".to_string()
         }
         fn ply(&self) -> u32 {
             self.ply
-        }
-        fn max_plies(&self) -> u32 {
-            10_000
         }
         fn legal_moves(&self, out: &mut MoveList<u8>) {
             if self.status() == Status::Ongoing {
@@ -665,9 +720,20 @@ pub(crate) mod tests {
         fn key_bits(&self) -> u32 {
             8
         }
-        fn move_code(&self, m: u8) -> Option<u8> {
-            Some(m)
+        fn move_code(&self, m: u8) -> u16 {
+            m as u16
         }
+    }
+
+    impl Repeating for GraphGame {
+        fn stones(&self) -> u32 {
+            0
+        }
+    }
+
+    impl Tactics for GraphGame {}
+
+    impl Notation for GraphGame {
         fn parse_move(&self, token: &str) -> Result<u8, String> {
             let m: u8 = token
                 .parse()
@@ -678,24 +744,15 @@ pub(crate) mod tests {
                 Err(format!("no edge from {} to {m}", self.at))
             }
         }
-        fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
-            text.split(',')
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .collect()
-        }
         fn format_move(&self, m: u8) -> String {
             m.to_string()
-        }
-        fn join_moves(&self, moves: &[String]) -> String {
-            moves.join(",")
         }
         fn render(&self) -> String {
             format!("node {}\n", self.at)
         }
     }
 
-    fn dfpn_weak<G: Game>(solver: &mut DfPn<G>, pos: &G) -> i32 {
+    fn dfpn_weak<G: Tactics>(solver: &mut DfPn<G>, pos: &G) -> i32 {
         weak_value(|goal| solver.prove(pos, goal)).expect("no limits")
     }
 
@@ -741,7 +798,7 @@ pub(crate) mod tests {
         let mut solver = DfPn::new(1 << 16, limits);
         assert_eq!(
             solver.prove(&start, Goal::Win),
-            Err(StopReason::Nodes),
+            Err(Stop::Nodes),
             "5x4 needs more than 100 nodes"
         );
         assert!(solver.stats().expanded <= 101);

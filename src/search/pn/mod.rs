@@ -1,69 +1,30 @@
-//! The vocabulary the proof-number family shares ([`pns`](super::pns), [`dfpn`](super::dfpn),
-//! [`proof`](super::proof)): what is being proved ([`Goal`]), the answer ([`Verdict`]), why a
-//! search stopped early ([`StopReason`]), statistics ([`PnStats`]), the evaluation of a position
-//! for a goal (`evaluate`), the repetition rule hook ([`RepetitionRule`]), and the clock that
-//! enforces [`Limits`].
+//! The proof-number family: [`pns`] (Allis' PNS on a DAG, over the arena of [`graph`]), [`pn2`]
+//! (PN², its two-level form), [`dfpn`] (Nagai's depth-first version) and [`extract`] (proof
+//! certificates from a df-pn table). This module holds what they share: the answer
+//! ([`Verdict`]), statistics ([`PnStats`]), the [`Prover`] interface, the evaluation of a position
+//! for a goal (`evaluate`) and key hashing.
 //!
 //! Proof-number searches answer a yes/no question on an AND/OR graph. Here the question is
-//! "can the *attacker* (a fixed player, usually the side to move at the root) reach the goal?":
-//! positions where the attacker moves are OR nodes, the others AND nodes. Two questions give the
-//! weak value of a position ([`weak_value`]): Win, then NotLose.
+//! "can the *attacker* (a fixed player, usually the side to move at the root) reach the goal
+//! ([`Goal`])?": positions where the attacker moves are OR nodes, the others AND nodes. Two
+//! questions give the weak value of a position ([`weak_value`]): Win, then NotLose. They need no
+//! length bound: a position that repeats one on the path is judged by the game's
+//! [`RepetitionRule`](crate::game::RepetitionRule), so they serve every kind of game.
 
-use crate::game::{Game, MoveList, Player, Status};
-use crate::search::alphabeta::{Limits, Stopped};
-use std::fmt;
+pub mod dfpn;
+pub mod extract;
+mod graph;
+pub mod pn2;
+pub mod pns;
+
+pub use dfpn::DfPn;
+pub use pn2::Pn2;
+pub use pns::Pns;
+
+use crate::game::{Game, Goal, MoveList, Player, RankedMove, Status, Tactics};
+use crate::search::limits::{Limits, Stop};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::str::FromStr;
-use std::time::{Duration, Instant};
-
-/// What the attacker (the side to move at the root, unless said otherwise) tries to reach.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Goal {
-    /// A win for the attacker.
-    Win,
-    /// A win or a draw for the attacker.
-    NotLose,
-}
-
-impl Goal {
-    /// The goal of the other player when this one is disproven: not reaching a win means the
-    /// opponent does not lose, and failing not to lose means the opponent wins.
-    pub fn complement(self) -> Goal {
-        match self {
-            Goal::Win => Goal::NotLose,
-            Goal::NotLose => Goal::Win,
-        }
-    }
-
-    /// Whether a finished game (or a repetition judged by the rule) reaches the goal.
-    pub fn reached_by(self, status: Status, attacker: Player) -> bool {
-        match status {
-            Status::Win(p) => p == attacker,
-            Status::Draw => self == Goal::NotLose,
-            Status::Ongoing => false,
-        }
-    }
-}
-
-impl fmt::Display for Goal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Goal::Win => "win",
-            Goal::NotLose => "notlose",
-        })
-    }
-}
-
-impl FromStr for Goal {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "win" => Ok(Goal::Win),
-            "notlose" => Ok(Goal::NotLose),
-            _ => Err(format!("unknown goal '{s}': expected win or notlose")),
-        }
-    }
-}
+use std::time::Duration;
 
 /// The answer to "can the attacker reach the goal?".
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -74,49 +35,16 @@ pub enum Verdict {
     Disproven,
 }
 
-/// Why a proof-number search stopped before it answered.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum StopReason {
-    Time,
-    Nodes,
-    /// The search's memory budget (PNS's arena and map) is spent.
-    Memory,
-    /// Under a handicap the side to move did not win: that proves nothing about the real game.
-    Handicap,
-}
-
-impl From<Stopped> for StopReason {
-    fn from(s: Stopped) -> Self {
-        match s {
-            Stopped::Time => StopReason::Time,
-            Stopped::Nodes => StopReason::Nodes,
-        }
-    }
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            StopReason::Time => "time limit reached",
-            StopReason::Nodes => "node limit reached",
-            StopReason::Memory => "memory budget reached",
-            StopReason::Handicap => "no win under the handicap, which proves nothing",
-        })
-    }
-}
-
-impl std::error::Error for StopReason {}
-
 /// The result of one proof attempt, as one value: proven, disproven, or unknown and why.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     Proven,
     Disproven,
-    Unknown(StopReason),
+    Unknown(Stop),
 }
 
-impl From<Result<Verdict, StopReason>> for Outcome {
-    fn from(r: Result<Verdict, StopReason>) -> Self {
+impl From<Result<Verdict, Stop>> for Outcome {
+    fn from(r: Result<Verdict, Stop>) -> Self {
         match r {
             Ok(Verdict::Proven) => Outcome::Proven,
             Ok(Verdict::Disproven) => Outcome::Disproven,
@@ -138,7 +66,7 @@ pub struct PnStats {
 
 /// What the proof-number searches share; the engine and the certificate extractor drive any of
 /// them through it.
-pub trait Prover<G: Game> {
+pub trait Prover<G: Game>: Send {
     /// Sets the limits that apply from now on (across later proofs, until set again).
     fn set_limits(&mut self, limits: Limits);
 
@@ -150,7 +78,7 @@ pub trait Prover<G: Game> {
         attacker: Player,
         goal: Goal,
         history: &[u128],
-    ) -> Result<Verdict, StopReason>;
+    ) -> Result<Verdict, Stop>;
 
     /// What the search did so far.
     fn stats(&self) -> PnStats;
@@ -160,16 +88,14 @@ pub trait Prover<G: Game> {
     fn clear(&mut self) {}
 
     /// Whether the side to move in `pos` can reach `goal`.
-    fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, StopReason> {
+    fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, Stop> {
         self.prove_for(pos, pos.side_to_move(), goal, &[])
     }
 }
 
 /// The weak value of a position (1 win, 0 draw, -1 loss for the side to move) from at most two
 /// proofs: Win, and if it is disproven, NotLose.
-pub fn weak_value(
-    mut prove: impl FnMut(Goal) -> Result<Verdict, StopReason>,
-) -> Result<i32, StopReason> {
+pub fn weak_value(mut prove: impl FnMut(Goal) -> Result<Verdict, Stop>) -> Result<i32, Stop> {
     match prove(Goal::Win)? {
         Verdict::Proven => Ok(1),
         Verdict::Disproven => match prove(Goal::NotLose)? {
@@ -177,16 +103,6 @@ pub fn weak_value(
             Verdict::Disproven => Ok(-1),
         },
     }
-}
-
-/// How a position that repeats one on the current path (or in the history before the root)
-/// ends. A function of the repeated position, so that any game's rule fits, and no search
-/// names a game; [`repetition_draw`] is PopOut's rule and the default everywhere.
-pub type RepetitionRule<G> = fn(&G) -> Status;
-
-/// The repetition rule "a repeated position is a draw".
-pub fn repetition_draw<G: Game>(_: &G) -> Status {
-    Status::Draw
 }
 
 /// The proof or disproof number of a solved node: no number of leaves suffices.
@@ -232,11 +148,11 @@ pub(crate) fn status_verdict(status: Status, attacker: Player, goal: Goal) -> Ve
 ///
 /// `moves` receives the safe moves of an open position (it must be empty on entry).
 #[inline]
-pub(crate) fn evaluate_into<G: Game>(
+pub(crate) fn evaluate_into<G: Tactics>(
     pos: &G,
     attacker: Player,
     goal: Goal,
-    moves: &mut MoveList<crate::game::RankedMove<G::Move>>,
+    moves: &mut MoveList<RankedMove<G::Move>>,
 ) -> Eval {
     let status = pos.status();
     if status != Status::Ongoing {
@@ -255,16 +171,13 @@ pub(crate) fn evaluate_into<G: Game>(
 
 /// [`evaluate_into`] when the moves are not needed.
 #[inline]
-pub(crate) fn evaluate<G: Game>(pos: &G, attacker: Player, goal: Goal) -> Eval {
+pub(crate) fn evaluate<G: Tactics>(pos: &G, attacker: Player, goal: Goal) -> Eval {
     let mut moves = MoveList::new();
     evaluate_into(pos, attacker, goal, &mut moves)
 }
 
 /// Sorts moves by the game's ranks, best first; ties keep the game's order.
-pub(crate) fn order_moves<G: Game>(
-    pos: &G,
-    moves: &mut MoveList<crate::game::RankedMove<G::Move>>,
-) {
+pub(crate) fn order_moves<G: Tactics>(pos: &G, moves: &mut MoveList<RankedMove<G::Move>>) {
     if moves.len() < 2 {
         return;
     }
@@ -274,47 +187,6 @@ pub(crate) fn order_moves<G: Game>(
         while j > 0 && moves[j - 1].rank < moves[j].rank {
             moves.swap(j - 1, j);
             j -= 1;
-        }
-    }
-}
-
-/// Enforces [`Limits`] counted from its start: a node count checked at every tick, the time
-/// every 1024 ticks.
-#[derive(Clone, Debug)]
-pub(crate) struct Clock {
-    limits: Limits,
-    deadline: Option<Instant>,
-    pub ticks: u64,
-}
-
-impl Clock {
-    pub fn new(limits: Limits) -> Clock {
-        Clock {
-            limits,
-            deadline: limits.time.map(|t| Instant::now() + t),
-            ticks: 0,
-        }
-    }
-
-    /// Counts one node; an error once a limit is reached.
-    #[inline(always)]
-    pub fn tick(&mut self) -> Result<(), StopReason> {
-        self.ticks += 1;
-        if self.limits.nodes.is_some_and(|n| self.ticks > n) {
-            return Err(StopReason::Nodes);
-        }
-        if self.ticks & 1023 == 0 {
-            self.check_time()?;
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn check_time(&self) -> Result<(), StopReason> {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Err(StopReason::Time)
-        } else {
-            Ok(())
         }
     }
 }
@@ -381,20 +253,19 @@ impl From<u128> for Key {
 /// reference values they are checked against.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::game::connect::{Connect, Sized};
-    use crate::game::{Dims, Game, MoveList, Status};
+    use crate::game::{Connect, Game, Grid, MoveList, Runtime, Status};
     use crate::search::minimax::Minimax;
     use crate::search::{AlphaBeta, Config};
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
 
-    pub type Board = Connect<u64, Sized>;
+    pub type Board = Connect<u64, Runtime>;
 
     /// The small boards the tests use: (width, height, k).
     pub const BOARDS: &[(u32, u32, u32)] = &[(3, 3, 3), (4, 4, 3), (4, 4, 4), (5, 4, 4), (4, 5, 4)];
 
     pub fn board(w: u32, h: u32, k: u32) -> Board {
-        Connect::new(Sized::new(Dims::new(w, h, k).expect("valid dims")))
+        Connect::new(Runtime::new(Grid::new(w, h, k).expect("valid size")))
     }
 
     /// A small deterministic generator (xorshift64*).
@@ -497,10 +368,7 @@ mod tests {
         assert_eq!(answer(Verdict::Proven, Verdict::Proven), Ok(1));
         assert_eq!(answer(Verdict::Disproven, Verdict::Proven), Ok(0));
         assert_eq!(answer(Verdict::Disproven, Verdict::Disproven), Ok(-1));
-        assert_eq!(
-            weak_value(|_| Err(StopReason::Memory)),
-            Err(StopReason::Memory)
-        );
+        assert_eq!(weak_value(|_| Err(Stop::Memory)), Err(Stop::Memory));
     }
 
     #[test]
@@ -515,10 +383,7 @@ mod tests {
         assert_eq!(v(Status::Win(Second), Goal::NotLose), Verdict::Disproven);
         assert_eq!(Goal::Win.complement(), Goal::NotLose);
         assert_eq!("notlose".parse::<Goal>(), Ok(Goal::NotLose));
-        assert_eq!(
-            Outcome::from(Err(StopReason::Time)),
-            Outcome::Unknown(StopReason::Time)
-        );
+        assert_eq!(Outcome::from(Err(Stop::Time)), Outcome::Unknown(Stop::Time));
     }
 
     #[test]

@@ -1,39 +1,4 @@
-//! Proof certificates: a strategy extracted after a proof, written as a small text file, and a
-//! verifier that checks it with nothing but the rules.
-//!
-//! A certificate is a strategy for the *prover*: the side to move at the root when the goal was
-//! proven, the other side when it was disproven (then the other side has the complementary goal:
-//! a disproven Win is a proven NotLose for the opponent, a disproven NotLose a proven Win). It
-//! gives one move for every position where the prover moves; where the opponent moves, every
-//! legal reply must be covered. Positions are merged by [`Game::key`], so the strategy is a DAG
-//! and the file lists each prover position once.
-//!
-//! # File format (`inarow-proof 1`)
-//! ```text
-//! inarow-proof 1
-//! game connect4:7x6:k4    # must equal the start position's Game::name()
-//! root 4453               # moves from the game's start to the root ('-': the start itself)
-//! goal win                # or notlose
-//! prover first            # the side that has the proof: first or second (player)
-//! # one line per position where the prover moves:
-//! # PATH MOVE  (PATH = one sequence of moves from the root reaching it, '-' for the root;
-//! #             MOVE = the prover's move there; both in the game's own notation)
-//! - 3
-//! 34 5
-//! ```
-//! Blank lines and everything from a `#` to the end of a line are ignored. The header lines come
-//! first, in this order. A path and a move never contain whitespace; the move is the last
-//! whitespace-separated token of its line, the path everything before it.
-//!
-//! # What the verifier checks
-//! It plays every line's path from the root with the rules (each move parsed and checked legal),
-//! keeps `key -> move`, and walks the strategy from the root, depth first: at a prover position
-//! it needs an entry whose move is legal; at an opponent position it follows every legal move;
-//! a finished game must reach the goal (the prover won; or, for notlose, a draw); a position that
-//! repeats one on the current path is judged by the repetition rule (a draw by default; Connect
-//! Four never repeats). A position whose check did not meet a repetition is remembered as
-//! verified; one that did is checked again on every path that reaches it (its verdict could
-//! depend on the path). The first failure is reported with its moves from the root and why.
+//! Proof certificates ([`Certificate`]) extracted from a df-pn search.
 //!
 //! # Extraction
 //! [`extract_proof`] asks a [`DfPn`] which moves work: at a prover position it tries the safe
@@ -48,33 +13,19 @@
 //! ([`ExtractError::NotProven`]); it never writes a wrong one.
 
 use super::dfpn::DfPn;
-use super::pn::{Goal, Prover, RepetitionRule, StopReason, Verdict, repetition_draw};
-use crate::game::{Game, MoveList, Player, Status, format_moves, play_moves};
+use super::{Prover, Verdict, order_moves};
+use crate::certificate::Certificate;
+use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics};
+use crate::search::limits::{MAX_DEPTH, Stop};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
-use std::fmt::{self, Write as _};
-
-/// The first line of every certificate.
-pub const MAGIC: &str = "inarow-proof";
-/// The format version this module writes and reads.
-pub const VERSION: u32 = 1;
-
-/// A strategy for the prover from the root: one move for each prover position it reaches.
-#[derive(Clone, Debug)]
-pub struct Proof<G: Game> {
-    pub root: G,
-    pub prover: Player,
-    pub goal: Goal,
-    /// One line per position where the prover moves: a path of moves from the root reaching
-    /// it, and the move chosen there.
-    pub lines: Vec<(Vec<G::Move>, G::Move)>,
-}
+use std::fmt;
 
 /// Why a proof could not be extracted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExtractError {
     /// The df-pn search hit a limit.
-    Stopped(StopReason),
+    Stopped(Stop),
     /// No strategy exists (or none that survives the repetition rule on every path).
     NotProven(String),
 }
@@ -92,7 +43,7 @@ impl std::error::Error for ExtractError {}
 
 /// The side that holds a proof, and its goal, after `goal` got `verdict` for the side to move at
 /// `root`.
-pub fn prover_of<G: Game>(root: &G, goal: Goal, verdict: Verdict) -> (Player, Goal) {
+pub fn prover_of<G: Tactics>(root: &G, goal: Goal, verdict: Verdict) -> (Player, Goal) {
     match verdict {
         Verdict::Proven => (root.side_to_move(), goal),
         Verdict::Disproven => (root.side_to_move().opponent(), goal.complement()),
@@ -101,12 +52,12 @@ pub fn prover_of<G: Game>(root: &G, goal: Goal, verdict: Verdict) -> (Player, Go
 
 /// Extracts the certificate of a finished proof: `goal` got `verdict` for the side to move at
 /// `root` (see [`prover_of`]).
-pub fn extract_for_verdict<G: Game>(
+pub fn extract_for_verdict<G: Tactics>(
     solver: &mut DfPn<G>,
     root: &G,
     goal: Goal,
     verdict: Verdict,
-) -> Result<Proof<G>, ExtractError> {
+) -> Result<Certificate<G>, ExtractError> {
     let (prover, goal) = prover_of(root, goal, verdict);
     extract_proof(solver, root, prover, goal)
 }
@@ -114,12 +65,12 @@ pub fn extract_for_verdict<G: Game>(
 /// Extracts a strategy by which `prover` reaches `goal` from `root`, using `solver` (its
 /// table, and further proofs where the table does not know) to choose the prover's moves, and
 /// its repetition rule. The solver's limits apply.
-pub fn extract_proof<G: Game>(
+pub fn extract_proof<G: Tactics>(
     solver: &mut DfPn<G>,
     root: &G,
     prover: Player,
     goal: Goal,
-) -> Result<Proof<G>, ExtractError> {
+) -> Result<Certificate<G>, ExtractError> {
     let rule = solver.repetition_rule();
     let mut ex = Extractor {
         solver,
@@ -134,7 +85,7 @@ pub fn extract_proof<G: Game>(
         journal: Vec::new(),
     };
     match ex.extract(root) {
-        Ok(_) => Ok(Proof {
+        Ok(_) => Ok(Certificate {
             root: *root,
             prover,
             goal,
@@ -143,14 +94,14 @@ pub fn extract_proof<G: Game>(
         Err(Fail::Stop(s)) => Err(ExtractError::Stopped(s)),
         Err(Fail::Dead) => Err(ExtractError::NotProven(format!(
             "the {} player has no strategy for {goal} here",
-            player_name(prover)
+            prover.name()
         ))),
     }
 }
 
 /// Why a subtree of the extraction failed.
 enum Fail {
-    Stop(StopReason),
+    Stop(Stop),
     /// The choices made do not reach the goal: backtrack.
     Dead,
 }
@@ -161,7 +112,7 @@ enum Undo {
     Done(u128),
 }
 
-struct Extractor<'a, G: Game> {
+struct Extractor<'a, G: Tactics> {
     solver: &'a mut DfPn<G>,
     prover: Player,
     goal: Goal,
@@ -174,7 +125,7 @@ struct Extractor<'a, G: Game> {
     journal: Vec<Undo>,
 }
 
-impl<G: Game> Extractor<'_, G> {
+impl<G: Tactics> Extractor<'_, G> {
     /// Extends the strategy below `pos`; whether what it found depends on the path.
     fn extract(&mut self, pos: &G) -> Result<bool, Fail> {
         match pos.status() {
@@ -186,6 +137,9 @@ impl<G: Game> Extractor<'_, G> {
                     Err(Fail::Dead)
                 };
             }
+        }
+        if self.moves.len() >= MAX_DEPTH as usize {
+            return Err(Fail::Stop(Stop::Depth));
         }
         let key = pos.key();
         if self.on_path.contains(&key) {
@@ -227,7 +181,7 @@ impl<G: Game> Extractor<'_, G> {
         } else {
             let mut safe = MoveList::new();
             pos.safe_moves(&mut safe);
-            super::pn::order_moves(pos, &mut safe);
+            order_moves(pos, &mut safe);
             let (known, rest): (Vec<_>, Vec<_>) = safe.iter().map(|rm| rm.mv).partition(|&m| {
                 self.solver.known(&pos.play(m), self.prover, self.goal) == Some(Verdict::Proven)
             });
@@ -302,359 +256,19 @@ impl<G: Game> Extractor<'_, G> {
     }
 }
 
-fn player_name(p: Player) -> &'static str {
-    match p {
-        Player::First => "first",
-        Player::Second => "second",
-    }
-}
-
-fn moves_text<G: Game>(from: G, moves: &[G::Move]) -> String {
-    if moves.is_empty() {
-        "-".to_string()
-    } else {
-        format_moves(from, moves)
-    }
-}
-
-/// Writes a certificate: `start` is the game's start position (its name goes in the header) and
-/// `root_moves` lead from it to `proof.root`.
-pub fn write_proof<G: Game>(start: &G, root_moves: &[G::Move], proof: &Proof<G>) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "{MAGIC} {VERSION}");
-    let _ = writeln!(s, "game {}", start.name());
-    let _ = writeln!(s, "root {}", moves_text(*start, root_moves));
-    let _ = writeln!(s, "goal {}", proof.goal);
-    let _ = writeln!(s, "prover {}", player_name(proof.prover));
-    let _ = writeln!(
-        s,
-        "# {} positions where the prover moves: PATH (moves from the root, '-' = the root) MOVE",
-        proof.lines.len()
-    );
-    for (path, mv) in &proof.lines {
-        let node = path.iter().fold(proof.root, |p, &m| p.play(m));
-        let _ = writeln!(
-            s,
-            "{} {}",
-            moves_text(proof.root, path),
-            node.format_move(*mv)
-        );
-    }
-    s
-}
-
-/// What a verified certificate proves, and how much was checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerifySummary {
-    pub game: String,
-    /// The root's moves from the start ('-' for the start).
-    pub root: String,
-    pub goal: Goal,
-    pub prover: Player,
-    /// In words, e.g. "first player wins from 4453".
-    pub claim: String,
-    /// Positions expanded by the walk (a position met again is counted again only when its
-    /// verdict depended on a repetition).
-    pub positions: usize,
-    /// Of those, positions where the prover moved.
-    pub prover_positions: usize,
-    /// Finished games reached.
-    pub terminals: usize,
-    /// Repetitions judged by the rule.
-    pub repetitions: usize,
-    /// Move lines in the file, and how many of them the walk never needed.
-    pub lines: usize,
-    pub unused_lines: usize,
-}
-
-impl fmt::Display for VerifySummary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "verified: {} ({}); {} positions checked ({} with the prover to move), {} finished \
-             games, {} repetitions, {} lines ({} unused)",
-            self.claim,
-            self.game,
-            self.positions,
-            self.prover_positions,
-            self.terminals,
-            self.repetitions,
-            self.lines,
-            self.unused_lines
-        )
-    }
-}
-
-/// Checks a certificate against the rules of `start`'s game, with the rule "a repeated
-/// position is a draw". `start` is the game's start position (the header's root is played
-/// from it).
-pub fn verify<G: Game>(start: G, text: &str) -> Result<VerifySummary, String> {
-    verify_with_rule(start, text, repetition_draw::<G>)
-}
-
-/// One position on the verifier's walk.
-struct Frame<G: Game> {
-    pos: G,
-    key: u128,
-    moves: MoveList<G::Move>,
-    next: usize,
-    tainted: bool,
-}
-
-/// What the verifier found at a position.
-enum Visit<G: Game> {
-    /// Settled at once (finished, repeated, or verified before); whether it was a repetition.
-    Leaf(bool),
-    Open(Frame<G>),
-}
-
-/// [`verify`] with another repetition rule.
-pub fn verify_with_rule<G: Game>(
-    start: G,
-    text: &str,
-    rule: RepetitionRule<G>,
-) -> Result<VerifySummary, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
-        .filter(|(_, l)| !l.is_empty());
-    let mut header = |name: &str| -> Result<(usize, &str), String> {
-        let (n, line) = lines
-            .next()
-            .ok_or_else(|| format!("the file ends before the '{name}' line"))?;
-        match line.split_once(char::is_whitespace) {
-            Some((word, rest)) if word == name => Ok((n, rest.trim())),
-            _ => Err(format!("line {n}: expected '{name} ...', found '{line}'")),
-        }
-    };
-    let (n, version) = header(MAGIC)?;
-    if version != VERSION.to_string() {
-        return Err(format!(
-            "line {n}: format version '{version}', this verifier reads {VERSION}"
-        ));
-    }
-    let (n, game) = header("game")?;
-    if game != start.name() {
-        return Err(format!(
-            "line {n}: the proof is for '{game}', not '{}'",
-            start.name()
-        ));
-    }
-    let (n, root_text) = header("root")?;
-    let root = if root_text == "-" {
-        start
-    } else {
-        play_moves(start, root_text)
-            .map_err(|e| format!("line {n}: root: {e}"))?
-            .0
-    };
-    let (n, goal_text) = header("goal")?;
-    let goal: Goal = goal_text.parse().map_err(|e| format!("line {n}: {e}"))?;
-    let (n, prover_text) = header("prover")?;
-    let prover = match prover_text {
-        "first" => Player::First,
-        "second" => Player::Second,
-        _ => {
-            return Err(format!(
-                "line {n}: prover '{prover_text}': expected first or second"
-            ));
-        }
-    };
-
-    // key -> (move, line number)
-    let mut strategy: HashMap<u128, (G::Move, usize)> = HashMap::new();
-    let mut line_count = 0;
-    for (n, line) in lines {
-        line_count += 1;
-        let (path, mv) = line
-            .rsplit_once(char::is_whitespace)
-            .ok_or_else(|| format!("line {n}: expected 'PATH MOVE', found '{line}'"))?;
-        let path = path.trim();
-        let node = if path == "-" {
-            root
-        } else {
-            play_moves(root, path)
-                .map_err(|e| format!("line {n}: path: {e}"))?
-                .0
-        };
-        if node.status() != Status::Ongoing {
-            return Err(format!("line {n}: the game is over after '{path}'"));
-        }
-        if node.side_to_move() != prover {
-            return Err(format!(
-                "line {n}: after '{path}' the opponent moves, not the prover"
-            ));
-        }
-        let m = node
-            .parse_move(mv)
-            .map_err(|e| format!("line {n}: move '{mv}': {e}"))?;
-        if let Some((other, at)) = strategy.insert(node.key(), (m, n))
-            && other != m
-        {
-            return Err(format!(
-                "line {n}: the position after '{path}' already has another move (line {at})"
-            ));
-        }
-    }
-
-    let mut used: HashSet<usize> = HashSet::new();
-    let mut positions = 0;
-    let mut prover_positions = 0;
-    let mut terminals = 0;
-    let mut repetitions = 0;
-    let mut on_path: HashSet<u128> = HashSet::new();
-    let mut done: HashSet<u128> = HashSet::new();
-    let mut visit =
-        |pos: G, on_path: &HashSet<u128>, done: &HashSet<u128>| -> Result<Visit<G>, String> {
-            match pos.status() {
-                Status::Ongoing => {}
-                Status::Win(p) if p == prover => {
-                    terminals += 1;
-                    return Ok(Visit::Leaf(false));
-                }
-                Status::Win(_) => return Err("the opponent has won".to_string()),
-                Status::Draw if goal == Goal::NotLose => {
-                    terminals += 1;
-                    return Ok(Visit::Leaf(false));
-                }
-                Status::Draw => return Err("the game is drawn, but the goal is a win".to_string()),
-            }
-            let key = pos.key();
-            if on_path.contains(&key) {
-                let s = rule(&pos);
-                return if goal.reached_by(s, prover) {
-                    repetitions += 1;
-                    Ok(Visit::Leaf(true))
-                } else {
-                    Err(format!(
-                        "the position repeats, and the repetition rule makes it {s:?}"
-                    ))
-                };
-            }
-            if done.contains(&key) {
-                return Ok(Visit::Leaf(false));
-            }
-            let mut legal = MoveList::new();
-            pos.legal_moves(&mut legal);
-            if legal.is_empty() {
-                return Err("the game is not over, but there is no legal move".to_string());
-            }
-            positions += 1;
-            let moves = if pos.side_to_move() == prover {
-                prover_positions += 1;
-                let &(mv, line) = strategy
-                    .get(&key)
-                    .ok_or("no move given for this position (the prover moves here)")?;
-                if !legal.contains(&mv) {
-                    return Err(format!("the move of line {line} is not legal here"));
-                }
-                used.insert(line);
-                let mut one = MoveList::new();
-                one.push(mv);
-                one
-            } else {
-                legal
-            };
-            Ok(Visit::Open(Frame {
-                pos,
-                key,
-                moves,
-                next: 0,
-                tainted: false,
-            }))
-        };
-
-    let root_desc = if root_text == "-" {
-        "the start".to_string()
-    } else {
-        root_text.to_string()
-    };
-    let fail = |path: &[G::Move], why: String| {
-        format!(
-            "proof rejected at the position after '{}' from the root ({}): {why}",
-            moves_text(root, path),
-            root_desc
-        )
-    };
-    let mut path: Vec<G::Move> = Vec::new();
-    let mut stack: Vec<Frame<G>> = Vec::new();
-    match visit(root, &on_path, &done).map_err(|e| fail(&path, e))? {
-        Visit::Leaf(_) => {}
-        Visit::Open(f) => {
-            on_path.insert(f.key);
-            stack.push(f);
-        }
-    }
-    while let Some(top) = stack.last_mut() {
-        if top.next < top.moves.len() {
-            let mv = top.moves[top.next];
-            top.next += 1;
-            let child = top.pos.play(mv);
-            path.push(mv);
-            match visit(child, &on_path, &done).map_err(|e| fail(&path, e))? {
-                Visit::Leaf(tainted) => {
-                    path.pop();
-                    if let Some(top) = stack.last_mut() {
-                        top.tainted |= tainted;
-                    }
-                }
-                Visit::Open(f) => {
-                    on_path.insert(f.key);
-                    stack.push(f);
-                }
-            }
-        } else {
-            let f = stack.pop().expect("the stack has a top");
-            on_path.remove(&f.key);
-            if f.tainted {
-                if let Some(parent) = stack.last_mut() {
-                    parent.tainted = true;
-                }
-            } else {
-                done.insert(f.key);
-            }
-            if !stack.is_empty() {
-                path.pop();
-            }
-        }
-    }
-
-    let claim = format!(
-        "{} player {} from {}",
-        player_name(prover),
-        match goal {
-            Goal::Win => "wins",
-            Goal::NotLose => "does not lose",
-        },
-        root_desc
-    );
-    Ok(VerifySummary {
-        game: game.to_string(),
-        root: root_text.to_string(),
-        goal,
-        prover,
-        claim,
-        positions,
-        prover_positions,
-        terminals,
-        repetitions,
-        lines: line_count,
-        unused_lines: line_count - used.len(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::alphabeta::Limits;
-    use crate::search::dfpn::tests::{Graph, GraphGame};
+    use crate::certificate::{VerifySummary, verify, write};
+    use crate::game::{Game, Notation, play_moves};
+    use crate::search::limits::Limits;
+    use crate::search::pn::dfpn::tests::{Graph, GraphGame};
     use crate::search::pn::testing::{BOARDS, Board, Reference, Rng, board, random_positions};
 
     /// Answers both questions at the position `moves` reach from `start` (Win; NotLose when Win
     /// fails), writes the certificate of each answer and verifies it. Returns the weak value
     /// and the certificates with their summaries.
-    fn certify<G: Game>(
+    fn certify<G: Tactics + Notation>(
         solver: &mut DfPn<G>,
         start: &G,
         moves: &[G::Move],
@@ -675,7 +289,7 @@ mod tests {
         for (goal, verdict) in answers {
             let proof = extract_for_verdict(solver, &pos, goal, verdict)
                 .unwrap_or_else(|e| panic!("{e} after {moves:?}"));
-            let text = write_proof(start, moves, &proof);
+            let text = write(start, moves, &proof);
             let summary = verify(*start, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(summary.unused_lines, 0, "{text}");
             assert_eq!(summary.lines, proof.lines.len());
@@ -800,8 +414,8 @@ mod tests {
         let err = verify(other, text).unwrap_err();
         assert!(err.contains("not 'connect4:4x4:k4'"), "{err}");
         let flipped = text.replace(
-            &format!("prover {}", player_name(summary.prover)),
-            &format!("prover {}", player_name(summary.prover.opponent())),
+            &format!("prover {}", summary.prover.name()),
+            &format!("prover {}", summary.prover.opponent().name()),
         );
         assert!(verify(start, &flipped).is_err());
         let upgraded = text.replace("goal notlose", "goal win");

@@ -1,0 +1,62 @@
+//! The certificate file format, version 1.
+//!
+//! # File format (`inarow-proof 1`)
+//! ```text
+//! inarow-proof 1
+//! game connect4:7x6:k4    # must equal the start position's Game::name()
+//! root 4453               # moves from the game's start to the root ('-': the start itself)
+//! goal win                # or notlose
+//! prover first            # the side that has the proof: first or second (player)
+//! # one line per position where the prover moves:
+//! # PATH MOVE  (PATH = one sequence of moves from the root reaching it, '-' for the root;
+//! #             MOVE = the prover's move there; both in the game's own notation)
+//! - 3
+//! 34 5
+//! ```
+//! Blank lines and everything from a `#` to the end of a line are ignored. The header lines come
+//! first, in this order. A path and a move never contain whitespace; the move is the last
+//! whitespace-separated token of its line, the path everything before it.
+
+use super::Certificate;
+use crate::game::{Notation, format_moves};
+use std::fmt::Write as _;
+
+/// The first word of every certificate.
+pub const MAGIC: &str = "inarow-proof";
+/// The format version this module writes and the verifier reads.
+pub const VERSION: u32 = 1;
+
+/// A sequence of moves from `from`, or `-` for none.
+pub(super) fn moves_text<G: Notation>(from: G, moves: &[G::Move]) -> String {
+    if moves.is_empty() {
+        "-".to_string()
+    } else {
+        format_moves(from, moves)
+    }
+}
+
+/// Writes a certificate: `start` is the game's start position (its name goes in the header) and
+/// `root_moves` lead from it to `proof.root`.
+pub fn write<G: Notation>(start: &G, root_moves: &[G::Move], proof: &Certificate<G>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{MAGIC} {VERSION}");
+    let _ = writeln!(s, "game {}", start.name());
+    let _ = writeln!(s, "root {}", moves_text(*start, root_moves));
+    let _ = writeln!(s, "goal {}", proof.goal);
+    let _ = writeln!(s, "prover {}", proof.prover.name());
+    let _ = writeln!(
+        s,
+        "# {} positions where the prover moves: PATH (moves from the root, '-' = the root) MOVE",
+        proof.lines.len()
+    );
+    for (path, mv) in &proof.lines {
+        let node = path.iter().fold(proof.root, |p, &m| p.play(m));
+        let _ = writeln!(
+            s,
+            "{} {}",
+            moves_text(proof.root, path),
+            node.format_move(*mv)
+        );
+    }
+    s
+}

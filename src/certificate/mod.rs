@@ -1,0 +1,31 @@
+//! Proof certificates: a strategy that shows a position's value, written as a small text file
+//! ([`format`]), and a verifier that checks it with nothing but the rules ([`verify`]). The
+//! searches that make them live elsewhere
+//! ([`extract`](crate::search::pn::extract)); this module imports nothing from them, so that a
+//! certificate's worth does not rest on the code that found it.
+//!
+//! A certificate is a strategy for the *prover*: the side to move at the root when the goal was
+//! proven, the other side when it was disproven (then the other side has the complementary goal:
+//! a disproven Win is a proven NotLose for the opponent, a disproven NotLose a proven Win). It
+//! gives one move for every position where the prover moves; where the opponent moves, every
+//! legal reply must be covered. Positions are merged by [`Game::key`], so the strategy is a DAG
+//! and the file lists each prover position once.
+
+pub mod format;
+pub mod verify;
+
+pub use format::{MAGIC, VERSION, write};
+pub use verify::{VerifySummary, verify, verify_with_rule};
+
+use crate::game::{Game, Goal, Player};
+
+/// A strategy for the prover from the root: one move for each prover position it reaches.
+#[derive(Clone, Debug)]
+pub struct Certificate<G: Game> {
+    pub root: G,
+    pub prover: Player,
+    pub goal: Goal,
+    /// One line per position where the prover moves: a path of moves from the root reaching
+    /// it, and the move chosen there.
+    pub lines: Vec<(Vec<G::Move>, G::Move)>,
+}

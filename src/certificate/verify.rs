@@ -1,0 +1,320 @@
+//! The verifier: checks a certificate with nothing but the game's rules and repetition rule.
+//!
+//! # What the verifier checks
+//! It plays every line's path from the root with the rules (each move parsed and checked legal),
+//! keeps `key -> move`, and walks the strategy from the root, depth first: at a prover position
+//! it needs an entry whose move is legal; at an opponent position it follows every legal move;
+//! a finished game must reach the goal (the prover won; or, for notlose, a draw); a position that
+//! repeats one on the current path is judged by the repetition rule (a draw by default; Connect
+//! Four never repeats). A position whose check did not meet a repetition is remembered as
+//! verified; one that did is checked again on every path that reaches it (its verdict could
+//! depend on the path). The first failure is reported with its moves from the root and why.
+//!
+
+use super::format::{MAGIC, VERSION, moves_text};
+use crate::game::{
+    Goal, MoveList, Notation, Player, RepetitionRule, Status, play_moves, repetition_draw,
+};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// What a verified certificate proves, and how much was checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifySummary {
+    pub game: String,
+    /// The root's moves from the start ('-' for the start).
+    pub root: String,
+    pub goal: Goal,
+    pub prover: Player,
+    /// In words, e.g. "first player wins from 4453".
+    pub claim: String,
+    /// Positions expanded by the walk (a position met again is counted again only when its
+    /// verdict depended on a repetition).
+    pub positions: usize,
+    /// Of those, positions where the prover moved.
+    pub prover_positions: usize,
+    /// Finished games reached.
+    pub terminals: usize,
+    /// Repetitions judged by the rule.
+    pub repetitions: usize,
+    /// Move lines in the file, and how many of them the walk never needed.
+    pub lines: usize,
+    pub unused_lines: usize,
+}
+
+impl fmt::Display for VerifySummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "verified: {} ({}); {} positions checked ({} with the prover to move), {} finished \
+             games, {} repetitions, {} lines ({} unused)",
+            self.claim,
+            self.game,
+            self.positions,
+            self.prover_positions,
+            self.terminals,
+            self.repetitions,
+            self.lines,
+            self.unused_lines
+        )
+    }
+}
+
+/// Checks a certificate against the rules of `start`'s game, with the rule "a repeated
+/// position is a draw". `start` is the game's start position (the header's root is played
+/// from it).
+pub fn verify<G: Notation>(start: G, text: &str) -> Result<VerifySummary, String> {
+    verify_with_rule(start, text, repetition_draw::<G>)
+}
+
+/// One position on the verifier's walk.
+struct Frame<G: Notation> {
+    pos: G,
+    key: u128,
+    moves: MoveList<G::Move>,
+    next: usize,
+    tainted: bool,
+}
+
+/// What the verifier found at a position.
+enum Visit<G: Notation> {
+    /// Settled at once (finished, repeated, or verified before); whether it was a repetition.
+    Leaf(bool),
+    Open(Frame<G>),
+}
+
+/// [`verify`] with another repetition rule.
+pub fn verify_with_rule<G: Notation>(
+    start: G,
+    text: &str,
+    rule: RepetitionRule<G>,
+) -> Result<VerifySummary, String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, l)| !l.is_empty());
+    let mut header = |name: &str| -> Result<(usize, &str), String> {
+        let (n, line) = lines
+            .next()
+            .ok_or_else(|| format!("the file ends before the '{name}' line"))?;
+        match line.split_once(char::is_whitespace) {
+            Some((word, rest)) if word == name => Ok((n, rest.trim())),
+            _ => Err(format!("line {n}: expected '{name} ...', found '{line}'")),
+        }
+    };
+    let (n, version) = header(MAGIC)?;
+    if version != VERSION.to_string() {
+        return Err(format!(
+            "line {n}: format version '{version}', this verifier reads {VERSION}"
+        ));
+    }
+    let (n, game) = header("game")?;
+    if game != start.name() {
+        return Err(format!(
+            "line {n}: the proof is for '{game}', not '{}'",
+            start.name()
+        ));
+    }
+    let (n, root_text) = header("root")?;
+    let root = if root_text == "-" {
+        start
+    } else {
+        play_moves(start, root_text)
+            .map_err(|e| format!("line {n}: root: {e}"))?
+            .0
+    };
+    let (n, goal_text) = header("goal")?;
+    let goal: Goal = goal_text.parse().map_err(|e| format!("line {n}: {e}"))?;
+    let (n, prover_text) = header("prover")?;
+    let prover = match prover_text {
+        "first" => Player::First,
+        "second" => Player::Second,
+        _ => {
+            return Err(format!(
+                "line {n}: prover '{prover_text}': expected first or second"
+            ));
+        }
+    };
+
+    // key -> (move, line number)
+    let mut strategy: HashMap<u128, (G::Move, usize)> = HashMap::new();
+    let mut line_count = 0;
+    for (n, line) in lines {
+        line_count += 1;
+        let (path, mv) = line
+            .rsplit_once(char::is_whitespace)
+            .ok_or_else(|| format!("line {n}: expected 'PATH MOVE', found '{line}'"))?;
+        let path = path.trim();
+        let node = if path == "-" {
+            root
+        } else {
+            play_moves(root, path)
+                .map_err(|e| format!("line {n}: path: {e}"))?
+                .0
+        };
+        if node.status() != Status::Ongoing {
+            return Err(format!("line {n}: the game is over after '{path}'"));
+        }
+        if node.side_to_move() != prover {
+            return Err(format!(
+                "line {n}: after '{path}' the opponent moves, not the prover"
+            ));
+        }
+        let m = node
+            .parse_move(mv)
+            .map_err(|e| format!("line {n}: move '{mv}': {e}"))?;
+        if let Some((other, at)) = strategy.insert(node.key(), (m, n))
+            && other != m
+        {
+            return Err(format!(
+                "line {n}: the position after '{path}' already has another move (line {at})"
+            ));
+        }
+    }
+
+    let mut used: HashSet<usize> = HashSet::new();
+    let mut positions = 0;
+    let mut prover_positions = 0;
+    let mut terminals = 0;
+    let mut repetitions = 0;
+    let mut on_path: HashSet<u128> = HashSet::new();
+    let mut done: HashSet<u128> = HashSet::new();
+    let mut visit =
+        |pos: G, on_path: &HashSet<u128>, done: &HashSet<u128>| -> Result<Visit<G>, String> {
+            match pos.status() {
+                Status::Ongoing => {}
+                Status::Win(p) if p == prover => {
+                    terminals += 1;
+                    return Ok(Visit::Leaf(false));
+                }
+                Status::Win(_) => return Err("the opponent has won".to_string()),
+                Status::Draw if goal == Goal::NotLose => {
+                    terminals += 1;
+                    return Ok(Visit::Leaf(false));
+                }
+                Status::Draw => return Err("the game is drawn, but the goal is a win".to_string()),
+            }
+            let key = pos.key();
+            if on_path.contains(&key) {
+                let s = rule(&pos);
+                return if goal.reached_by(s, prover) {
+                    repetitions += 1;
+                    Ok(Visit::Leaf(true))
+                } else {
+                    Err(format!(
+                        "the position repeats, and the repetition rule makes it {s:?}"
+                    ))
+                };
+            }
+            if done.contains(&key) {
+                return Ok(Visit::Leaf(false));
+            }
+            let mut legal = MoveList::new();
+            pos.legal_moves(&mut legal);
+            if legal.is_empty() {
+                return Err("the game is not over, but there is no legal move".to_string());
+            }
+            positions += 1;
+            let moves = if pos.side_to_move() == prover {
+                prover_positions += 1;
+                let &(mv, line) = strategy
+                    .get(&key)
+                    .ok_or("no move given for this position (the prover moves here)")?;
+                if !legal.contains(&mv) {
+                    return Err(format!("the move of line {line} is not legal here"));
+                }
+                used.insert(line);
+                let mut one = MoveList::new();
+                one.push(mv);
+                one
+            } else {
+                legal
+            };
+            Ok(Visit::Open(Frame {
+                pos,
+                key,
+                moves,
+                next: 0,
+                tainted: false,
+            }))
+        };
+
+    let root_desc = if root_text == "-" {
+        "the start".to_string()
+    } else {
+        root_text.to_string()
+    };
+    let fail = |path: &[G::Move], why: String| {
+        format!(
+            "proof rejected at the position after '{}' from the root ({}): {why}",
+            moves_text(root, path),
+            root_desc
+        )
+    };
+    let mut path: Vec<G::Move> = Vec::new();
+    let mut stack: Vec<Frame<G>> = Vec::new();
+    match visit(root, &on_path, &done).map_err(|e| fail(&path, e))? {
+        Visit::Leaf(_) => {}
+        Visit::Open(f) => {
+            on_path.insert(f.key);
+            stack.push(f);
+        }
+    }
+    while let Some(top) = stack.last_mut() {
+        if top.next < top.moves.len() {
+            let mv = top.moves[top.next];
+            top.next += 1;
+            let child = top.pos.play(mv);
+            path.push(mv);
+            match visit(child, &on_path, &done).map_err(|e| fail(&path, e))? {
+                Visit::Leaf(tainted) => {
+                    path.pop();
+                    if let Some(top) = stack.last_mut() {
+                        top.tainted |= tainted;
+                    }
+                }
+                Visit::Open(f) => {
+                    on_path.insert(f.key);
+                    stack.push(f);
+                }
+            }
+        } else {
+            let f = stack.pop().expect("the stack has a top");
+            on_path.remove(&f.key);
+            if f.tainted {
+                if let Some(parent) = stack.last_mut() {
+                    parent.tainted = true;
+                }
+            } else {
+                done.insert(f.key);
+            }
+            if !stack.is_empty() {
+                path.pop();
+            }
+        }
+    }
+
+    let claim = format!(
+        "{} player {} from {}",
+        prover.name(),
+        match goal {
+            Goal::Win => "wins",
+            Goal::NotLose => "does not lose",
+        },
+        root_desc
+    );
+    Ok(VerifySummary {
+        game: game.to_string(),
+        root: root_text.to_string(),
+        goal,
+        prover,
+        claim,
+        positions,
+        prover_positions,
+        terminals,
+        repetitions,
+        lines: line_count,
+        unused_lines: line_count - used.len(),
+    })
+}

@@ -1,0 +1,324 @@
+//! The searches behind an [`Engine`](super::Engine), one [`Backend`] per family, chosen for the
+//! game's kind by [`build`]: alpha-beta (or the exhaustive reference) for bounded games; for
+//! games whose positions repeat, a proof-number search or the two-valued [`WinSearch`] for the
+//! value, and [`WinSearch`] for the distance.
+
+use super::{Algorithm, Options};
+use crate::game::{Bounded, Game, KindVisitor, Player, Repeating, Tactics};
+use crate::search::alphabeta::{AlphaBeta, Oracle};
+use crate::search::limits::{Limits, Stop};
+use crate::search::minimax::Minimax;
+use crate::search::pn::{DfPn, Pn2, Pns, Prover, weak_value};
+use crate::search::winner::{Handicap, WinSearch};
+use std::sync::Arc;
+
+/// The longest distance the engine looks for (plies): a table key keeps at most 254 plies left.
+const MOST_PLIES: u32 = 253;
+
+/// What the engine asks of a search.
+pub(super) trait Backend<G>: Send {
+    /// The value of `pos` for the side to move, reached after the positions whose exact keys
+    /// are `history`: the exact score of a bounded game (its sign when `weak`), 1 / 0 / -1 in
+    /// a game that repeats.
+    fn value(&mut self, pos: &G, history: &[u128], weak: bool) -> Result<i32, Stop>;
+    /// Whether the value of `pos` is at most `bound`.
+    fn value_at_most(
+        &mut self,
+        pos: &G,
+        history: &[u128],
+        weak: bool,
+        bound: i32,
+    ) -> Result<bool, Stop> {
+        Ok(self.value(pos, history, weak)? <= bound)
+    }
+    /// The plies to the end under perfect play when `winner` wins from `pos`, in a game that
+    /// repeats (`None` if beyond reach).
+    fn distance(&mut self, pos: &G, winner: Player, history: &[u128]) -> Result<Option<u32>, Stop>;
+    fn set_limits(&mut self, limits: Limits);
+    /// Forgets what was learnt (the tables).
+    fn reset(&mut self);
+    /// Nodes since the backend was made.
+    fn nodes(&self) -> u64;
+    /// The memory the backend holds or may hold.
+    fn table_bytes(&self) -> usize;
+    /// The most memory its structures held.
+    fn peak_bytes(&self) -> usize;
+    /// Answers positions the oracle (an opening book) knows without searching.
+    fn set_oracle(&mut self, oracle: Arc<dyn Oracle>) -> Result<(), String>;
+}
+
+/// Builds the backend for the options, by the game's kind, and names the method that answers.
+pub(super) struct Build<'a, G> {
+    pub sample: &'a G,
+    pub options: &'a Options,
+}
+
+impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
+    type Output = Result<(Box<dyn Backend<G>>, Algorithm), String>;
+
+    fn bounded(self) -> Self::Output
+    where
+        G: Bounded,
+    {
+        let o = self.options;
+        if !o.handicap.is_none() {
+            return Err(format!(
+                "handicaps apply to games whose positions repeat, not to {}",
+                self.sample.name()
+            ));
+        }
+        let method = o.algorithm.unwrap_or(Algorithm::AlphaBeta);
+        let backend: Box<dyn Backend<G>> = match method {
+            Algorithm::AlphaBeta => Box::new(AlphaBeta::try_new(self.sample, o.config.clone())?),
+            Algorithm::Minimax => Box::new(Reference {
+                minimax: Minimax::new(),
+                nodes: 0,
+            }),
+            family => Box::new(ProofNumbers(prover(family, o)?)),
+        };
+        Ok((backend, method))
+    }
+
+    fn repeating(self) -> Self::Output
+    where
+        G: Repeating,
+    {
+        let (o, name) = (self.options, self.sample.name());
+        if o.config.threads > 1 {
+            return Err(format!("--threads: {name} is searched on one thread"));
+        }
+        // df-pn by default; the two-valued search where only it applies.
+        let default = if o.repetition == 2 && o.handicap.is_none() {
+            Algorithm::DfPn
+        } else {
+            Algorithm::AlphaBeta
+        };
+        let method = o.algorithm.unwrap_or(default);
+        let value = match method {
+            Algorithm::AlphaBeta => None,
+            Algorithm::Minimax => {
+                return Err(format!(
+                    "minimax: the exhaustive reference needs a game with a length bound, and \
+                     {name} repeats"
+                ));
+            }
+            family => {
+                if o.repetition != 2 {
+                    return Err(format!(
+                        "--repetition {}: the proof-number searches know the rule of 2 only",
+                        o.repetition
+                    ));
+                }
+                if !o.handicap.is_none() {
+                    return Err("handicaps apply to the alpha-beta search only".into());
+                }
+                Some(prover(family, o)?)
+            }
+        };
+        let mut backend = Cycles {
+            value,
+            win: None,
+            tt_mb: o.config.tt_mb,
+            symmetry: o.config.symmetry,
+            repetition: o.repetition,
+            handicap: o.handicap,
+            limits: o.limits,
+        };
+        // Checks the settings now (a bad repetition rule, a table too large) when it will be
+        // needed.
+        if backend.value.is_none() || o.distance {
+            backend.win_search(self.sample)?;
+        }
+        Ok((Box::new(backend), method))
+    }
+}
+
+/// The proof-number search of a family.
+fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G>>, String> {
+    let mem_bytes = o.mem_bytes()?;
+    Ok(match family {
+        Algorithm::Pns => Box::new(Pns::new(mem_bytes, o.limits, o.heuristic_init)),
+        Algorithm::Pn2 => Box::new(Pn2::new(mem_bytes, o.limits, o.heuristic_init)),
+        _ => Box::new(DfPn::try_new(mem_bytes, o.limits)?),
+    })
+}
+
+impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
+    fn value(&mut self, pos: &G, _: &[u128], weak: bool) -> Result<i32, Stop> {
+        self.solve(pos, weak)
+    }
+    fn value_at_most(&mut self, pos: &G, _: &[u128], _: bool, bound: i32) -> Result<bool, Stop> {
+        AlphaBeta::value_at_most(self, pos, bound)
+    }
+    fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
+        Ok(None)
+    }
+    fn set_limits(&mut self, limits: Limits) {
+        AlphaBeta::set_limits(self, limits);
+    }
+    fn reset(&mut self) {
+        AlphaBeta::reset(self);
+    }
+    fn nodes(&self) -> u64 {
+        AlphaBeta::nodes(self)
+    }
+    fn table_bytes(&self) -> usize {
+        AlphaBeta::table_bytes(self)
+    }
+    fn peak_bytes(&self) -> usize {
+        AlphaBeta::table_bytes(self)
+    }
+    fn set_oracle(&mut self, oracle: Arc<dyn Oracle>) -> Result<(), String> {
+        AlphaBeta::set_oracle(self, Some(oracle));
+        Ok(())
+    }
+}
+
+/// The exhaustive reference, for checking on small boards.
+struct Reference {
+    minimax: Minimax,
+    nodes: u64,
+}
+
+impl<G: Bounded> Backend<G> for Reference {
+    fn value(&mut self, pos: &G, _: &[u128], weak: bool) -> Result<i32, Stop> {
+        let before = self.minimax.positions();
+        let v = self.minimax.value(pos);
+        self.nodes += (self.minimax.positions() - before) as u64;
+        Ok(if weak { v.signum() } else { v })
+    }
+    fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
+        Ok(None)
+    }
+    fn set_limits(&mut self, _: Limits) {}
+    fn reset(&mut self) {
+        self.minimax = Minimax::new();
+    }
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+    fn table_bytes(&self) -> usize {
+        0
+    }
+    fn peak_bytes(&self) -> usize {
+        // The memo: a key and a score per position, and the map's own overhead.
+        self.minimax.positions() * 32
+    }
+    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
+        Err("--book works with the alpha-beta algorithms".into())
+    }
+}
+
+/// A proof-number search on a bounded game: win / draw / loss only.
+struct ProofNumbers<G>(Box<dyn Prover<G>>);
+
+impl<G: Game> Backend<G> for ProofNumbers<G> {
+    fn value(&mut self, pos: &G, history: &[u128], _: bool) -> Result<i32, Stop> {
+        let me = pos.side_to_move();
+        weak_value(|goal| self.0.prove_for(pos, me, goal, history))
+    }
+    fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
+        Ok(None)
+    }
+    fn set_limits(&mut self, limits: Limits) {
+        self.0.set_limits(limits);
+    }
+    fn reset(&mut self) {
+        self.0.clear();
+    }
+    fn nodes(&self) -> u64 {
+        self.0.stats().expanded
+    }
+    fn table_bytes(&self) -> usize {
+        self.0.stats().peak_bytes
+    }
+    fn peak_bytes(&self) -> usize {
+        self.0.stats().peak_bytes
+    }
+    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
+        Err("--book works with the alpha-beta algorithms".into())
+    }
+}
+
+/// A game whose positions repeat: the value by a proof-number search (or by the two-valued
+/// search when `value` is `None`), the distance by the two-valued search with a ply handicap.
+struct Cycles<G: Repeating + Tactics> {
+    value: Option<Box<dyn Prover<G>>>,
+    /// Made when first needed.
+    win: Option<Box<WinSearch<G>>>,
+    tt_mb: usize,
+    symmetry: bool,
+    repetition: u32,
+    handicap: Handicap,
+    limits: Limits,
+}
+
+impl<G: Repeating + Tactics> Cycles<G> {
+    fn win_search(&mut self, sample: &G) -> Result<&mut WinSearch<G>, String> {
+        if self.win.is_none() {
+            let mut search =
+                WinSearch::try_new(sample, self.tt_mb, self.symmetry, self.repetition)?;
+            search.set_limits(self.limits);
+            self.win = Some(Box::new(search));
+        }
+        Ok(self.win.as_mut().expect("just made"))
+    }
+
+    fn searching(&mut self, pos: &G) -> Result<&mut WinSearch<G>, Stop> {
+        // The settings were checked when the backend was built.
+        self.win_search(pos).map_err(|_| Stop::Memory)
+    }
+}
+
+impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
+    fn value(&mut self, pos: &G, history: &[u128], _: bool) -> Result<i32, Stop> {
+        let me = pos.side_to_move();
+        if let Some(prover) = &mut self.value {
+            return weak_value(|goal| prover.prove_for(pos, me, goal, history));
+        }
+        let handicap = self.handicap;
+        let search = self.searching(pos)?;
+        if handicap.is_none() {
+            search.value(pos, history)
+        } else if search.wins(pos, me, handicap, history)? {
+            Ok(1)
+        } else {
+            Err(Stop::Handicap)
+        }
+    }
+    fn distance(&mut self, pos: &G, winner: Player, history: &[u128]) -> Result<Option<u32>, Stop> {
+        self.searching(pos)?
+            .distance(pos, winner, MOST_PLIES, history)
+    }
+    fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        if let Some(p) = &mut self.value {
+            p.set_limits(limits);
+        }
+        if let Some(w) = &mut self.win {
+            w.set_limits(limits);
+        }
+    }
+    fn reset(&mut self) {
+        if let Some(p) = &mut self.value {
+            p.clear();
+        }
+        if let Some(w) = &mut self.win {
+            w.reset();
+        }
+    }
+    fn nodes(&self) -> u64 {
+        self.value.as_ref().map_or(0, |p| p.stats().expanded)
+            + self.win.as_ref().map_or(0, |w| w.nodes())
+    }
+    fn table_bytes(&self) -> usize {
+        self.value.as_ref().map_or(0, |p| p.stats().peak_bytes)
+            + self.win.as_ref().map_or(0, |w| w.table_bytes())
+    }
+    fn peak_bytes(&self) -> usize {
+        self.table_bytes()
+    }
+    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
+        Err("--book holds exact scores of games with a length bound".into())
+    }
+}

@@ -1,0 +1,102 @@
+//! The alpha-beta solver's settings: its root driver and every technique, each switchable so
+//! that they can be compared.
+
+use crate::search::tt::Scheme;
+use std::fmt;
+use std::str::FromStr;
+
+/// How the root finds the exact score.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Driver {
+    /// One search with the full score window.
+    FullWindow,
+    /// Null-window searches that bisect the score range, biased towards 0 (Pons).
+    Bisection,
+    /// Exponential search from the extremes (tests at 1, 2, 4, 8 … steps in from the highest
+    /// and the lowest score, alternately), then bisection: a short forced win or loss is cheap
+    /// to prove because its window limits the depth, so the far tests cost little.
+    Gallop,
+    /// MTD(f): null-window searches walking from a first guess of 0.
+    Mtdf,
+    /// Null-window searches from the extremes inward: wins and losses within 1, 3, 5 … plies
+    /// first, so a short forced result is found with a search that is depth-limited by its window.
+    Deepening,
+}
+
+impl FromStr for Driver {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "ab" | "alphabeta" => Ok(Driver::FullWindow),
+            "bisect" | "bisection" => Ok(Driver::Bisection),
+            "gallop" => Ok(Driver::Gallop),
+            "mtdf" => Ok(Driver::Mtdf),
+            "deepening" | "id" => Ok(Driver::Deepening),
+            _ => Err(format!(
+                "unknown algorithm '{s}': expected gallop, bisect, mtdf, deepening or ab"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Driver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Driver::FullWindow => "ab",
+            Driver::Bisection => "bisect",
+            Driver::Gallop => "gallop",
+            Driver::Mtdf => "mtdf",
+            Driver::Deepening => "deepening",
+        })
+    }
+}
+
+/// Every technique of the solver, each switchable so they can be compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub driver: Driver,
+    /// Table size in MiB; 0 = no table.
+    pub tt_mb: usize,
+    pub scheme: Scheme,
+    /// Key the table by the smallest key over the symmetries.
+    pub symmetry: bool,
+    /// Order moves by the game's threat ranks (else: the game's base order, centre first).
+    pub threat_order: bool,
+    /// Try the table's best move first.
+    pub tt_move: bool,
+    /// Break ties in the ordering by the history heuristic.
+    pub history: bool,
+    /// Enhanced transposition cutoff: look every child up before searching any, in the first
+    /// part of the game (before `max_plies * 2 / 3`).
+    pub etc: bool,
+    /// Use the game's strategy bounds (`Tactics::strategy_bounds`, e.g. Connect Four's
+    /// claimeven).
+    pub strategy_bounds: bool,
+    /// Positions this close to `max_plies` skip the table: their subtrees are cheaper to search
+    /// again than a cache miss.
+    pub table_min_plies_left: u32,
+    /// Search threads sharing the table (1 = no helpers).
+    pub threads: usize,
+    /// With several threads, a search runs alone for this many nodes first: most positions
+    /// are solved before helpers would be worth starting.
+    pub solo_nodes: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            driver: Driver::Gallop,
+            tt_mb: 64,
+            scheme: Scheme::TwoBig,
+            symmetry: true,
+            threat_order: true,
+            tt_move: true,
+            history: false,
+            etc: true,
+            strategy_bounds: true,
+            table_min_plies_left: 0,
+            threads: 1,
+            solo_nodes: 100_000,
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Root drivers: how a sequence of (mostly null-window) searches finds the exact score.
+
+use super::{AlphaBeta, Driver};
+use crate::game::{Bounded, Tactics};
+use crate::search::score::{final_score, win_at};
+
+/// Tests the galloping driver makes before it bisects (measured on the public sets).
+const GALLOP_TESTS: u32 = 8;
+/// In weak mode: fewer, as the tests nearest the value then decide nothing (measured likewise).
+const WEAK_GALLOP_TESTS: u32 = 6;
+
+impl<G: Bounded + Tactics> AlphaBeta<G> {
+    /// The score of `pos` on this thread alone (see [`AlphaBeta::solve`]).
+    pub(super) fn solve_alone(&mut self, pos: &G, weak: bool) -> i32 {
+        let sign = |v: i32| if weak { v.signum() } else { v };
+        let (m, n) = (pos.max_plies(), pos.ply());
+        if let Some(score) = final_score(pos) {
+            return sign(score);
+        }
+        if pos.has_winning_move() {
+            return sign(win_at(m, n + 1));
+        }
+        let (m, n) = (m as i32, n as i32);
+        // No win with this ply; a loss by the next one at the earliest (by this one, if every
+        // move can lose at once).
+        let earliest_loss = if G::ONLY_MOVER_WINS { m - n } else { m + 1 - n };
+        let (mut lo, mut hi) = (-earliest_loss / 2, (m + 1 - n) / 2);
+        // In weak mode the search may stop once the sign is known.
+        let settled = |lo: i32, hi: i32| lo >= hi || (weak && (lo > 0 || hi < 0));
+        if weak && self.config.driver != Driver::Gallop {
+            lo = lo.max(-1);
+            hi = hi.min(1);
+        }
+        let value = match self.config.driver {
+            Driver::FullWindow => {
+                let r = self.negamax(pos, lo - 1, hi + 1);
+                r.clamp(lo, hi)
+            }
+            Driver::Bisection => self.bisect(pos, lo, hi),
+            Driver::Gallop => {
+                // Exponential search inward from both ends, then bisection of what is left.
+                // Weak mode gallops over the whole range too: a short win or loss is the
+                // cheapest way to learn the sign.
+                let mut step = [1, 1];
+                let tests = if weak {
+                    WEAK_GALLOP_TESTS
+                } else {
+                    GALLOP_TESTS
+                };
+                for i in 0..tests {
+                    if settled(lo, hi) {
+                        break;
+                    }
+                    let top = i % 2 == 0;
+                    let test = if top {
+                        (hi - step[0]).max(lo)
+                    } else {
+                        (lo + step[1] - 1).min(hi - 1)
+                    };
+                    self.narrow(pos, test, &mut lo, &mut hi);
+                    step[!top as usize] *= 2;
+                }
+                if weak && !settled(lo, hi) {
+                    lo = lo.max(-1);
+                    hi = hi.min(1);
+                }
+                if settled(lo, hi) {
+                    lo
+                } else {
+                    self.bisect(pos, lo, hi)
+                }
+            }
+            Driver::Mtdf => {
+                let mut guess = 0.clamp(lo, hi);
+                while lo < hi {
+                    let test = if guess <= lo { lo } else { guess - 1 };
+                    guess = self.narrow(pos, test, &mut lo, &mut hi);
+                }
+                lo
+            }
+            Driver::Deepening => {
+                let mut from_top = true;
+                while lo < hi {
+                    let test = if from_top { hi - 1 } else { lo };
+                    self.narrow(pos, test, &mut lo, &mut hi);
+                    from_top = !from_top;
+                }
+                lo
+            }
+        };
+        sign(value)
+    }
+
+    /// Null-window tests that halve `[lo, hi]`, biased towards 0 (Pons): draws and small
+    /// scores are common and their tests are the costly ones.
+    fn bisect(&mut self, pos: &G, mut lo: i32, mut hi: i32) -> i32 {
+        while lo < hi {
+            let mut med = lo + (hi - lo) / 2;
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            self.narrow(pos, med, &mut lo, &mut hi);
+        }
+        lo
+    }
+
+    /// One null-window test "is the value above `test`?", narrowing `[lo, hi]`; returns the
+    /// bound it found.
+    fn narrow(&mut self, pos: &G, test: i32, lo: &mut i32, hi: &mut i32) -> i32 {
+        let r = self.negamax(pos, test, test + 1);
+        if self.stopped.is_some() {
+            *lo = *hi;
+            return r;
+        }
+        if r <= test {
+            *hi = r.max(*lo);
+        } else {
+            *lo = r.min(*hi);
+        }
+        r.clamp(*lo, *hi)
+    }
+
+    /// See [`AlphaBeta::value_at_most`].
+    pub(super) fn value_at_most_alone(&mut self, pos: &G, bound: i32) -> bool {
+        let exact = match final_score(pos) {
+            Some(score) => Some(score),
+            None if pos.has_winning_move() => Some(win_at(pos.max_plies(), pos.ply() + 1)),
+            None => None,
+        };
+        match exact {
+            Some(v) => v <= bound,
+            None => self.negamax(pos, bound, bound + 1) <= bound,
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The exact solver of [`Bounded`] games: negamax alpha-beta with a transposition table, move
+//! ordering (the game's threat ranks, the table's best move, the history heuristic), enhanced
+//! transposition cutoffs, and root drivers that find the exact score with null-window searches
+//! (bisection of the score range, MTD(f), or deepening from the extremes) or one full window.
+//!
+//! - [`config`]: the settings; [`driver`]: the root drivers; [`negamax`]: the search itself;
+//!   [`parallel`]: several threads on one table.
+//!
+//! It needs the length bound for its score scale and its bounds, so it asks for `G: Bounded`:
+//! a game whose positions repeat is solved by the proof-number searches or by
+//! [`WinSearch`](super::winner::WinSearch) instead.
+
+pub mod config;
+mod driver;
+mod negamax;
+mod parallel;
+
+pub use config::{Config, Driver};
+
+use super::limits::{Limits, Stop};
+use super::tt::{Table, WriteLog};
+use crate::game::{Bounded, MAX_MOVES, Tactics};
+use parallel::{Halt, Shared};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Exact scores known in advance, such as an opening book: a source the search consults before
+/// searching a position.
+pub trait Oracle: Send + Sync {
+    /// Positions with more plies than this are never known.
+    fn depth(&self) -> u32;
+    /// The exact score of the side to move in the position with this canonical key, if known.
+    fn score(&self, canonical_key: u128) -> Option<i32>;
+}
+
+/// The alpha-beta solver for positions of `G`; keeps its table between searches.
+///
+/// With `threads > 1` it owns helpers that share its table. Every thread solves the same
+/// position (lazy SMP); at nodes near the root a thread defers the moves another thread is
+/// searching, so that they split the tree; the first thread to finish gives the answer.
+pub struct AlphaBeta<G: Bounded + Tactics> {
+    config: Config,
+    table: Arc<Table>,
+    log: WriteLog,
+    shared: Arc<Shared>,
+    helpers: Vec<AlphaBeta<G>>,
+    /// Stack for a helper thread: enough for a search as deep as the game is long.
+    helper_stack: usize,
+    /// Whether other threads are searching now.
+    parallel: bool,
+    /// History heuristic counters, by side to move and move code.
+    history: [[u32; MAX_MOVES]; 2],
+    nodes: u64,
+    /// `nodes` when the limits were last checked.
+    checked: u64,
+    /// Node count at which a solo run yields to the helpers.
+    solo_until: Option<u64>,
+    limits: Limits,
+    deadline: Option<Instant>,
+    stopped: Option<Halt>,
+    oracle: Option<Arc<dyn Oracle>>,
+    _game: std::marker::PhantomData<G>,
+}
+
+/// Stack a level of [`AlphaBeta`]'s recursion may take, with room to spare (its move lists are
+/// on the stack).
+const STACK_PER_PLY: usize = 24 << 10;
+
+impl<G: Bounded + Tactics> AlphaBeta<G> {
+    /// A solver for positions shaped like `sample` (whose key size sets the table layout).
+    pub fn new(sample: &G, config: Config) -> Self {
+        Self::try_new(sample, config).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`AlphaBeta::new`], but a table the machine cannot hold is an error.
+    pub fn try_new(sample: &G, config: Config) -> Result<Self, String> {
+        let table = Arc::new(Table::try_new(
+            config.tt_mb,
+            config.scheme,
+            sample.key_bits(),
+        )?);
+        let shared = Shared::new();
+        let helper_stack = (sample.max_plies() as usize + 16) * STACK_PER_PLY;
+        let worker = |config: Config| AlphaBeta {
+            config,
+            log: table.write_log(),
+            table: table.clone(),
+            shared: shared.clone(),
+            helpers: Vec::new(),
+            helper_stack,
+            parallel: false,
+            history: [[0; MAX_MOVES]; 2],
+            nodes: 0,
+            checked: 0,
+            solo_until: None,
+            limits: Limits::default(),
+            deadline: None,
+            stopped: None,
+            oracle: None,
+            _game: std::marker::PhantomData,
+        };
+        let mut main = worker(config.clone());
+        main.helpers = (1..config.threads)
+            .map(|_| worker(config.clone()))
+            .collect();
+        Ok(main)
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Nodes searched by all threads since the last [`AlphaBeta::reset`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
+    }
+
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Forgets the table, the history and the node count.
+    pub fn reset(&mut self) {
+        self.each_worker(|worker| {
+            worker.table.clear(&mut worker.log);
+            worker.history = [[0; MAX_MOVES]; 2];
+            worker.nodes = 0;
+            worker.checked = 0;
+        });
+        self.shared.reset_nodes();
+    }
+
+    /// Sets the limits that apply from now on (time counts from this call).
+    pub fn set_limits(&mut self, limits: Limits) {
+        let deadline = limits.time.map(|t| Instant::now() + t);
+        self.each_worker(|worker| {
+            worker.limits = limits;
+            worker.deadline = deadline;
+            worker.stopped = None;
+        });
+        self.shared.reset_nodes();
+    }
+
+    /// Answers positions the oracle knows (an opening book) without searching them.
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle>>) {
+        self.each_worker(|worker| worker.oracle = oracle.clone());
+    }
+
+    fn each_worker(&mut self, mut f: impl FnMut(&mut Self)) {
+        f(self);
+        for helper in &mut self.helpers {
+            f(helper);
+        }
+    }
+
+    /// The exact score of `pos` (or, when `weak`, its sign: -1 loss, 0 draw, 1 win).
+    pub fn solve(&mut self, pos: &G, weak: bool) -> Result<i32, Stop> {
+        self.race(|worker| worker.solve_alone(pos, weak))
+    }
+
+    /// Whether the value of `pos` is at most `bound` (any position, even one that is over or
+    /// has an immediate win).
+    pub fn value_at_most(&mut self, pos: &G, bound: i32) -> Result<bool, Stop> {
+        self.race(|worker| worker.value_at_most_alone(pos, bound))
+    }
+}

@@ -1,0 +1,310 @@
+//! The search itself: fail-hard negamax with bounds from the plies left, the game's strategy
+//! bounds and the table, enhanced transposition cutoffs, and move ordering.
+//!
+//! Invariant of [`AlphaBeta::negamax`]: the game goes on and the side to move has no immediate
+//! win (the root checks; below it, `Tactics::safe_moves` never lets the opponent win at once).
+//! A move may end the game at once in a draw or, in games where a move can make lines for both
+//! players, in any way: such a child is scored as what it is, from its status.
+
+use super::AlphaBeta;
+use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
+use crate::game::{Bounded, MAX_MOVES, MoveList, RankedMove, Status, Tactics};
+use crate::search::limits::Stop;
+use crate::search::score::{final_score, win_at};
+use crate::search::tt::Bound;
+use arrayvec::ArrayVec;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Nodes between two checks of the limits.
+const CHECK_INTERVAL: u64 = 0x1000;
+
+impl<G: Bounded + Tactics> AlphaBeta<G> {
+    #[cold]
+    fn check_limits(&mut self) {
+        let all = self
+            .shared
+            .nodes
+            .fetch_add(self.nodes - self.checked, Ordering::Relaxed)
+            + (self.nodes - self.checked);
+        self.checked = self.nodes;
+        if self.limits.nodes.is_some_and(|n| all >= n) {
+            self.stopped = Some(Halt::Limit(Stop::Nodes));
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = Some(Halt::Limit(Stop::Time));
+        } else if self.solo_until.is_some_and(|n| self.nodes >= n)
+            || (self.parallel && self.shared.done.load(Ordering::Relaxed))
+        {
+            self.stopped = Some(Halt::Yield);
+        }
+    }
+
+    #[inline(always)]
+    fn key(&self, pos: &G) -> u128 {
+        if self.config.symmetry {
+            pos.canonical_key()
+        } else {
+            pos.key()
+        }
+    }
+
+    /// The score of a child for the side to move at its parent: its final score if the move
+    /// ended the game, else the search's.
+    #[inline(always)]
+    fn child_score(&mut self, child: &G, alpha: i32, beta: i32) -> i32 {
+        if !G::ONLY_MOVER_WINS
+            && let Some(score) = final_score(child)
+        {
+            return -score;
+        }
+        -self.negamax(child, -beta, -alpha)
+    }
+
+    /// The score of a position where every move loses within a ply: at the opponent's next move
+    /// if some move leaves the game going, else at once.
+    #[cold]
+    fn lost_within_a_ply(&self, pos: &G) -> i32 {
+        let (m, n) = (pos.max_plies(), pos.ply());
+        if G::ONLY_MOVER_WINS {
+            return -win_at(m, n + 2);
+        }
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        if moves
+            .iter()
+            .any(|&mv| pos.play(mv).status() == Status::Ongoing)
+        {
+            -win_at(m, n + 2)
+        } else {
+            -win_at(m, n + 1)
+        }
+    }
+
+    /// Fail-hard negamax with bounds from the number of plies left and from the table.
+    pub fn negamax(&mut self, pos: &G, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert!(pos.status() == Status::Ongoing && !pos.has_winning_move());
+        self.nodes += 1;
+        if self.nodes & (CHECK_INTERVAL - 1) == 0 {
+            self.check_limits();
+        }
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let m = pos.max_plies() as i32;
+        let n = pos.ply() as i32;
+        if let Some(oracle) = &self.oracle
+            && n as u32 <= oracle.depth()
+            && let Some(score) = oracle.score(pos.canonical_key())
+        {
+            return score;
+        }
+        // The table's answer loads from memory while the moves are generated.
+        let use_table = m - n >= self.config.table_min_plies_left as i32;
+        let key = if use_table { self.key(pos) } else { 0 };
+        if use_table {
+            self.table.prefetch(key);
+        }
+        let mut moves = MoveList::new();
+        pos.safe_moves(&mut moves);
+        if moves.is_empty() {
+            return self.lost_within_a_ply(pos);
+        }
+        // Neither side can win before the board is full.
+        if G::ONLY_MOVER_WINS && n + 2 >= m {
+            return 0;
+        }
+        // The opponent cannot win with the next ply, nor we with this one: so the earliest loss
+        // is our next move (at ply n + 3) and the earliest win the opponent's (n + 2) when any
+        // move can lose for its mover; two plies later each when only the mover wins.
+        let (lowest, mut highest) = if G::ONLY_MOVER_WINS {
+            (
+                -win_at(m as u32, n as u32 + 4),
+                win_at(m as u32, n as u32 + 3),
+            )
+        } else {
+            (
+                -win_at(m as u32, n as u32 + 3),
+                win_at(m as u32, n as u32 + 2),
+            )
+        };
+        if alpha < lowest {
+            alpha = lowest;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if self.config.strategy_bounds {
+            let (lo, hi) = pos.strategy_bounds();
+            highest = highest.min(hi);
+            if alpha < lo {
+                alpha = lo;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+        }
+        if beta > highest {
+            beta = highest;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        if moves.len() == 1 {
+            // A forced move: nothing to choose, so nothing worth a table entry.
+            return self.child_score(&pos.play(moves[0].mv), alpha, beta);
+        }
+
+        let mut tt_move = None;
+        if use_table && let Some(e) = self.table.probe(key) {
+            tt_move = e.best;
+            match e.bound {
+                Bound::Exact => return e.value,
+                Bound::Lower if e.value > alpha => {
+                    alpha = e.value;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+                Bound::Upper if e.value < beta => {
+                    beta = e.value;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        if 3 * n < 2 * m {
+            // Early in the game every child's bucket is fetched at once, so that the memory
+            // latencies overlap; with ETC, any child whose stored bound already refutes the
+            // window ends the search here.
+            let mut keys = ArrayVec::<u128, MAX_MOVES>::new();
+            for rm in &moves {
+                let key = self.key(&pos.play(rm.mv));
+                self.table.prefetch(key);
+                keys.push(key);
+            }
+            if self.config.etc {
+                for &key in &keys {
+                    if let Some(e) = self.table.probe(key)
+                        && e.bound != Bound::Lower
+                        && -e.value >= beta
+                    {
+                        return -e.value;
+                    }
+                }
+            }
+        }
+
+        self.order(pos, &mut moves, tt_move);
+
+        let nodes_before = self.nodes;
+        let mut best = None;
+        let split = self.parallel && m - n >= SPLIT_MIN_PLIES_LEFT;
+        // Indices into `moves` (at most MAX_MOVES = 320): u16 keeps the frame small.
+        let mut deferred = ArrayVec::<u16, MAX_MOVES>::new();
+        let mut next = 0;
+        loop {
+            // Every move in order, then the ones deferred because another thread had them.
+            let (i, first_pass) = if next < moves.len() {
+                (next, true)
+            } else if let Some(&i) = deferred.get(next - moves.len()) {
+                (i as usize, false)
+            } else {
+                break;
+            };
+            next += 1;
+            let rm = moves[i];
+            let child = pos.play(rm.mv);
+            let claim = if split && first_pass && i > 0 {
+                match self.shared.claim(self.key(&child)) {
+                    Some(claim) => Some(claim),
+                    None => {
+                        deferred.push(i as u16);
+                        continue;
+                    }
+                }
+            } else {
+                None
+            };
+            let score = self.child_score(&child, alpha, beta);
+            if let Some(claim) = claim {
+                self.shared.release(claim);
+            }
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score >= beta {
+                let code = pos.move_code(rm.mv);
+                if self.config.history {
+                    let h = &mut self.history[n as usize & 1][code as usize];
+                    *h = h.saturating_add(((m - n) * (m - n)) as u32);
+                }
+                if use_table {
+                    self.table.store(
+                        &mut self.log,
+                        key,
+                        score,
+                        Bound::Lower,
+                        Some(code),
+                        self.nodes - nodes_before,
+                    );
+                }
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(rm.mv);
+            }
+        }
+        let (bound, code) = match best {
+            Some(mv) => (Bound::Exact, Some(pos.move_code(mv))),
+            None => (Bound::Upper, tt_move),
+        };
+        if use_table {
+            self.table.store(
+                &mut self.log,
+                key,
+                alpha,
+                bound,
+                code,
+                self.nodes - nodes_before,
+            );
+        }
+        alpha
+    }
+
+    /// Sorts moves best first: the table's move, then threat rank, then history; ties keep the
+    /// game's order (a stable insertion sort: lists are short).
+    #[inline(always)]
+    fn order(&self, pos: &G, moves: &mut MoveList<RankedMove<G::Move>>, tt_move: Option<u16>) {
+        if self.config.threat_order {
+            pos.rank_moves(moves);
+        }
+        let history = &self.history[pos.ply() as usize & 1];
+        for rm in moves.iter_mut() {
+            let code = pos.move_code(rm.mv);
+            let mut key = if self.config.threat_order {
+                rm.rank << 20
+            } else {
+                0
+            };
+            if self.config.history {
+                key += history[code as usize].min((1 << 20) - 1) as i32;
+            }
+            if self.config.tt_move && tt_move == Some(code) {
+                key = i32::MAX;
+            }
+            rm.rank = key;
+        }
+        for i in 1..moves.len() {
+            let mut j = i;
+            while j > 0 && moves[j - 1].rank < moves[j].rank {
+                moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+}

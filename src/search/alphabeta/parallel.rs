@@ -1,0 +1,136 @@
+//! Several threads on one table: a search runs alone first, and if it lasts, every thread
+//! solves the same position (lazy SMP), deferring near the root the moves another thread is
+//! searching (simplified ABDADA); the first thread to finish gives the answer.
+
+use super::AlphaBeta;
+use crate::game::{Bounded, Tactics};
+use crate::search::limits::Stop;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Nodes with at least this many plies left coordinate threads: a move another thread is
+/// searching is deferred to the end of the list.
+pub(super) const SPLIT_MIN_PLIES_LEFT: i32 = 6;
+/// Slots of the table of subtrees being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+
+/// Why a search stopped before it finished.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Halt {
+    Limit(Stop),
+    /// Another thread finished first, or the solo run ended: the work is not needed.
+    Yield,
+}
+
+/// What the threads of one search share besides the table.
+pub(super) struct Shared {
+    /// Set when one thread has the answer (or the solo run ends): the others stop.
+    pub done: AtomicBool,
+    /// Nodes of all threads, counted in steps of the limit-check interval, for the node limit.
+    pub nodes: AtomicU64,
+    /// Keys of subtrees some thread is searching.
+    busy: Vec<AtomicU64>,
+}
+
+impl Shared {
+    pub fn new() -> Arc<Shared> {
+        Arc::new(Shared {
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        })
+    }
+
+    pub fn reset_nodes(&self) {
+        self.nodes.store(0, Ordering::Relaxed);
+    }
+
+    /// The slot of `key` in the busy table and the tag that marks it there.
+    #[inline(always)]
+    fn busy_slot(key: u128) -> (usize, u64) {
+        let tag = (key as u64 ^ (key >> 64) as u64) | 1;
+        let hash = tag.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        ((hash >> 50) as usize % BUSY_SLOTS, tag)
+    }
+
+    /// Marks the subtree of `key` as being searched, unless another thread has it (`None`).
+    #[inline]
+    pub fn claim(&self, key: u128) -> Option<(usize, u64)> {
+        let (slot, tag) = Self::busy_slot(key);
+        if self.busy[slot].load(Ordering::Relaxed) == tag {
+            return None;
+        }
+        self.busy[slot].store(tag, Ordering::Relaxed);
+        Some((slot, tag))
+    }
+
+    /// Unmarks a subtree this thread claimed (unless another thread has taken the slot since).
+    #[inline]
+    pub fn release(&self, (slot, tag): (usize, u64)) {
+        let _ = self.busy[slot].compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+impl<G: Bounded + Tactics> AlphaBeta<G> {
+    /// Runs `job` to completion: alone at first, then, if it is still running after
+    /// `Config::solo_nodes` nodes, on every thread at once, taking the first thread's answer.
+    pub(super) fn race<R: Send>(&mut self, job: impl Fn(&mut Self) -> R + Sync) -> Result<R, Stop> {
+        if let Some(Halt::Limit(s)) = self.stopped {
+            return Err(s);
+        }
+        if !self.helpers.is_empty() {
+            self.solo_until = Some(self.nodes + self.config.solo_nodes);
+        }
+        let solo = job(self);
+        self.solo_until = None;
+        match self.stopped {
+            None => return Ok(solo),
+            Some(Halt::Limit(s)) => return Err(s),
+            Some(Halt::Yield) => self.stopped = None,
+        }
+        self.shared.done.store(false, Ordering::Relaxed);
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let job = &job;
+        let stack = self.helper_stack;
+        let results = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| {
+                    std::thread::Builder::new()
+                        .stack_size(stack)
+                        .spawn_scoped(scope, move || helper.run_shared(job))
+                        .expect("a search thread starts")
+                })
+                .collect();
+            let mut results = vec![self.run_shared(job)];
+            results.extend(
+                running
+                    .into_iter()
+                    .map(|t| t.join().expect("helper panicked")),
+            );
+            results
+        });
+        self.helpers = helpers;
+        let mut limit = None;
+        for (result, halt) in results {
+            match halt {
+                None => return Ok(result),
+                Some(Halt::Limit(s)) => limit = Some(s),
+                Some(Halt::Yield) => {}
+            }
+        }
+        let stopped = limit.unwrap_or(Stop::Time);
+        self.stopped = Some(Halt::Limit(stopped));
+        Err(stopped)
+    }
+
+    /// One thread's part of [`AlphaBeta::race`]: the job, then the signal that stops the others.
+    fn run_shared<R>(&mut self, job: &impl Fn(&mut Self) -> R) -> (R, Option<Halt>) {
+        self.parallel = true;
+        let result = job(self);
+        self.parallel = false;
+        self.shared.done.store(true, Ordering::Relaxed);
+        let halt = self.stopped.take();
+        (result, halt)
+    }
+}

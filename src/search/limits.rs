@@ -1,0 +1,85 @@
+//! What bounds a search, and how a search says it stopped early: one [`Limits`] and one
+//! [`Stop`] for every search.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Limits on a search, counted from when they are set.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+/// Why a search stopped before it answered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    Time,
+    Nodes,
+    /// The search's memory budget is spent.
+    Memory,
+    /// A line of play went deeper than [`MAX_DEPTH`] plies below the root.
+    Depth,
+    /// Under a handicap the side to move did not win: that proves nothing about the real game.
+    Handicap,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stop::Time => "time limit reached",
+            Stop::Nodes => "node limit reached",
+            Stop::Memory => "memory budget reached",
+            Stop::Depth => "depth limit reached (a line of play longer than the search follows)",
+            Stop::Handicap => "no win under the handicap, which proves nothing",
+        })
+    }
+}
+
+impl std::error::Error for Stop {}
+
+/// The deepest the recursive searches of games whose positions repeat go below their root, in
+/// plies; a search that would go deeper stops with [`Stop::Depth`]. (In a bounded game a line
+/// ends by its length bound first.)
+pub const MAX_DEPTH: u32 = 20_000;
+
+/// Enforces [`Limits`] counted from its start: a node count checked at every tick, the time
+/// every 1024 ticks.
+#[derive(Clone, Debug)]
+pub(crate) struct Clock {
+    limits: Limits,
+    deadline: Option<Instant>,
+    pub ticks: u64,
+}
+
+impl Clock {
+    pub fn new(limits: Limits) -> Clock {
+        Clock {
+            limits,
+            deadline: limits.time.map(|t| Instant::now() + t),
+            ticks: 0,
+        }
+    }
+
+    /// Counts one node; an error once a limit is reached.
+    #[inline(always)]
+    pub fn tick(&mut self) -> Result<(), Stop> {
+        self.ticks += 1;
+        if self.limits.nodes.is_some_and(|n| self.ticks > n) {
+            return Err(Stop::Nodes);
+        }
+        if self.ticks & 1023 == 0 {
+            self.check_time()?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn check_time(&self) -> Result<(), Stop> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Err(Stop::Time)
+        } else {
+            Ok(())
+        }
+    }
+}
