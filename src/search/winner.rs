@@ -56,6 +56,8 @@ pub struct WinSearch<G: Repeating + Tactics> {
     path: Vec<u128>,
     /// The length of the history at the start of `path`.
     history_len: usize,
+    /// The deepest the search goes below its root.
+    max_depth: u32,
     history: [[u32; MAX_MOVES]; 2],
     attacker: Player,
     handicap: Handicap,
@@ -87,6 +89,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
             repetition,
             path: Vec::new(),
             history_len: 0,
+            max_depth: MAX_DEPTH,
             history: [[0; MAX_MOVES]; 2],
             attacker: Player::First,
             handicap: Handicap::default(),
@@ -103,6 +106,12 @@ impl<G: Repeating + Tactics> WinSearch<G> {
 
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
+    }
+
+    /// Lowers the depth limit below [`MAX_DEPTH`] (for tests: a line of play deeper than
+    /// this stops the search with [`Stop::Depth`]).
+    pub fn set_max_depth(&mut self, plies: u32) {
+        self.max_depth = plies.min(MAX_DEPTH);
     }
 
     pub fn set_limits(&mut self, limits: Limits) {
@@ -203,7 +212,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         self.nodes += 1;
         if let Err(reason) = self.clock.tick() {
             self.stopped = Some(reason);
-        } else if self.path.len() - self.history_len >= MAX_DEPTH as usize {
+        } else if self.path.len() - self.history_len >= self.max_depth as usize {
             self.stopped = Some(Stop::Depth);
         }
         if self.stopped.is_some() {

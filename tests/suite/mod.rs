@@ -15,3 +15,4 @@ mod retro;
 mod rules;
 mod signature;
 mod sizes;
+mod twist;

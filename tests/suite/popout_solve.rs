@@ -8,7 +8,7 @@ use super::common::{SplitMix, shared_path, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Game, MoveList, Status};
 use inarow::search::Stop;
-use inarow::search::winner::Handicap;
+use inarow::search::winner::{Handicap, WinSearch};
 
 fn options(algorithm: Algorithm, repetition: u32) -> Options {
     let mut options = Options {
@@ -265,4 +265,43 @@ fn command_line_scores_distances_and_certificates() {
         None,
     );
     assert_eq!(bad.code, Some(2));
+}
+
+/// Lines of play in PopOut can be as long as the positions are many: the searches bound their
+/// depth, say so when they reach the bound, and never overflow the stack.
+#[test]
+fn deep_lines_neither_overflow_nor_go_unreported() {
+    // The two-valued search from 7x6 goes thousands of plies deep: stopped by a small bound.
+    with_popout!(start("popout"), g => {
+        let mut search = WinSearch::try_new(&g, 16, true, 2).unwrap();
+        search.set_max_depth(60);
+        assert_eq!(search.value(&g, &[]), Err(Stop::Depth));
+    });
+    // The commands that once overflowed: the default method answers at once.
+    for (args, want) in [
+        (vec!["solve", "--game", "popout", "--weak", ""], "- 1"),
+        (vec!["solve", "--game", "popout", "346642"], "346642 1"),
+    ] {
+        let r = inarow(&args, None);
+        r.assert_no_panic();
+        assert_eq!(
+            (r.code, r.stdout.trim()),
+            (Some(0), want),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    // The two-valued search, seconds deep on a search thread of its own: stopped by the time
+    // limit, not by the stack (it is thousands of plies deep by then, well past a default
+    // thread's stack).
+    let r = inarow(
+        &[
+            "solve", "--game", "popout", "--algo", "ab", "--time", "6", "346642",
+        ],
+        None,
+    );
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    assert_eq!(r.stdout.trim(), "346642 ?");
+    assert!(r.stderr.contains("time limit reached"), "{}", r.stderr);
 }

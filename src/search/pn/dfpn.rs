@@ -123,6 +123,8 @@ pub struct DfPn<G: Tactics> {
     max_buckets: usize,
     /// Entries of the current generation in the table.
     live: usize,
+    /// The deepest the search goes below its root.
+    max_depth: u32,
     generation: u16,
     /// The question the table's current generation answers, as "can this player win?" (see
     /// [`canonical`]), and the history (sorted exact keys) every path starts with.
@@ -172,6 +174,7 @@ impl<G: Tactics> DfPn<G> {
             buckets,
             max_buckets,
             live: 0,
+            max_depth: MAX_DEPTH,
             generation: 1,
             session: None,
             session_history: Vec::new(),
@@ -190,6 +193,17 @@ impl<G: Tactics> DfPn<G> {
     pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
         self.on_repetition = rule;
         self.session = None;
+    }
+
+    /// Lowers the depth limit below [`MAX_DEPTH`] (for tests: a line of play deeper than this
+    /// stops the search, and proof extraction, with [`Stop::Depth`]).
+    pub fn set_max_depth(&mut self, plies: u32) {
+        self.max_depth = plies.min(MAX_DEPTH);
+    }
+
+    /// The deepest the search and proof extraction go below their root.
+    pub fn max_depth(&self) -> u32 {
+        self.max_depth
     }
 
     /// The rule that judges repeated positions.
@@ -404,7 +418,7 @@ impl<G: Tactics> DfPn<G> {
         th_dn: u32,
         depth: u32,
     ) -> Result<(u32, u32, bool), Stop> {
-        if depth >= MAX_DEPTH {
+        if depth >= self.max_depth {
             return Err(Stop::Depth);
         }
         self.clock.tick()?;
@@ -802,6 +816,17 @@ pub(crate) mod tests {
             "5x4 needs more than 100 nodes"
         );
         assert!(solver.stats().expanded <= 101);
+    }
+
+    #[test]
+    fn depth_limit_stops() {
+        let start = board(5, 4, 4);
+        let mut solver = DfPn::new(1 << 20, Limits::default());
+        solver.set_max_depth(4);
+        assert_eq!(solver.prove(&start, Goal::Win), Err(Stop::Depth));
+        let mut solver = DfPn::new(1 << 20, Limits::default());
+        solver.set_max_depth(20);
+        assert_eq!(solver.prove(&start, Goal::Win), Ok(Verdict::Disproven));
     }
 
     #[test]

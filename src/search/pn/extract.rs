@@ -16,7 +16,7 @@ use super::dfpn::DfPn;
 use super::{Prover, Verdict, order_moves};
 use crate::certificate::Certificate;
 use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics};
-use crate::search::limits::{MAX_DEPTH, Stop};
+use crate::search::limits::Stop;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -138,7 +138,7 @@ impl<G: Tactics> Extractor<'_, G> {
                 };
             }
         }
-        if self.moves.len() >= MAX_DEPTH as usize {
+        if self.moves.len() >= self.solver.max_depth() as usize {
             return Err(Fail::Stop(Stop::Depth));
         }
         let key = pos.key();
