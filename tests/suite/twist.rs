@@ -32,7 +32,7 @@ const LINES: [u8; 4] = [0b0000_0111, 0b0000_1110, 0b0111_0000, 0b1110_0000];
 const QUADRANTS: [[u32; 4]; 2] = [[0, 1, 5, 4], [2, 3, 7, 6]];
 
 fn has_line(set: u8) -> bool {
-    LINES.iter().any(|&l| set & l == l)
+    LINES.iter().any(|&l| l & !set == 0)
 }
 
 /// `set` with quadrant `q` turned one step forward (`forward`) or back.
@@ -88,7 +88,7 @@ impl Game for Twist {
         let mut stones = self.stones;
         stones[me] |= 1 << (m / 4);
         if !has_line(stones[me]) {
-            let (q, forward) = ((m % 4 / 2) as usize, m % 2 == 0);
+            let (q, forward) = ((m % 4 / 2) as usize, m.is_multiple_of(2));
             stones = stones.map(|s| turn(s, q, forward));
         }
         Twist { stones }
