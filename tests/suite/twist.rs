@@ -146,7 +146,7 @@ impl Notation for Twist {
     }
     fn format_move(&self, m: u8) -> String {
         let q = if m % 4 < 2 { 'l' } else { 'r' };
-        let turn = if m % 2 == 0 { '+' } else { '-' };
+        let turn = if m.is_multiple_of(2) { '+' } else { '-' };
         format!("{}{q}{turn}", m / 4 + 1)
     }
     fn render(&self) -> String {
