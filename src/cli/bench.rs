@@ -1,14 +1,26 @@
 //! `inarow bench`: solves files of `MOVES EXPECTED` lines with the table cleared before each
 //! position, compares, and prints one summary line per file:
 //! `FILE n=1000 correct=1000 mean_us=8.7 mean_nodes=51.3 max_us=225`.
-//! Without files it runs the built-in suite and adds its node total: `signature N`.
+//! Without files it runs the built-in suite and adds its node total: `signature N`; with
+//! `--suite full` the long checks, one `PASS`/`FAIL`/`SKIP` line each.
 
-use super::{Outcome, SolverArgs, parse_position, progress_bar};
-use clap::Args;
-use inarow::engine::bench::{BUILTIN_SUITE, Tally, run_builtin};
+use super::{Outcome, SolverArgs, progress_bar};
+use clap::{Args, ValueEnum};
+use inarow::engine::bench::{BUILTIN_SUITE, Verdict, bench_text, run_builtin, run_full};
 use inarow::engine::{Engine, Options};
 use inarow::game::{Notation, Tactics};
 use inarow::with_game;
+use std::path::Path;
+
+/// The suites `inarow bench` runs without files.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Suite {
+    /// Ten empty boards of known value, about two seconds; prints the bench signature.
+    Builtin,
+    /// The long checks: the empty 7x6 board and the largest boards of the size table, the
+    /// public 7x6 sets, and every PopOut board of the published table with the default method.
+    Full,
+}
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -17,14 +29,24 @@ pub struct BenchArgs {
     /// Only the first N positions of each file.
     #[arg(long)]
     limit: Option<usize>,
-    /// Files of `MOVES EXPECTED` lines; none = the built-in suite (empty boards of known value).
+    /// Without files: which suite to run.
+    #[arg(long, value_enum, default_value = "builtin")]
+    suite: Suite,
+    /// The public data folder the full suite reads the benchmark sets from (a set not there
+    /// is skipped, and said so).
+    #[arg(long, value_name = "DIR", default_value = "../shared/data")]
+    data: String,
+    /// Files of `MOVES EXPECTED` lines; none = a suite.
     files: Vec<String>,
 }
 
 pub fn run(args: BenchArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
     if args.files.is_empty() {
-        return builtin(&options);
+        return match args.suite {
+            Suite::Builtin => builtin(&options),
+            Suite::Full => full(&args.data, options.config.threads),
+        };
     }
     with_game!(args.solver.game.start()?, start => {
         let mut engine = args.solver.engine(&start)?;
@@ -69,55 +91,33 @@ fn bench_file<G: Tactics + Notation>(
     file: &str,
     limit: Option<usize>,
 ) -> Result<bool, String> {
-    let weak = engine.is_weak();
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .take(limit.unwrap_or(usize::MAX))
-        .collect();
-    let bar = progress_bar(lines.len(), file);
-    let mut tally = Tally::default();
-    let mut problems = Vec::new();
-    for (index, line) in lines {
-        bar.inc(1);
-        let place = format!("{file}:{}", index + 1);
-        let mut fields = line.split_whitespace();
-        let (moves, expected) = (fields.next().unwrap_or(""), fields.next());
-        let parsed = match expected.map(str::parse::<i32>) {
-            Some(Ok(v)) => parse_position(start, moves)
-                .map(|read| {
-                    engine.set_history(read.history);
-                    (read.pos, v)
-                })
-                .map_err(|e| e.to_string()),
-            _ => Err(format!("bad line '{line}': expected MOVES SCORE")),
-        };
-        let (pos, expected) = match parsed {
-            Ok(p) => p,
-            Err(e) => {
-                problems.push(format!("{place}: {e}"));
-                tally.record_bad_line();
-                continue;
-            }
-        };
-        engine.reset();
-        let report = engine.solve(&pos);
-        let expected = if weak { expected.signum() } else { expected };
-        if !tally.record(&report, expected) {
-            let got = match (report.score, report.stopped) {
-                (Some(s), _) => format!("got {s}"),
-                (None, Some(stopped)) => stopped.to_string(),
-                (None, None) => "no score".to_string(),
-            };
-            problems.push(format!("{place}: {moves} expected {expected} {got}"));
-        }
-    }
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let bar = progress_bar(lines.min(limit.unwrap_or(usize::MAX)), file);
+    let (tally, problems) = bench_text(start, engine, file, &text, limit, || bar.inc(1));
     bar.finish_and_clear();
     for p in &problems {
         eprintln!("inarow: {p}");
     }
     println!("{}", tally.summary(file));
     Ok(problems.is_empty())
+}
+
+/// The full suite: one `PASS`/`FAIL`/`SKIP` line per check, then a total.
+fn full(data: &str, threads: usize) -> Result<Outcome, String> {
+    let began = std::time::Instant::now();
+    let checks = run_full(Path::new(data), threads, |c| println!("{c}"));
+    let count = |v: Verdict| checks.iter().filter(|c| c.verdict == v).count();
+    let failed = count(Verdict::Fail);
+    println!(
+        "full passed={} failed={failed} skipped={} seconds={:.0}",
+        count(Verdict::Pass),
+        count(Verdict::Skip),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(if failed == 0 {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
 }

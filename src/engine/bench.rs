@@ -1,9 +1,13 @@
-//! Benchmark bookkeeping shared by `inarow bench` and the bench-signature test: positions with
-//! known scores, solved with the table cleared before each, tallied into one summary line.
+//! Benchmarks: positions with known scores, solved with the table cleared before each and
+//! tallied into one summary line; the built-in suite behind `inarow bench` and the bench
+//! signature; and the full suite (`inarow bench --suite full`), the long checks that are too
+//! slow for the test loop, each with a pass/fail line.
 
 use super::{Engine, Options, Report};
-use crate::game::{Game, GameSpec};
+use crate::game::{GameSpec, Notation, Tactics, path_keys, play_moves};
 use crate::with_game;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// The built-in suite: empty boards with their published values (Tromp; the size table in
 /// `shared/data/tables/connect4_sizes.tsv`), every board of up to 35 cells that solves in about a
@@ -81,10 +85,267 @@ pub fn run_builtin(
         };
         let right = with_game!(game.start(), start => {
             let report = Engine::try_new(&start, options.clone())?.solve(&start);
-            debug_assert_eq!(start.ply(), 0);
             tally.record(&report, expected)
         });
         on_position(spec, right);
     }
     Ok(tally)
+}
+
+/// Solves the `MOVES EXPECTED` lines of a benchmark file's `text` (the first `limit` of them),
+/// clearing the table before each; `name` prefixes the place of each problem
+/// (`NAME:LINE: ...`, for a wrong score or a malformed line). `on_line` is called after each
+/// line. The expected scores are compared by their sign when the engine gives only that.
+pub fn bench_text<G: Tactics + Notation>(
+    start: G,
+    engine: &mut Engine<G>,
+    name: &str,
+    text: &str,
+    limit: Option<usize>,
+    mut on_line: impl FnMut(),
+) -> (Tally, Vec<String>) {
+    let weak = engine.is_weak();
+    let mut tally = Tally::default();
+    let mut problems = Vec::new();
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .take(limit.unwrap_or(usize::MAX));
+    for (index, line) in lines {
+        on_line();
+        let place = format!("{name}:{}", index + 1);
+        let mut fields = line.split_whitespace();
+        let (moves, expected) = (fields.next().unwrap_or(""), fields.next());
+        let text = if moves == "-" { "" } else { moves };
+        let parsed = match expected.map(str::parse::<i32>) {
+            Some(Ok(v)) => play_moves(start, text)
+                .map(|(pos, played)| {
+                    engine.set_history(path_keys(start, &played));
+                    (pos, v)
+                })
+                .map_err(|e| e.to_string()),
+            _ => Err(format!("bad line '{line}': expected MOVES SCORE")),
+        };
+        let (pos, expected) = match parsed {
+            Ok(p) => p,
+            Err(e) => {
+                problems.push(format!("{place}: {e}"));
+                tally.record_bad_line();
+                continue;
+            }
+        };
+        engine.reset();
+        let report = engine.solve(&pos);
+        let expected = if weak { expected.signum() } else { expected };
+        if !tally.record(&report, expected) {
+            let got = match (report.score, report.stopped) {
+                (Some(s), _) => format!("got {s}"),
+                (None, Some(stopped)) => stopped.to_string(),
+                (None, None) => "no score".to_string(),
+            };
+            problems.push(format!("{place}: {moves} expected {expected} {got}"));
+        }
+    }
+    (tally, problems)
+}
+
+/// Empty Connect Four boards of the full suite with their published exact scores (Tromp; the
+/// size table `shared/data/tables/connect4_sizes.tsv`): the largest the test loop once solved.
+pub const FULL_BOARDS: [(&str, i32); 5] = [
+    ("connect4:5x7", 0),
+    ("connect4:7x5", 0),
+    ("connect4:8x4", -1),
+    ("connect4:6x6", -1),
+    ("connect4", 1),
+];
+
+/// Pons' public 7x6 sets of the full suite (files under `connect4/` of the public data) and how
+/// many of their lines it solves: every line of the easier ones, the first 200 and 20 of the
+/// harder ones.
+pub const FULL_SETS: [(&str, usize); 6] = [
+    ("Test_L3_R1", 1000),
+    ("Test_L2_R1", 1000),
+    ("Test_L2_R2", 1000),
+    ("Test_L1_R1", 1000),
+    ("Test_L1_R2", 200),
+    ("Test_L1_R3", 20),
+];
+
+/// The PopOut boards of the full suite with their published values for the first player
+/// (popout-thesis Table 8; `shared/data/tables/popout_values.tsv`), solved with the default
+/// method and no flag, each within [`POPOUT_SECONDS`].
+pub const FULL_POPOUT: [(&str, i32); 12] = [
+    ("popout:4x4", 0),
+    ("popout:4x5", 1),
+    ("popout:4x6", 1),
+    ("popout:5x4", 0),
+    ("popout:5x5", 1),
+    ("popout:5x6", 1),
+    ("popout:6x4", 1),
+    ("popout:6x5", 1),
+    ("popout:6x6", 1),
+    ("popout:7x4", 1),
+    ("popout:7x5", 1),
+    ("popout:7x6", 1),
+];
+
+/// The most time a PopOut board of the full suite may take.
+pub const POPOUT_SECONDS: u64 = 30;
+
+/// What one check of the full suite found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Pass,
+    Fail,
+    /// Not run: its data is not there.
+    Skip,
+}
+
+/// One line of the full suite: `PASS NAME DETAIL`.
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub verdict: Verdict,
+    pub name: String,
+    pub detail: String,
+}
+
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let word = match self.verdict {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+            Verdict::Skip => "SKIP",
+        };
+        write!(f, "{word} {} {}", self.name, self.detail)
+    }
+}
+
+fn check(name: &str, passed: bool, detail: String) -> Check {
+    Check {
+        verdict: if passed { Verdict::Pass } else { Verdict::Fail },
+        name: name.to_string(),
+        detail,
+    }
+}
+
+/// Runs the full suite: the empty boards of [`FULL_BOARDS`] (exact and weak, with `threads`
+/// threads), the public sets of [`FULL_SETS`] found under `data` (the public data folder; one
+/// thread, the table cleared before each position, as the published timings), and the PopOut
+/// boards of [`FULL_POPOUT`] with the default method. `on_check` is told of each check as it
+/// ends.
+pub fn run_full(data: &Path, threads: usize, mut on_check: impl FnMut(&Check)) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let mut done = |c: Check| {
+        on_check(&c);
+        checks.push(c);
+    };
+    for (spec, expected) in FULL_BOARDS {
+        done(empty_board(spec, expected, threads));
+    }
+    for (set, lines) in FULL_SETS {
+        done(public_set(data, set, lines));
+    }
+    for (spec, expected) in FULL_POPOUT {
+        done(popout_board(spec, expected));
+    }
+    checks
+}
+
+/// The exact and the weak solve of an empty board.
+fn empty_board(spec: &str, expected: i32, threads: usize) -> Check {
+    let options = Options {
+        config: super::Config {
+            threads,
+            ..super::Config::default()
+        },
+        ..Options::default()
+    };
+    let weak = Options {
+        weak: true,
+        ..options.clone()
+    };
+    let name = format!("empty {spec}");
+    let game = match spec.parse::<GameSpec>() {
+        Ok(game) => game,
+        Err(e) => return check(&name, false, e),
+    };
+    let solve = |options: Options| {
+        with_game!(game.start(), start => {
+            Engine::try_new(&start, options).map(|mut e| {
+                let r = e.solve(&start);
+                (r.score, r.nodes, r.elapsed)
+            })
+        })
+    };
+    match solve(options).and_then(|exact| Ok((exact, solve(weak)?))) {
+        Ok(((score, nodes, elapsed), (sign, _, weak_elapsed))) => check(
+            &name,
+            score == Some(expected) && sign == Some(expected.signum()),
+            format!(
+                "score={} weak={} expected={expected} nodes={nodes} seconds={:.1} \
+                 weak_seconds={:.1}",
+                shown(score),
+                shown(sign),
+                elapsed.as_secs_f64(),
+                weak_elapsed.as_secs_f64()
+            ),
+        ),
+        Err(e) => check(&name, false, e),
+    }
+}
+
+fn shown(score: Option<i32>) -> String {
+    score.map_or("?".to_string(), |s| s.to_string())
+}
+
+/// The first `lines` positions of a public set.
+fn public_set(data: &Path, set: &str, lines: usize) -> Check {
+    let path = data.join("connect4").join(set);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Check {
+            verdict: Verdict::Skip,
+            name: set.to_string(),
+            detail: format!("{} is not there", path.display()),
+        };
+    };
+    let start = crate::game::Connect::<u64, _>::new(crate::game::Standard);
+    let mut engine = match Engine::try_new(&start, Options::default()) {
+        Ok(e) => e,
+        Err(e) => return check(set, false, e),
+    };
+    let (tally, problems) = bench_text(start, &mut engine, set, &text, Some(lines), || {});
+    let mut detail = tally.summary("").trim_start().to_string();
+    if let Some(first) = problems.first() {
+        detail += &format!(" first_problem={first}");
+    }
+    check(set, problems.is_empty() && tally.n == lines, detail)
+}
+
+/// A PopOut board solved as a user would: no flag, the default method, within the time.
+fn popout_board(spec: &str, expected: i32) -> Check {
+    let name = format!("default {spec}");
+    let Ok(game) = spec.parse::<GameSpec>() else {
+        return check(&name, false, "bad spec".into());
+    };
+    let began = Instant::now();
+    let report = with_game!(game.start(), start => {
+        Engine::try_new(&start, Options::default()).map(|mut e| {
+            let r = e.solve(&start);
+            (r.score, r.nodes)
+        })
+    });
+    let seconds = began.elapsed();
+    match report {
+        Ok((score, nodes)) => check(
+            &name,
+            score == Some(expected) && seconds < Duration::from_secs(POPOUT_SECONDS),
+            format!(
+                "value={} expected={expected} nodes={nodes} seconds={:.2} limit={POPOUT_SECONDS}",
+                shown(score),
+                seconds.as_secs_f64()
+            ),
+        ),
+        Err(e) => check(&name, false, e),
+    }
 }

@@ -7,6 +7,7 @@ mod agreement;
 mod book;
 mod census;
 mod cli;
+mod layout;
 mod popout_rules;
 mod popout_solve;
 mod proof_numbers;

@@ -305,3 +305,23 @@ fn deep_lines_neither_overflow_nor_go_unreported() {
     assert_eq!(r.stdout.trim(), "346642 ?");
     assert!(r.stderr.contains("time limit reached"), "{}", r.stderr);
 }
+
+/// The PopOut boards of the full suite carry the published values (popout_values.tsv).
+#[test]
+fn the_full_suite_boards_are_the_published_ones() {
+    for (spec, value) in inarow::engine::bench::FULL_POPOUT {
+        let (w, h) = spec
+            .trim_start_matches("popout:")
+            .split_once('x')
+            .map(|(w, h)| (w.parse().unwrap(), h.parse().unwrap()))
+            .unwrap();
+        let want = match value {
+            1 => "first",
+            0 => "draw",
+            _ => "second",
+        };
+        if let Some(outcome) = published(w, h) {
+            assert_eq!(outcome, want, "{spec}");
+        }
+    }
+}

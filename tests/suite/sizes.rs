@@ -3,7 +3,8 @@
 //! `shared/data/tables/connect4_sizes.tsv`.
 
 use super::common::{DRIVERS, shared_path, start};
-use inarow::game::{Bounded, Notation, Tactics};
+use inarow::engine::bench::FULL_BOARDS;
+use inarow::game::{Bounded, GameSpec, Notation, Tactics};
 use inarow::search::minimax::Minimax;
 use inarow::search::{AlphaBeta, Config};
 use std::time::Instant;
@@ -192,13 +193,20 @@ size_tests! {
     empty_6x5: 6 x 5;
     empty_5x6: 5 x 6;
     empty_4x8: 4 x 8;
-    // Slower sizes: 2-7 s each in the test profile.
-    empty_5x7: 5 x 7;
-    empty_7x5: 7 x 5;
-    empty_8x4: 8 x 4;
-    empty_6x6: 6 x 6;
-    // The standard board: about two and a half minutes (590 M nodes), the longest test.
-    empty_7x6: 7 x 6;
+    // The larger sizes (5x7, 7x5, 8x4, 6x6) and the standard board are checked by the full
+    // benchmark suite (`inarow bench --suite full`): see the test below.
+}
+
+/// The boards the full suite solves carry the published scores.
+#[test]
+fn the_full_suite_boards_are_the_published_ones() {
+    for (spec, score) in FULL_BOARDS {
+        let (w, h) = match spec.parse::<GameSpec>().unwrap() {
+            GameSpec::Connect { width, height, .. } => (width, height),
+            other => panic!("{other} is not a Connect Four board"),
+        };
+        assert_eq!(score, published_score(w, h), "{spec}");
+    }
 }
 
 #[test]
