@@ -478,8 +478,12 @@ pub fn format_moves<G: Notation>(start: G, moves: &[G::Move]) -> String {
 }
 
 /// The exact keys of the positions a sequence of moves from `start` passes through before its
-/// last position, oldest first: what counts for the repetition rule of games that repeat.
+/// last position, oldest first: what counts for the repetition rule of games that repeat (none,
+/// in a game that never repeats).
 pub fn path_keys<G: Game>(start: G, moves: &[G::Move]) -> Vec<u128> {
+    if !G::Kind::REPEATS {
+        return Vec::new();
+    }
     let mut pos = start;
     let mut keys = Vec::with_capacity(moves.len());
     for &m in moves {

@@ -123,7 +123,10 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     pub fn reset(&mut self) {
         self.each_worker(|worker| {
             worker.table.clear(&mut worker.log);
-            worker.history = [[0; MAX_MOVES]; 2];
+            // Written only with the heuristic on (and 2.5 KB: not worth clearing otherwise).
+            if worker.config.history {
+                worker.history = [[0; MAX_MOVES]; 2];
+            }
             worker.nodes = 0;
             worker.checked = 0;
         });
