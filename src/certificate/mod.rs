@@ -1,6 +1,6 @@
 //! Proof certificates: a strategy that shows a position's value, written as a small text file
-//! ([`format`]), and a verifier that checks it with nothing but the rules ([`verify`]). The
-//! searches that make them live elsewhere
+//! ([`format`](mod@format)), and a verifier that checks it with nothing but the rules
+//! ([`verify`](mod@verify)). The searches that make them live elsewhere
 //! ([`extract`](crate::search::pn::extract)); this module imports nothing from them, so that a
 //! certificate's worth does not rest on the code that found it.
 //!

@@ -3,7 +3,7 @@
 //! depth), and returns a [`Report`] (score, best moves, principal variation, nodes, time). It
 //! also re-exports what a front-end needs to name: the settings ([`Options`], [`Config`],
 //! [`Limits`], [`Handicap`]), the one stop type ([`Stop`]), position counts ([`count`]),
-//! certificates and their verifier ([`verify`]).
+//! certificates and their verifier ([`verify`](fn@verify)).
 //!
 //! Defaults by kind of game:
 //! - bounded games (Connect Four): alpha-beta with the galloping root driver, exact scores;

@@ -326,7 +326,7 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
     }
 }
 
-/// Numbered by the board relative to the side to move (see [`numbering`](super::numbering)); the
+/// Numbered by the board relative to the side to move (see `game/numbering.rs`); the
 /// side to move follows from the number of discs.
 impl<B: Bits, S: Shape> Indexed for Connect<B, S> {
     fn index_len(&self) -> Option<u64> {

@@ -383,7 +383,7 @@ impl<B: Bits, S: Shape> Tactics for PopOut<B, S> {
     }
 }
 
-/// Numbered by the board relative to the side to move (see [`numbering`](super::numbering)):
+/// Numbered by the board relative to the side to move (see `game/numbering.rs`):
 /// the rules are the same for both colours, so a board with the first player to move and its
 /// colour-swapped twin with the second to move share an index (and a value).
 impl<B: Bits, S: Shape> Indexed for PopOut<B, S> {

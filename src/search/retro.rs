@@ -30,7 +30,7 @@ pub enum Value {
 }
 
 /// The byte of each index. Counters only exist while building; a finished database holds
-/// [`NONE`], [`DRAW`] and decided values.
+/// [`NONE`](code::NONE), [`DRAW`](code::DRAW) and decided values.
 pub mod code {
     /// No position has this index.
     pub const NONE: u8 = 0;

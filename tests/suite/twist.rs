@@ -357,3 +357,26 @@ fn certificates_of_every_outcome_verify() {
         "wins, draws and losses were all certified"
     );
 }
+
+#[test]
+fn commands_that_need_a_numbering_refuse_a_game_without_one() {
+    use inarow::engine::retro::{self, BuildOptions};
+    use std::path::Path;
+    let err = retro::open(Path::new("nowhere.db"), &Twist::start())
+        .err()
+        .unwrap();
+    assert_eq!(
+        err,
+        "twist has no numbering of its positions: retrograde analysis and databases need one"
+    );
+    let options = BuildOptions {
+        threads: 1,
+        mem_bytes: 1 << 20,
+        save_every: std::time::Duration::from_secs(60),
+        time: None,
+        interrupt: None,
+    };
+    let err = retro::build(&Twist::start(), Path::new("nowhere.db"), &options, &|_| {});
+    assert!(err.unwrap_err().contains("has no numbering"));
+    assert!(!Path::new("nowhere.db").exists());
+}

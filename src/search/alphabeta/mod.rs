@@ -3,8 +3,8 @@
 //! transposition cutoffs, and root drivers that find the exact score with null-window searches
 //! (bisection of the score range, MTD(f), or deepening from the extremes) or one full window.
 //!
-//! - [`config`]: the settings; [`driver`]: the root drivers; [`negamax`]: the search itself;
-//!   [`parallel`]: several threads on one table.
+//! - [`config`]: the settings; `driver`: the root drivers; `negamax`: the search itself;
+//!   `parallel`: several threads on one table.
 //!
 //! It needs the length bound for its score scale and its bounds, so it asks for `G: Bounded`:
 //! a game whose positions repeat is solved by the proof-number searches or by

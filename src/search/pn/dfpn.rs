@@ -10,11 +10,11 @@
 //! switching between near-equal siblings) and `th_dn(c1) = th_dn - dn(n) + dn(c1)`; AND nodes
 //! mirror this. The root is searched with both thresholds infinite, so `mid` returns only once
 //! the root is solved. Children come from the game's safe moves, each evaluated at once by the
-//! rules ([`super::pn`]: a finished game, a win in one for the side to move, no safe move); the
+//! rules ([`pn`](super): a finished game, a win in one for the side to move, no safe move); the
 //! children of a node live in one shared stack (`Vec`), so a node costs no allocation.
 //!
 //! # Transposition table and replacement
-//! Entries are 32 bytes: the full [`Game::canonical_key`] (two positions are never confused),
+//! Entries are 32 bytes: the full [`Game::canonical_key`](crate::game::Game::canonical_key) (two positions are never confused),
 //! the proof and disproof numbers, the size of the subtree that produced them (the number of
 //! `mid` calls, saturating) and a generation. The table is an array of buckets of four entries;
 //! a key hashes to one bucket. It starts at 8 MiB and doubles whenever three quarters of its
@@ -30,7 +30,7 @@
 //!
 //! # Repetitions (the graph-history interaction)
 //! Connect Four never repeats a position, but PopOut does, and its rule makes a repeated
-//! position a draw. The exact keys ([`Game::key`]) of the positions on the current path (and of
+//! position a draw. The exact keys ([`Game::key`](crate::game::Game::key)) of the positions on the current path (and of
 //! the history the caller gives) are kept in a set. A move into one of them is a leaf judged by
 //! the repetition rule (`on_repetition`, a [`RepetitionRule`]: [`repetition_draw`] by default,
 //! game-independent) and *tainted*, as in the PopOut thesis (§5.6): its value depends on the path.
@@ -55,7 +55,7 @@
 //! end in a repetition first (Kishimoto & Müller's general solution is not implemented). The
 //! tests compare df-pn with an exhaustive path-aware reference on 60,000 random cyclic graphs
 //! and find no wrong root value (storing tainted results instead gets about one graph in 10^4
-//! wrong, which the test catches), and the proof certificates of [`super::proof`] are checked by a verifier that
+//! wrong, which the test catches), and the proof certificates of [`extract`](super::extract) are checked by a verifier that
 //! follows only the rules and the repetition rule, so such an error cannot hide in a verified
 //! proof.
 

@@ -1,4 +1,4 @@
-//! The proof-number family: [`pns`] (Allis' PNS on a DAG, over the arena of [`graph`]), [`pn2`]
+//! The proof-number family: [`pns`] (Allis' PNS on a DAG, over the arena of `graph`), [`pn2`]
 //! (PN², its two-level form), [`dfpn`] (Nagai's depth-first version) and [`extract`] (proof
 //! certificates from a df-pn table). This module holds what they share: the answer
 //! ([`Verdict`]), statistics ([`PnStats`]), the [`Prover`] interface, the evaluation of a position

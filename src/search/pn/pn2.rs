@@ -34,7 +34,7 @@ pub struct Pn2<G: Tactics> {
 }
 
 impl<G: Tactics> Pn2<G> {
-    /// Like [`Pns::new`]; both levels share the memory budget and the limits (which count the
+    /// Like [`Pns::new`](super::Pns::new); both levels share the memory budget and the limits (which count the
     /// expansions of both levels).
     pub fn new(mem_bytes: usize, limits: Limits, heuristic_init: bool) -> Self {
         Pn2 {

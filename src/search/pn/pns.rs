@@ -1,4 +1,4 @@
-//! Proof-number search (Allis): best-first AND/OR search on the graph of [`graph`](super::graph),
+//! Proof-number search (Allis): best-first AND/OR search on the graph of `graph`,
 //! one expansion of a most-proving node at a time.
 //!
 //! # Repetitions
