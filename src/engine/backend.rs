@@ -115,20 +115,18 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
                 Some(prover(family, o)?)
             }
         };
-        let mut backend = Cycles {
-            value,
-            win: None,
-            tt_mb: o.config.tt_mb,
-            symmetry: o.config.symmetry,
-            repetition: o.repetition,
-            handicap: o.handicap,
-            limits: o.limits,
+        let win = if value.is_none() || o.distance {
+            let c = &o.config;
+            let search = WinSearch::try_new(self.sample, c.tt_mb, c.symmetry, o.repetition)?;
+            Some(Box::new(search))
+        } else {
+            None
         };
-        // Checks the settings now (a bad repetition rule, a table too large) when it will be
-        // needed.
-        if backend.value.is_none() || o.distance {
-            backend.win_search(self.sample)?;
-        }
+        let backend = Cycles {
+            value,
+            win,
+            handicap: o.handicap,
+        };
         Ok((Box::new(backend), method))
     }
 }
@@ -240,33 +238,20 @@ impl<G: Game> Backend<G> for ProofNumbers<G> {
     }
 }
 
-/// A game whose positions repeat: the value by a proof-number search (or by the two-valued
-/// search when `value` is `None`), the distance by the two-valued search with a ply handicap.
+/// A game whose positions repeat: the value by a proof-number search (`value`), or else by the
+/// two-valued search (`win`), which also finds the distance by a ply handicap. `win` is made
+/// when the options need it: for the value, or for the distance.
 struct Cycles<G: Repeating + Tactics> {
     value: Option<Box<dyn Prover<G>>>,
-    /// Made when first needed.
     win: Option<Box<WinSearch<G>>>,
-    tt_mb: usize,
-    symmetry: bool,
-    repetition: u32,
     handicap: Handicap,
-    limits: Limits,
 }
 
 impl<G: Repeating + Tactics> Cycles<G> {
-    fn win_search(&mut self, sample: &G) -> Result<&mut WinSearch<G>, String> {
-        if self.win.is_none() {
-            let mut search =
-                WinSearch::try_new(sample, self.tt_mb, self.symmetry, self.repetition)?;
-            search.set_limits(self.limits);
-            self.win = Some(Box::new(search));
-        }
-        Ok(self.win.as_mut().expect("just made"))
-    }
-
-    fn searching(&mut self, pos: &G) -> Result<&mut WinSearch<G>, Stop> {
-        // The settings were checked when the backend was built.
-        self.win_search(pos).map_err(|_| Stop::Memory)
+    fn win_search(&mut self) -> &mut WinSearch<G> {
+        self.win
+            .as_deref_mut()
+            .expect("the two-valued search is made whenever the value or the distance needs it")
     }
 }
 
@@ -277,7 +262,7 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
             return weak_value(|goal| prover.prove_for(pos, me, goal, history));
         }
         let handicap = self.handicap;
-        let search = self.searching(pos)?;
+        let search = self.win_search();
         if handicap.is_none() {
             search.value(pos, history)
         } else if search.wins(pos, me, handicap, history)? {
@@ -287,11 +272,9 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
         }
     }
     fn distance(&mut self, pos: &G, winner: Player, history: &[u128]) -> Result<Option<u32>, Stop> {
-        self.searching(pos)?
-            .distance(pos, winner, MOST_PLIES, history)
+        self.win_search().distance(pos, winner, MOST_PLIES, history)
     }
     fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
         if let Some(p) = &mut self.value {
             p.set_limits(limits);
         }
