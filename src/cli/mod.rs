@@ -6,6 +6,7 @@ mod analyze;
 mod bench;
 mod book;
 mod count;
+mod generate;
 mod play;
 mod retro;
 mod solve;
@@ -48,6 +49,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// The exact number of legal positions, per number of discs; the last line is `total N`.
     Count(count::CountArgs),
+    /// Random reasonable positions with their values, as benchmark lines (`MOVES RESULT`).
+    Gen(generate::GenArgs),
     /// Opening books: `book build` solves every position up to a depth.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -61,7 +64,8 @@ enum Command {
 /// The game, for every command that plays one.
 #[derive(Args, Clone, Debug)]
 pub struct GameArg {
-    /// Game: connect4 (7x6, k=4), connect4:WxH, connect4:WxH:kK, popout (7x6), popout:WxH.
+    /// Game: connect4 (7x6, k=4), connect4:WxH, connect4:WxH:kK, popout (7x6), popout:WxH, cube
+    /// (Connect Four 3D) or qubic.
     #[arg(long, short, default_value = "connect4")]
     game: String,
 }
@@ -324,6 +328,7 @@ pub fn run() -> Result<Outcome, String> {
         Command::Table(args) => table::run(args),
         Command::Book(command) => book::run(command),
         Command::Count(args) => count::run(args),
+        Command::Gen(args) => generate::run(args),
         Command::Retro(command) => retro::run(command),
     }
 }

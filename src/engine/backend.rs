@@ -4,11 +4,11 @@
 //! value, and [`WinSearch`] for the distance.
 
 use super::{Algorithm, Options};
-use crate::game::{Bounded, Game, KindVisitor, Player, Repeating, Tactics};
+use crate::game::{Bounded, Game, Goal, KindVisitor, Player, Repeating, Tactics};
 use crate::search::alphabeta::{AlphaBeta, Oracle};
 use crate::search::limits::{Limits, Stop};
 use crate::search::minimax::Minimax;
-use crate::search::pn::{DfPn, Pn2, Pns, Prover, weak_value};
+use crate::search::pn::{DfPn, Pn2, Pns, Prover, Verdict, weak_value};
 use crate::search::winner::{Handicap, WinSearch};
 use std::sync::Arc;
 
@@ -21,6 +21,11 @@ pub(super) trait Backend<G>: Send {
     /// are `history`: the exact score of a bounded game (its sign when `weak`), 1 / 0 / -1 in
     /// a game that repeats.
     fn value(&mut self, pos: &G, history: &[u128], weak: bool) -> Result<i32, Stop>;
+    /// Whether the side to move wins from `pos` (a draw is no): the two-valued question, cheaper
+    /// than the value.
+    fn wins(&mut self, pos: &G, history: &[u128]) -> Result<bool, Stop> {
+        Ok(self.value(pos, history, true)? > 0)
+    }
     /// Whether the value of `pos` is at most `bound`.
     fn value_at_most(
         &mut self,
@@ -145,6 +150,10 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
     fn value(&mut self, pos: &G, _: &[u128], weak: bool) -> Result<i32, Stop> {
         self.solve(pos, weak)
     }
+    fn wins(&mut self, pos: &G, _: &[u128]) -> Result<bool, Stop> {
+        // One null-window test at 0.
+        Ok(!AlphaBeta::value_at_most(self, pos, 0)?)
+    }
     fn value_at_most(&mut self, pos: &G, _: &[u128], _: bool, bound: i32) -> Result<bool, Stop> {
         AlphaBeta::value_at_most(self, pos, bound)
     }
@@ -215,6 +224,10 @@ impl<G: Game> Backend<G> for ProofNumbers<G> {
         let me = pos.side_to_move();
         weak_value(|goal| self.0.prove_for(pos, me, goal, history))
     }
+    fn wins(&mut self, pos: &G, history: &[u128]) -> Result<bool, Stop> {
+        let me = pos.side_to_move();
+        Ok(self.0.prove_for(pos, me, Goal::Win, history)? == Verdict::Proven)
+    }
     fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
@@ -270,6 +283,18 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
         } else {
             Err(Stop::Handicap)
         }
+    }
+    fn wins(&mut self, pos: &G, history: &[u128]) -> Result<bool, Stop> {
+        let me = pos.side_to_move();
+        if let Some(prover) = &mut self.value {
+            return Ok(prover.prove_for(pos, me, Goal::Win, history)? == Verdict::Proven);
+        }
+        let handicap = self.handicap;
+        let win = self.win_search().wins(pos, me, handicap, history)?;
+        if !win && !handicap.is_none() {
+            return Err(Stop::Handicap);
+        }
+        Ok(win)
     }
     fn distance(&mut self, pos: &G, winner: Player, history: &[u128]) -> Result<Option<u32>, Stop> {
         self.win_search().distance(pos, winner, MOST_PLIES, history)

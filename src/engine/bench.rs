@@ -4,7 +4,7 @@
 //! slow for the test loop, each with a pass/fail line.
 
 use super::{Engine, Options, Report};
-use crate::game::{GameSpec, Notation, Tactics, path_keys, play_moves};
+use crate::game::{GameSpec, Notation, Player, Tactics, path_keys, play_moves};
 use crate::with_game;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -92,10 +92,32 @@ pub fn run_builtin(
     Ok(tally)
 }
 
+/// What a benchmark line expects.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Expected {
+    /// A score for the side to move (compared by its sign when the engine gives only that).
+    Score(i32),
+    /// `win` / `nowin`: whether the first player, who moves, wins (a draw is no): the
+    /// two-valued question.
+    FirstWins(bool),
+}
+
+impl Expected {
+    fn parse(token: &str) -> Option<Expected> {
+        match token {
+            "win" => Some(Expected::FirstWins(true)),
+            "nowin" => Some(Expected::FirstWins(false)),
+            _ => token.parse().ok().map(Expected::Score),
+        }
+    }
+}
+
 /// Solves the `MOVES EXPECTED` lines of a benchmark file's `text` (the first `limit` of them),
 /// clearing the table before each; `name` prefixes the place of each problem
 /// (`NAME:LINE: ...`, for a wrong score or a malformed line). `on_line` is called after each
-/// line. The expected scores are compared by their sign when the engine gives only that.
+/// line. EXPECTED is the score of the side to move (compared by its sign when the engine gives
+/// only that), or `win` / `nowin` (the first player, to move, wins or not: the engine's
+/// two-valued question, as in `shared/data/cube`).
 pub fn bench_text<G: Tactics + Notation>(
     start: G,
     engine: &mut Engine<G>,
@@ -118,14 +140,25 @@ pub fn bench_text<G: Tactics + Notation>(
         let mut fields = line.split_whitespace();
         let (moves, expected) = (fields.next().unwrap_or(""), fields.next());
         let text = if moves == "-" { "" } else { moves };
-        let parsed = match expected.map(str::parse::<i32>) {
-            Some(Ok(v)) => play_moves(start, text)
-                .map(|(pos, played)| {
-                    engine.set_history(path_keys(start, &played));
-                    (pos, v)
-                })
-                .map_err(|e| e.to_string()),
-            _ => Err(format!("bad line '{line}': expected MOVES SCORE")),
+        let parsed = match expected.and_then(Expected::parse) {
+            Some(v) => {
+                play_moves(start, text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|(pos, played)| {
+                        if matches!(v, Expected::FirstWins(_))
+                            && pos.side_to_move() != Player::First
+                        {
+                            return Err(format!(
+                                "'{line}': win / nowin need the first player to move"
+                            ));
+                        }
+                        engine.set_history(path_keys(start, &played));
+                        Ok((pos, v))
+                    })
+            }
+            _ => Err(format!(
+                "bad line '{line}': expected MOVES SCORE or MOVES win|nowin"
+            )),
         };
         let (pos, expected) = match parsed {
             Ok(p) => p,
@@ -136,8 +169,10 @@ pub fn bench_text<G: Tactics + Notation>(
             }
         };
         engine.reset();
-        let report = engine.solve(&pos);
-        let expected = if weak { expected.signum() } else { expected };
+        let (report, expected) = match expected {
+            Expected::Score(v) => (engine.solve(&pos), if weak { v.signum() } else { v }),
+            Expected::FirstWins(w) => (engine.wins(&pos), w as i32),
+        };
         if !tally.record(&report, expected) {
             let got = match (report.score, report.stopped) {
                 (Some(s), _) => format!("got {s}"),

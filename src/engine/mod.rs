@@ -17,6 +17,7 @@ mod backend;
 pub mod bench;
 pub mod book;
 mod file;
+pub mod generate;
 pub mod retro;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
@@ -361,6 +362,31 @@ impl<G: Tactics> Engine<G> {
             peak_bytes: self.backend.peak_bytes(),
             plies: result.ok().and_then(|(_, plies)| plies),
         }
+    }
+
+    /// Whether the side to move wins from `pos`, the two-valued question (a draw counts as no):
+    /// the report's score is 1 for a win, 0 for no win. Cheaper than the value: alpha-beta makes
+    /// one null-window test, a proof-number search one proof.
+    pub fn wins(&mut self, pos: &G) -> Report<G::Move> {
+        self.on_search_stack(|engine| {
+            engine.backend.set_limits(engine.limits);
+            let start = Instant::now();
+            let nodes0 = engine.nodes();
+            let result = match engine.looked_up(pos) {
+                Some((score, _)) => Ok(score > 0),
+                None => engine.backend.wins(pos, &engine.history),
+            };
+            Report {
+                score: result.ok().map(i32::from),
+                stopped: result.err(),
+                best_moves: Vec::new(),
+                pv: Vec::new(),
+                nodes: engine.nodes() - nodes0,
+                elapsed: start.elapsed(),
+                peak_bytes: engine.backend.peak_bytes(),
+                plies: None,
+            }
+        })
     }
 
     /// The score of `pos`, every move that reaches it, and a principal variation.

@@ -15,6 +15,7 @@
 
 pub mod bits;
 pub mod connect;
+pub mod cube;
 pub mod geometry;
 pub mod grid;
 mod numbering;
@@ -22,6 +23,7 @@ pub mod popout;
 mod spec;
 
 pub use connect::Connect;
+pub use cube::{Gravity, Qubic};
 pub use geometry::Geometry;
 pub use grid::{Grid, Runtime, Shape, Standard};
 pub use popout::{PopMove, PopOut};

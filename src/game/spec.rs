@@ -1,9 +1,11 @@
-//! Game specs (`connect4`, `connect4:WxH`, `connect4:WxH:kK`, `popout`, `popout:WxH`), parsed
+//! Game specs (`connect4`, `connect4:WxH`, `connect4:WxH:kK`, `popout`, `popout:WxH`, `cube`,
+//! `qubic`), parsed
 //! once and turned into the game's start position, [`AnyGame`]: one variant per game, each with
 //! the representations its boards use. [`with_game!`](crate::with_game) dispatches to
 //! monomorphised code.
 
 use super::connect::Connect;
+use super::cube::{Gravity, Qubic};
 use super::grid::{Grid, Runtime, Standard};
 use super::popout::PopOut;
 use std::fmt;
@@ -22,10 +24,14 @@ pub enum GameSpec {
         width: u32,
         height: u32,
     },
+    /// Connect Four 3D: the 4x4x4 cube with gravity.
+    Cube,
+    /// Qubic: the 4x4x4 cube without gravity.
+    Qubic,
 }
 
 /// The specs the parser reads, for messages.
-const FORMS: &str = "connect4, connect4:WxH, connect4:WxH:kK, popout or popout:WxH";
+const FORMS: &str = "connect4, connect4:WxH, connect4:WxH:kK, popout, popout:WxH, cube or qubic";
 
 impl Default for GameSpec {
     fn default() -> Self {
@@ -42,6 +48,8 @@ impl fmt::Display for GameSpec {
         match self {
             GameSpec::Connect { width, height, k } => write!(f, "connect4:{width}x{height}:k{k}"),
             GameSpec::PopOut { width, height } => write!(f, "popout:{width}x{height}"),
+            GameSpec::Cube => f.write_str("cube"),
+            GameSpec::Qubic => f.write_str("qubic"),
         }
     }
 }
@@ -97,6 +105,18 @@ impl FromStr for GameSpec {
                 }
                 Ok(GameSpec::PopOut { width, height })
             }
+            "cube" | "qubic" => {
+                if parts.next().is_some() {
+                    return Err(bad(&format!(
+                        "{name} has no parameters: the board is 4x4x4"
+                    )));
+                }
+                Ok(if name == "cube" {
+                    GameSpec::Cube
+                } else {
+                    GameSpec::Qubic
+                })
+            }
             _ => Err(bad(&format!("unknown game; expected {FORMS}"))),
         }
     }
@@ -107,6 +127,8 @@ impl FromStr for GameSpec {
 pub enum AnyGame {
     Connect4(ConnectBoard),
     PopOut(PopOutBoard),
+    Cube(Gravity),
+    Qubic(Qubic),
 }
 
 /// Connect Four on the fastest representation that holds the board.
@@ -154,6 +176,8 @@ impl GameSpec {
                 let grid = Grid::new(width, height, 4).expect("spec was validated");
                 AnyGame::PopOut(PopOutBoard::Narrow(PopOut::new(Runtime::new(grid))))
             }
+            GameSpec::Cube => AnyGame::Cube(Gravity::new()),
+            GameSpec::Qubic => AnyGame::Qubic(Qubic::new()),
         }
     }
 }
@@ -173,6 +197,8 @@ macro_rules! with_game {
                 $crate::game::PopOutBoard::Standard($g) => $body,
                 $crate::game::PopOutBoard::Narrow($g) => $body,
             },
+            $crate::game::AnyGame::Cube($g) => $body,
+            $crate::game::AnyGame::Qubic($g) => $body,
         }
     };
 }

@@ -32,6 +32,25 @@ macro_rules! with_popout {
     };
 }
 
+/// Runs `$body` with `$g` bound to a board of a game with a numbering ([`inarow::game::Indexed`]):
+/// Connect Four or PopOut.
+macro_rules! with_indexed {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            inarow::game::AnyGame::Connect4(board) => match board {
+                inarow::game::ConnectBoard::Standard($g) => $body,
+                inarow::game::ConnectBoard::Narrow($g) => $body,
+                inarow::game::ConnectBoard::Wide($g) => $body,
+            },
+            inarow::game::AnyGame::PopOut(board) => match board {
+                inarow::game::PopOutBoard::Standard($g) => $body,
+                inarow::game::PopOutBoard::Narrow($g) => $body,
+            },
+            other => panic!("a game with a numbering was expected, not {other:?}"),
+        }
+    };
+}
+
 /// Every root driver of the solver.
 pub const DRIVERS: [Driver; 5] = [
     Driver::FullWindow,

@@ -2,6 +2,7 @@
 
 #[macro_use]
 mod common;
+mod cube;
 
 mod agreement;
 mod book;

@@ -66,7 +66,7 @@ fn predecessors_are_the_inverse_of_moves() {
         "popout:3x4",
         "popout:5x3",
     ] {
-        inarow::with_game!(start(spec), g => {
+        with_indexed!(start(spec), g => {
             let (forward, backward) = edges_both_ways(&g);
             assert!(forward.len() > 1000, "{spec}: {} edges", forward.len());
             assert_eq!(forward.len(), backward.len(), "{spec}");
@@ -138,7 +138,7 @@ fn popout_values_and_distances_agree_with_the_forward_searches() {
         ("popout:4x3", 600),
         ("popout:3x4", 300),
     ] {
-        inarow::with_game!(start(spec), g => {
+        with_indexed!(start(spec), g => {
             let (solution, summary) = retro::solve(&g, 2).unwrap();
             let mut options = Options { mem_mb: 256, ..Options::default() };
             options.config.tt_mb = 64;
@@ -182,7 +182,7 @@ fn strong_solutions_give_the_published_values_of_the_empty_boards() {
         (4, 5, Value::Win(25)),
         (3, 4, Value::Draw),
     ] {
-        inarow::with_game!(start(&format!("popout:{w}x{h}")), g => {
+        with_indexed!(start(&format!("popout:{w}x{h}")), g => {
             let (solution, _) = retro::solve(&g, 2).unwrap();
             assert_eq!(solution.value(&g), Some(want), "popout:{w}x{h}");
             if let Some(outcome) = super::popout_solve::published(w, h) {

@@ -1,0 +1,80 @@
+//! `inarow gen`: random reasonable positions with their values, in `bench`'s `MOVES RESULT`
+//! format: `win` / `nowin` when the first player moves (the two-valued question, as in
+//! `shared/data/cube`), the exact score of the side to move otherwise.
+
+use super::{GameArg, LimitArgs, Outcome, progress_bar};
+use clap::Args;
+use inarow::engine::generate::reasonable_lines;
+use inarow::engine::{Config, Engine, Options};
+use inarow::game::{Notation, Player, Tactics, format_moves};
+use inarow::with_game;
+use std::io::Write;
+
+#[derive(Args)]
+pub struct GenArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// Stones on the board (plies from the start).
+    #[arg(long)]
+    stones: u32,
+    /// How many positions.
+    #[arg(long, default_value_t = 100)]
+    count: usize,
+    /// The random seed: the same seed gives the same positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Transposition table size in MiB for solving them.
+    #[arg(long, default_value_t = 1024)]
+    tt_mb: usize,
+    /// Limits on solving each position (a position not solved in time is written with `?`).
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+pub fn run(args: GenArgs) -> Result<Outcome, String> {
+    let options = Options {
+        config: Config {
+            tt_mb: args.tt_mb,
+            ..Config::default()
+        },
+        limits: args.limits.limits()?,
+        ..Options::default()
+    };
+    with_game!(args.game.start()?, start => generate(start, &args, options))
+}
+
+fn generate<G: Tactics + Notation>(
+    start: G,
+    args: &GenArgs,
+    options: Options,
+) -> Result<Outcome, String> {
+    let lines = reasonable_lines(start, args.stones, args.count, args.seed)?;
+    let mut engine = Engine::try_new(&start, options)?;
+    let bar = progress_bar(
+        lines.len(),
+        &format!("{} {} stones", start.name(), args.stones),
+    );
+    let mut out = std::io::stdout().lock();
+    let mut outcome = Outcome::Done;
+    for line in &lines {
+        let pos = line.iter().fold(start, |p, &m| p.play(m));
+        engine.reset();
+        let result = if pos.side_to_move() == Player::First {
+            engine
+                .wins(&pos)
+                .score
+                .map(|w| if w > 0 { "win" } else { "nowin" }.to_string())
+        } else {
+            engine.solve(&pos).score.map(|s| s.to_string())
+        };
+        let result = result.unwrap_or_else(|| {
+            outcome = Outcome::Incomplete;
+            "?".to_string()
+        });
+        bar.inc(1);
+        bar.suspend(|| writeln!(out, "{} {result}", format_moves(start, line)))
+            .map_err(|e| format!("cannot write: {e}"))?;
+    }
+    bar.finish_and_clear();
+    Ok(outcome)
+}

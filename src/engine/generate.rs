@@ -1,0 +1,85 @@
+//! Random "reasonable" positions for benchmarks (connect-four-3d's difficulty benchmark): each
+//! move is drawn uniformly from the moves that do not lose within a ply (a forced block is
+//! played, nobody plays under an opponent's threat or lets the opponent win at once), and a
+//! line of play in which a player could win at once is dropped (a reasonable player would have
+//! ended the game).
+
+use crate::game::{MoveList, Status, Tactics};
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same positions on
+/// every machine.
+#[derive(Clone, Debug)]
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// One reasonable line of `plies` moves from `start`, or `None` when this attempt ended early
+/// (a player could win at once, or had no move that does not lose).
+pub fn reasonable_line<G: Tactics>(
+    start: G,
+    plies: u32,
+    rng: &mut SplitMix,
+) -> Option<Vec<G::Move>> {
+    let mut pos = start;
+    let mut line = Vec::with_capacity(plies as usize);
+    loop {
+        if pos.status() != Status::Ongoing || pos.has_winning_move() {
+            return None;
+        }
+        if line.len() as u32 == plies {
+            return Some(line);
+        }
+        let mut safe = MoveList::new();
+        pos.safe_moves(&mut safe);
+        if safe.is_empty() {
+            return None;
+        }
+        let m = safe[rng.below(safe.len())].mv;
+        line.push(m);
+        pos = pos.play(m);
+    }
+}
+
+/// `count` reasonable lines of `plies` moves from `start` (distinct, in the order drawn), or an
+/// error when too many attempts fail (such positions are rare or do not exist).
+pub fn reasonable_lines<G: Tactics>(
+    start: G,
+    plies: u32,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Vec<G::Move>>, String> {
+    let mut rng = SplitMix(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut lines = Vec::with_capacity(count);
+    let mut attempts = 0u64;
+    let most = 1000 * count as u64 + 100_000;
+    while lines.len() < count {
+        attempts += 1;
+        if attempts > most {
+            return Err(format!(
+                "{} reasonable positions of {plies} plies found in {most} attempts: too rare",
+                lines.len()
+            ));
+        }
+        if let Some(line) = reasonable_line(start, plies, &mut rng) {
+            let pos = line.iter().fold(start, |p, &m| p.play(m));
+            if seen.insert(pos.key()) {
+                lines.push(line);
+            }
+        }
+    }
+    Ok(lines)
+}

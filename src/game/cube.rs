@@ -1,0 +1,741 @@
+//! The 4x4x4 games: Connect Four 3D (`cube`: stones fall down one of 16 columns) and Qubic
+//! (`qubic`: a stone goes on any empty cell of 64). Four in a row along any of the 76 lines wins;
+//! a full board without a line is a draw. The board is the cube of
+//! [`Geometry::cube`](super::Geometry::cube); this module evaluates it by shifts.
+//!
+//! Bitboard layout (the seed's, connect-four-3d): one `u64` per player, cell `x + 4y + 16z`,
+//! `z` the level (0 at the bottom), so a column `x + 4y` holds the cells `c, c + 16, c + 32,
+//! c + 48` and gravity is a shift by 16:
+//!
+//! ```text
+//!   level 3: 48 49 50 51   level 2: 32 .. 35   level 1: 16 .. 19   level 0:  0  1  2  3
+//!            52 53 54 55            36 .. 39            20 .. 23             4  5  6  7
+//!            56 57 58 59            40 .. 43            24 .. 27             8  9 10 11
+//!            60 61 62 63            44 .. 47            28 .. 31            12 13 14 15
+//! ```
+//!
+//! The 76 lines fall into 13 directions; every direction is one family of lines `c, c + s,
+//! c + 2s, c + 3s` for a step `s > 0` and a mask of the first cells `c`, so a line test is four
+//! shifts per direction. A threat (a line with three of a player's stones and an empty cell)
+//! is found the same way.
+//!
+//! Notation: `cube` moves are hex column digits `0`-`f`, column = x + 4*y (the seed's and
+//! `shared/data/cube`), one character a move (`0fc3`) or comma-separated. `qubic` moves are cells:
+//! a column letter `a`-`d` (x), a row digit `1`-`4` (y) and a level digit `1`-`4` (z): `a11` is
+//! cell 0, `d44` the top corner 63; three characters a move (`a11d44`) or comma-separated.
+//!
+//! Keys: `cube` uses the seed's compact 80-bit encoding (the first player's stones plus a marker
+//! on the lowest empty cell of each column, and one bit per full column above them), the smallest
+//! over the 8 symmetries of the floor; `qubic` the two boards side by side (128 bits), the
+//! smallest over the 192 line-preserving permutations of the cube while the board holds at most
+//! [`QUBIC_SYMMETRY_STONES`] stones (where symmetric positions are common and the table pays for
+//! the 192 images), the position itself beyond.
+
+use super::geometry::{Geometry, Permutation};
+use super::{Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics};
+use std::fmt::{self, Debug};
+use std::sync::OnceLock;
+
+/// The bottom level.
+const LEVEL0: u64 = 0xffff;
+
+/// The 13 directions as (step, first cells): the line from `c` holds `c + i * step`, i < 4.
+const FAMILIES: [(u32, u64); 13] = families();
+
+/// The 76 lines.
+pub const LINES: [u64; 76] = lines();
+
+/// The lines through each cell (at most 7), as indices into [`LINES`]; 255 ends a list.
+const LINES_THROUGH: [[u8; 7]; 64] = lines_through();
+
+const fn coord(c: i32) -> [i32; 3] {
+    [c % 4, c / 4 % 4, c / 16]
+}
+
+const fn lines() -> [u64; 76] {
+    let mut out = [0u64; 76];
+    let mut n = 0;
+    let mut f = 0;
+    let fam = families();
+    while f < 13 {
+        let (step, starts) = fam[f];
+        let mut c = 0u32;
+        while c < 64 {
+            if starts >> c & 1 == 1 {
+                let mut line = 0u64;
+                let mut i = 0u32;
+                while i < 4 {
+                    line |= 1 << (c + i * step);
+                    i += 1;
+                }
+                out[n] = line;
+                n += 1;
+            }
+            c += 1;
+        }
+        f += 1;
+    }
+    assert!(n == 76);
+    out
+}
+
+/// For each of the 13 directions (first nonzero component positive), its step and the cells a
+/// line of four starts from, re-anchored at the line's lowest cell so that every step is
+/// positive.
+const fn families() -> [(u32, u64); 13] {
+    let mut out = [(0u32, 0u64); 13];
+    let mut n = 0;
+    let mut d = 0;
+    while d < 27 {
+        let dir = [d % 3 - 1, d / 3 % 3 - 1, d / 9 - 1];
+        // One of each pair of opposite directions: the first nonzero component positive.
+        let first = if dir[0] != 0 {
+            dir[0]
+        } else if dir[1] != 0 {
+            dir[1]
+        } else {
+            dir[2]
+        };
+        if first > 0 {
+            let step = dir[0] + 4 * dir[1] + 16 * dir[2];
+            let mut starts = 0u64;
+            let mut c = 0;
+            while c < 64 {
+                let p = coord(c);
+                let end = [p[0] + 3 * dir[0], p[1] + 3 * dir[1], p[2] + 3 * dir[2]];
+                let inside = end[0] >= 0
+                    && end[0] < 4
+                    && end[1] >= 0
+                    && end[1] < 4
+                    && end[2] >= 0
+                    && end[2] < 4;
+                if inside {
+                    // Anchor at the lowest cell of the line.
+                    let low = if step > 0 { c } else { c + 3 * step };
+                    starts |= 1 << low;
+                }
+                c += 1;
+            }
+            let step = if step > 0 { step } else { -step };
+            out[n] = (step as u32, starts);
+            n += 1;
+        }
+        d += 1;
+    }
+    assert!(n == 13);
+    out
+}
+
+const fn lines_through() -> [[u8; 7]; 64] {
+    let mut out = [[255u8; 7]; 64];
+    let all = lines();
+    let mut l = 0;
+    while l < 76 {
+        let mut c = 0;
+        while c < 64 {
+            if all[l] >> c & 1 == 1 {
+                let mut k = 0;
+                while out[c][k] != 255 {
+                    k += 1;
+                }
+                out[c][k] = l as u8;
+            }
+            c += 1;
+        }
+        l += 1;
+    }
+    out
+}
+
+/// Whether the stones hold a line of four.
+#[inline(always)]
+pub fn has_line(p: u64) -> bool {
+    let mut any = 0;
+    let mut f = 0;
+    while f < 13 {
+        let (s, starts) = FAMILIES[f];
+        any |= p & (p >> s) & (p >> (2 * s)) & (p >> (3 * s)) & starts;
+        f += 1;
+    }
+    any != 0
+}
+
+/// The empty cells that would complete a line of four for the stones `p`.
+#[inline(always)]
+pub fn winning_cells(p: u64, empty: u64) -> u64 {
+    let mut cells = 0;
+    let mut f = 0;
+    while f < 13 {
+        let (s, starts) = FAMILIES[f];
+        let (a, b, c, d) = (p, p >> s, p >> (2 * s), p >> (3 * s));
+        // The line from each start with its j-th cell missing.
+        cells |= starts & b & c & d;
+        cells |= (starts & a & c & d) << s;
+        cells |= (starts & a & b & d) << (2 * s);
+        cells |= (starts & a & b & c) << (3 * s);
+        f += 1;
+    }
+    cells & empty
+}
+
+/// Whether a stone on `cell` completes a line for `p` (which holds it).
+#[inline(always)]
+fn completes_line(p: u64, cell: u32) -> bool {
+    LINES_THROUGH[cell as usize]
+        .iter()
+        .take_while(|&&l| l != 255)
+        .any(|&l| LINES[l as usize] & !p == 0)
+}
+
+/// Qubic's canonical keys cover the 192 symmetries up to this many stones.
+pub const QUBIC_SYMMETRY_STONES: u32 = 12;
+
+/// A 4x4x4 position: with gravity (`GRAVITY`, Connect Four 3D) or without (Qubic).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Cube<const GRAVITY: bool> {
+    /// The stones of the first and of the second player.
+    stones: [u64; 2],
+    ply: u8,
+    /// The last move made a line.
+    won: bool,
+}
+
+/// Connect Four 3D.
+pub type Gravity = Cube<true>;
+/// Qubic.
+pub type Qubic = Cube<false>;
+
+impl<const GRAVITY: bool> Debug for Cube<GRAVITY> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}({:#x}, {:#x})",
+            self.name(),
+            self.stones[0],
+            self.stones[1]
+        )
+    }
+}
+
+impl<const GRAVITY: bool> Default for Cube<GRAVITY> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const GRAVITY: bool> Cube<GRAVITY> {
+    /// The empty board.
+    pub fn new() -> Self {
+        Cube {
+            stones: [0, 0],
+            ply: 0,
+            won: false,
+        }
+    }
+
+    /// The stones of the first player and of the second.
+    pub fn stones(&self) -> (u64, u64) {
+        (self.stones[0], self.stones[1])
+    }
+
+    #[inline(always)]
+    fn filled(&self) -> u64 {
+        self.stones[0] | self.stones[1]
+    }
+
+    #[inline(always)]
+    fn mine(&self) -> u64 {
+        self.stones[(self.ply & 1) as usize]
+    }
+
+    #[inline(always)]
+    fn theirs(&self) -> u64 {
+        self.stones[(!self.ply & 1) as usize]
+    }
+
+    /// The cells a stone may go on now: the lowest empty cell of each column, or every empty
+    /// cell.
+    #[inline(always)]
+    fn playable(&self) -> u64 {
+        let empty = !self.filled();
+        if GRAVITY {
+            empty & ((self.filled() << 16) | LEVEL0)
+        } else {
+            empty
+        }
+    }
+
+    /// The cell a move puts a stone on.
+    #[inline(always)]
+    fn cell_of(&self, m: u8) -> u32 {
+        if GRAVITY {
+            let column = 0x0001_0001_0001_0001u64 << m;
+            (self.playable() & column).trailing_zeros()
+        } else {
+            m as u32
+        }
+    }
+
+    /// The move that puts a stone on `cell`.
+    #[inline(always)]
+    fn move_of(cell: u32) -> u8 {
+        if GRAVITY {
+            (cell % 16) as u8
+        } else {
+            cell as u8
+        }
+    }
+
+    /// The board mapped by symmetry `i` (see [`symmetries`]).
+    #[inline]
+    fn image(&self, i: usize) -> [u64; 2] {
+        let t = &symmetries::<GRAVITY>()[i];
+        [apply(t, self.stones[0]), apply(t, self.stones[1])]
+    }
+
+    /// The key of the boards `[first, second]`.
+    #[inline(always)]
+    fn key_of(stones: [u64; 2]) -> u128 {
+        if GRAVITY {
+            // The seed's compact board: the first player's stones, a marker on each column's
+            // lowest empty cell, and above them one bit per full column.
+            let filled = stones[0] | stones[1];
+            let empty = !filled;
+            let lowest_empty = empty & !(empty << 16);
+            let cover = (filled >> 48) as u128;
+            (stones[0] | lowest_empty) as u128 | cover << 64
+        } else {
+            stones[0] as u128 | (stones[1] as u128) << 64
+        }
+    }
+}
+
+/// The symmetries of the board as byte tables (`table[byte][value]` is the image of that byte's
+/// cells): the 8 of the floor with gravity, the 192 of Qubic without. Built once.
+fn symmetries<const GRAVITY: bool>() -> &'static [ByteTables] {
+    static FLOOR: OnceLock<Vec<ByteTables>> = OnceLock::new();
+    static CUBE: OnceLock<Vec<ByteTables>> = OnceLock::new();
+    let cell = if GRAVITY { &FLOOR } else { &CUBE };
+    cell.get_or_init(|| {
+        Geometry::cube(GRAVITY)
+            .symmetries()
+            .iter()
+            .map(byte_tables)
+            .collect()
+    })
+}
+
+/// A permutation of 64 cells, as the image of each value of each byte of a board.
+type ByteTables = [[u64; 256]; 8];
+
+fn byte_tables(p: &Permutation) -> ByteTables {
+    let mut t = [[0u64; 256]; 8];
+    for (byte, table) in t.iter_mut().enumerate() {
+        for (value, image) in table.iter_mut().enumerate() {
+            for bit in 0..8 {
+                if value >> bit & 1 == 1 {
+                    *image |= 1 << p[byte * 8 + bit];
+                }
+            }
+        }
+    }
+    t
+}
+
+#[inline(always)]
+fn apply(t: &ByteTables, b: u64) -> u64 {
+    let mut out = 0;
+    for (i, table) in t.iter().enumerate() {
+        out |= table[(b >> (8 * i)) as usize & 0xff];
+    }
+    out
+}
+
+impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
+    type Move = u8;
+    type Kind = Finite;
+
+    fn name(&self) -> String {
+        if GRAVITY { "cube" } else { "qubic" }.to_string()
+    }
+
+    #[inline(always)]
+    fn ply(&self) -> u32 {
+        self.ply as u32
+    }
+
+    fn legal_moves(&self, out: &mut MoveList<u8>) {
+        if self.status() != Status::Ongoing {
+            return;
+        }
+        // Centre and corners first: they lie on 7 lines, the others on 4.
+        let playable = self.playable();
+        for &cell in &CELL_ORDER {
+            if playable >> cell & 1 == 1 {
+                out.push(Self::move_of(cell as u32));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn play(&self, m: u8) -> Self {
+        let cell = self.cell_of(m);
+        let me = (self.ply & 1) as usize;
+        let mut stones = self.stones;
+        stones[me] |= 1 << cell;
+        Cube {
+            stones,
+            ply: self.ply + 1,
+            won: completes_line(stones[me], cell),
+        }
+    }
+
+    #[inline(always)]
+    fn status(&self) -> Status {
+        if self.won {
+            Status::Win(Player::at_ply(self.ply as u32 - 1))
+        } else if self.ply == 64 {
+            Status::Draw
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        Self::key_of(self.stones)
+    }
+
+    fn key_bits(&self) -> u32 {
+        if GRAVITY { 80 } else { 128 }
+    }
+
+    #[inline]
+    fn canonical_key(&self) -> u128 {
+        if GRAVITY {
+            // The 8 symmetries of the floor by flips within each level (the seed's).
+            let mut best = u128::MAX;
+            let [a, b] = self.stones;
+            for [a, b] in [[a, b], [flip_diagonal(a), flip_diagonal(b)]] {
+                for [a, b] in [[a, b], [flip_rows(a), flip_rows(b)]] {
+                    for [a, b] in [[a, b], [flip_columns(a), flip_columns(b)]] {
+                        best = best.min(Self::key_of([a, b]));
+                    }
+                }
+            }
+            return best;
+        }
+        if self.ply as u32 > QUBIC_SYMMETRY_STONES {
+            return self.key();
+        }
+        (0..symmetries::<GRAVITY>().len())
+            .map(|i| Self::key_of(self.image(i)))
+            .min()
+            .expect("the identity is a symmetry")
+    }
+
+    #[inline(always)]
+    fn move_code(&self, m: u8) -> u16 {
+        m as u16
+    }
+}
+
+/// Each level mirrored left to right (x -> 3 - x).
+#[inline(always)]
+fn flip_columns(b: u64) -> u64 {
+    ((b & 0x8888_8888_8888_8888) >> 3)
+        | ((b & 0x4444_4444_4444_4444) >> 1)
+        | ((b & 0x2222_2222_2222_2222) << 1)
+        | ((b & 0x1111_1111_1111_1111) << 3)
+}
+
+/// Each level mirrored front to back (y -> 3 - y).
+#[inline(always)]
+fn flip_rows(b: u64) -> u64 {
+    ((b & 0xf000_f000_f000_f000) >> 12)
+        | ((b & 0x0f00_0f00_0f00_0f00) >> 4)
+        | ((b & 0x00f0_00f0_00f0_00f0) << 4)
+        | ((b & 0x000f_000f_000f_000f) << 12)
+}
+
+/// Each level transposed (x <-> y).
+#[inline(always)]
+fn flip_diagonal(b: u64) -> u64 {
+    ((b & 0x8000_8000_8000_8000) >> 15)
+        | ((b & 0x4800_4800_4800_4800) >> 10)
+        | ((b & 0x2480_2480_2480_2480) >> 5)
+        | (b & 0x1248_1248_1248_1248)
+        | ((b & 0x0124_0124_0124_0124) << 5)
+        | ((b & 0x0012_0012_0012_0012) << 10)
+        | ((b & 0x0001_0001_0001_0001) << 15)
+}
+
+/// Every cell, those on 7 lines (the 8 corners and the 8 centre cells) first.
+const CELL_ORDER: [u8; 64] = cell_order();
+
+const fn cell_order() -> [u8; 64] {
+    let mut out = [0u8; 64];
+    let through = lines_through();
+    let mut n = 0;
+    let mut pass = 0;
+    while pass < 2 {
+        let mut c = 0;
+        while c < 64 {
+            let seven = through[c][6] != 255;
+            if seven == (pass == 0) {
+                out[n] = c as u8;
+                n += 1;
+            }
+            c += 1;
+        }
+        pass += 1;
+    }
+    out
+}
+
+impl<const GRAVITY: bool> Bounded for Cube<GRAVITY> {
+    #[inline(always)]
+    fn max_plies(&self) -> u32 {
+        64
+    }
+}
+
+impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
+    /// A stone makes lines only for its mover, and the board fills on the last ply.
+    const ONLY_MOVER_WINS: bool = true;
+
+    #[inline(always)]
+    fn has_winning_move(&self) -> bool {
+        winning_cells(self.mine(), !self.filled()) & self.playable() != 0
+    }
+
+    /// Not losing to the opponent's next move: a single opponent threat must be blocked, two
+    /// lose; with gravity, never play under an opponent's threat (it would become playable).
+    #[inline(always)]
+    fn safe_moves(&self, out: &mut MoveList<RankedMove<u8>>) {
+        let empty = !self.filled();
+        let threats = winning_cells(self.theirs(), empty);
+        let playable = self.playable();
+        let mut candidates = playable;
+        let forced = playable & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return;
+            }
+            candidates = forced;
+        }
+        if GRAVITY {
+            candidates &= !(threats >> 16);
+        }
+        for &cell in &CELL_ORDER {
+            if candidates >> cell & 1 == 1 {
+                out.push(RankedMove {
+                    mv: Self::move_of(cell as u32),
+                    rank: 0,
+                });
+            }
+        }
+    }
+
+    /// The seed's line count: over the lines through the cell without an opponent stone, 1, 10
+    /// or 100 for 0, 1 or 2 of the mover's stones there, and 1000 for each threat the move makes
+    /// that can be played at once (with gravity: not above an empty cell).
+    #[inline(always)]
+    fn rank_moves(&self, moves: &mut [RankedMove<u8>]) {
+        let (mine, theirs) = (self.mine(), self.theirs());
+        let empty = !self.filled();
+        let before = winning_cells(mine, empty);
+        for rm in moves {
+            let cell = self.cell_of(rm.mv);
+            let mut rank = 0;
+            for &l in LINES_THROUGH[cell as usize]
+                .iter()
+                .take_while(|&&l| l != 255)
+            {
+                let line = LINES[l as usize];
+                if line & theirs == 0 {
+                    rank += [1, 10, 100, 0][(line & mine).count_ones() as usize];
+                }
+            }
+            let after = mine | 1 << cell;
+            let mut new = winning_cells(after, empty & !(1 << cell)) & !before;
+            if GRAVITY {
+                new &= (self.filled() | 1 << cell) << 16 | LEVEL0;
+            }
+            rank += 1000 * new.count_ones() as i32;
+            rm.rank = rank;
+        }
+    }
+
+    /// Bounds on the score of the side to move:
+    /// - if every line holds an opponent stone, it cannot win;
+    /// - with gravity, claimeven (Allis; the levels have an even number of cells per column):
+    ///   with the first player to move and every column holding an even number of stones, the
+    ///   second player can answer every move on top of it and so take every empty cell of
+    ///   levels 2 and 4, leaving the first player levels 1 and 3. If the first player cannot
+    ///   make a line with its stones and those cells, it cannot win; if the second player then
+    ///   can with its own and the others, it wins.
+    #[inline(always)]
+    fn strategy_bounds(&self) -> (i32, i32) {
+        let (mine, theirs) = (self.mine(), self.theirs());
+        if !has_line(!theirs) {
+            return (i32::MIN, 0);
+        }
+        if !GRAVITY || self.ply % 2 == 1 {
+            return (i32::MIN, i32::MAX);
+        }
+        const ODD_LEVELS: u64 = 0x0000_ffff_0000_ffff;
+        if self.playable() & !ODD_LEVELS != 0 {
+            return (i32::MIN, i32::MAX);
+        }
+        let empty = !self.filled();
+        if has_line(mine | (empty & ODD_LEVELS)) {
+            (i32::MIN, i32::MAX)
+        } else if has_line(theirs | (empty & !ODD_LEVELS)) {
+            (i32::MIN, -1)
+        } else {
+            (i32::MIN, 0)
+        }
+    }
+}
+
+impl<const GRAVITY: bool> Notation for Cube<GRAVITY> {
+    fn parse_move(&self, token: &str) -> Result<u8, String> {
+        if GRAVITY {
+            let column = u8::from_str_radix(token, 16)
+                .ok()
+                .filter(|c| token.len() == 1 && *c < 16)
+                .ok_or_else(|| format!("'{token}' is not a column: expected a hex digit 0-f"))?;
+            if self.filled() >> (48 + column as u32) & 1 == 1 {
+                return Err(format!("column {token} is full"));
+            }
+            Ok(column)
+        } else {
+            let b = token.as_bytes();
+            let bad = || {
+                format!(
+                    "'{token}' is not a cell: expected a column a-d, a row 1-4 and a level 1-4, like b23"
+                )
+            };
+            if b.len() != 3 {
+                return Err(bad());
+            }
+            let x = b[0].to_ascii_lowercase().wrapping_sub(b'a');
+            let (y, z) = (b[1].wrapping_sub(b'1'), b[2].wrapping_sub(b'1'));
+            if x > 3 || y > 3 || z > 3 {
+                return Err(bad());
+            }
+            let cell = x + 4 * y + 16 * z;
+            if self.filled() >> cell & 1 == 1 {
+                return Err(format!("cell {token} is taken"));
+            }
+            Ok(cell)
+        }
+    }
+
+    fn format_move(&self, m: u8) -> String {
+        if GRAVITY {
+            format!("{m:x}")
+        } else {
+            let (x, y, z) = (m % 4, m / 4 % 4, m / 16);
+            format!("{}{}{}", (b'a' + x) as char, y + 1, z + 1)
+        }
+    }
+
+    /// One character a move (`cube`) or three (`qubic`), or comma-separated.
+    fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        if text.contains(',') {
+            return text.split(',').map(str::trim).collect();
+        }
+        let width = if GRAVITY { 1 } else { 3 };
+        let mut tokens = Vec::new();
+        let mut start = 0;
+        let bounds: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len()])
+            .collect();
+        while start + 1 < bounds.len() {
+            let end = (start + width).min(bounds.len() - 1);
+            tokens.push(&text[bounds[start]..bounds[end]]);
+            start = end;
+        }
+        tokens
+    }
+
+    fn join_moves(&self, moves: &[String]) -> String {
+        moves.concat()
+    }
+
+    /// The four levels side by side, bottom level on the left; `X` first player, `O` second.
+    fn render(&self) -> String {
+        let mut s = String::new();
+        for y in (0..4).rev() {
+            for z in 0..4 {
+                for x in 0..4 {
+                    let cell = x + 4 * y + 16 * z;
+                    s.push(if self.stones[0] >> cell & 1 == 1 {
+                        'X'
+                    } else if self.stones[1] >> cell & 1 == 1 {
+                        'O'
+                    } else {
+                        '.'
+                    });
+                }
+                s.push_str(if z < 3 { "   " } else { "\n" });
+            }
+        }
+        s.push_str("level 1  level 2  level 3  level 4\n");
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shift_families_are_the_geometry() {
+        let geometry = Geometry::cube(false);
+        let mut ours: Vec<u128> = LINES.iter().map(|&l| l as u128).collect();
+        ours.sort_unstable();
+        assert_eq!(ours, geometry.lines());
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (p, empty) = (x & x.rotate_left(17), !x & x.rotate_left(29));
+            assert_eq!(has_line(p), geometry.has_line(p as u128));
+            assert_eq!(
+                winning_cells(p, empty) as u128,
+                geometry.winning_cells(p as u128, empty as u128)
+            );
+        }
+        assert_eq!(symmetries::<true>().len(), 8);
+        assert_eq!(symmetries::<false>().len(), 192);
+        // Cells on 7 lines come first: the 8 corners and the 8 inner cells.
+        assert!(
+            CELL_ORDER[..16]
+                .iter()
+                .all(|&c| LINES_THROUGH[c as usize][6] != 255)
+        );
+    }
+
+    #[test]
+    fn the_flips_are_the_floor_symmetries() {
+        let b: u64 = 0x0123_4567_89ab_cdef;
+        let mut flips = Vec::new();
+        for a in [b, flip_diagonal(b)] {
+            for a in [a, flip_rows(a)] {
+                for a in [a, flip_columns(a)] {
+                    flips.push(a);
+                }
+            }
+        }
+        flips.sort_unstable();
+        let mut images: Vec<u64> = symmetries::<true>().iter().map(|t| apply(t, b)).collect();
+        images.sort_unstable();
+        assert_eq!(flips, images);
+    }
+}

@@ -1,0 +1,412 @@
+//! The 4x4x4 games, Connect Four 3D (`cube`) and Qubic: the rules against a plain 3D grid model
+//! written from the rules alone on random games, the notation and its errors, symmetries that
+//! keep the value, and the public difficulty sets (`shared/data/cube`) solved correctly.
+
+use super::cli::inarow;
+use super::common::{SplitMix, shared_path, start};
+use inarow::engine::{Engine, Options};
+use inarow::game::cube::QUBIC_SYMMETRY_STONES;
+use inarow::game::{
+    Game, Geometry, Gravity, MoveList, Notation, Player, Qubic, RankedMove, Status, Tactics,
+    play_moves,
+};
+use inarow::search::minimax::Minimax;
+use inarow::search::{AlphaBeta, Config};
+
+/// The cube from the rules: `cell[x][y][z]`, 0 empty, 1 first player, 2 second.
+#[derive(Clone)]
+struct Model {
+    gravity: bool,
+    cell: [[[u8; 4]; 4]; 4],
+    ply: u32,
+    winner: Option<u8>,
+}
+
+impl Model {
+    fn new(gravity: bool) -> Model {
+        Model {
+            gravity,
+            cell: [[[0; 4]; 4]; 4],
+            ply: 0,
+            winner: None,
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.winner.is_some() || self.ply == 64
+    }
+
+    /// The legal cells `(x, y, z)`.
+    fn legal(&self) -> Vec<(usize, usize, usize)> {
+        let mut out = Vec::new();
+        if self.over() {
+            return out;
+        }
+        for x in 0..4 {
+            for y in 0..4 {
+                for z in 0..4 {
+                    if self.cell[x][y][z] == 0
+                        && (!self.gravity || z == 0 || self.cell[x][y][z - 1] != 0)
+                    {
+                        out.push((x, y, z));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn play(&mut self, (x, y, z): (usize, usize, usize)) {
+        let me = (self.ply % 2 + 1) as u8;
+        self.cell[x][y][z] = me;
+        self.ply += 1;
+        // Every line through the cell: 13 directions, four cells each way inside the cube.
+        for d in 0..27i32 {
+            let dir = [d % 3 - 1, d / 3 % 3 - 1, d / 9 - 1];
+            if dir == [0, 0, 0] {
+                continue;
+            }
+            let mut count = 0;
+            for k in -3..=3i32 {
+                let p = [
+                    x as i32 + k * dir[0],
+                    y as i32 + k * dir[1],
+                    z as i32 + k * dir[2],
+                ];
+                if p.iter().all(|v| (0..4).contains(v))
+                    && self.cell[p[0] as usize][p[1] as usize][p[2] as usize] == me
+                {
+                    count += 1;
+                    if count == 4 {
+                        self.winner = Some(me);
+                    }
+                } else {
+                    count = 0;
+                }
+            }
+        }
+    }
+
+    fn status(&self) -> Status {
+        match self.winner {
+            Some(1) => Status::Win(Player::First),
+            Some(_) => Status::Win(Player::Second),
+            None if self.ply == 64 => Status::Draw,
+            None => Status::Ongoing,
+        }
+    }
+
+    /// Whether the player to move wins with one stone.
+    fn wins_at_once(&self) -> bool {
+        let me = (self.ply % 2 + 1) as u8;
+        self.legal().into_iter().any(|c| {
+            let mut next = self.clone();
+            next.play(c);
+            next.winner == Some(me)
+        })
+    }
+}
+
+/// The token of a cell in each game's notation.
+fn token(gravity: bool, (x, y, z): (usize, usize, usize)) -> String {
+    if gravity {
+        format!("{:x}", x + 4 * y)
+    } else {
+        format!("{}{}{}", (b'a' + x as u8) as char, y + 1, z + 1)
+    }
+}
+
+fn random_games<G: Tactics + Notation<Move = u8>>(g: G, gravity: bool, games: usize, seed: u64) {
+    let mut rng = SplitMix(seed);
+    let mut over = [0; 3];
+    for _ in 0..games {
+        let (mut pos, mut model) = (g, Model::new(gravity));
+        let mut line = String::new();
+        while !model.over() {
+            assert_eq!(pos.status(), model.status(), "{line}");
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            let mut ours: Vec<String> = moves.iter().map(|&m| pos.format_move(m)).collect();
+            let mut theirs: Vec<String> =
+                model.legal().iter().map(|&c| token(gravity, c)).collect();
+            ours.sort();
+            theirs.sort();
+            theirs.dedup();
+            assert_eq!(ours, theirs, "legal moves after '{line}'");
+            let winning = model.wins_at_once();
+            assert_eq!(
+                pos.has_winning_move(),
+                winning,
+                "has_winning_move after '{line}'"
+            );
+            if !winning {
+                let mut safe = MoveList::<RankedMove<u8>>::new();
+                pos.safe_moves(&mut safe);
+                for rm in &safe {
+                    // A safe move never hands the opponent a win at once.
+                    let next = pos.play(rm.mv);
+                    assert!(
+                        next.status() != Status::Ongoing || !next.has_winning_move(),
+                        "{line}"
+                    );
+                }
+            }
+            // Mostly non-losing moves, so that games run long.
+            let cells = model.legal();
+            let c = cells[rng.below(cells.len())];
+            let t = token(gravity, c);
+            let m = pos
+                .parse_move(&t)
+                .unwrap_or_else(|e| panic!("'{t}' after '{line}': {e}"));
+            pos = pos.play(m);
+            model.play(c);
+            line.push_str(&t);
+            assert_eq!(play_moves(g, &line).unwrap().0, pos, "{line}");
+        }
+        assert_eq!(pos.status(), model.status(), "{line}");
+        over[match model.status() {
+            Status::Win(Player::First) => 0,
+            Status::Win(Player::Second) => 1,
+            _ => 2,
+        }] += 1;
+    }
+    assert!(
+        over[0] > 0 && over[1] > 0,
+        "both players won some games: {over:?}"
+    );
+}
+
+#[test]
+fn the_rules_agree_with_a_grid_model() {
+    random_games(Gravity::new(), true, 400, 3);
+    random_games(Qubic::new(), false, 400, 4);
+}
+
+#[test]
+fn notation_and_errors() {
+    let cube = Gravity::new();
+    assert_eq!(cube.name(), "cube");
+    let (pos, moves) = play_moves(cube, "0fc3").unwrap();
+    assert_eq!(moves, vec![0, 15, 12, 3]);
+    assert_eq!(pos.ply(), 4);
+    let err = play_moves(cube, "00000").unwrap_err();
+    assert_eq!((err.index, err.reason.as_str()), (5, "column 0 is full"));
+    let err = play_moves(cube, "0g").unwrap_err();
+    assert!(err.reason.contains("not a column"), "{err}");
+    // Four on the bottom row with the seventh stone: an eighth comes after the end.
+    let err = play_moves(cube, "04152637").unwrap_err();
+    assert!(err.reason.contains("after the game is over"), "{err}");
+    assert_eq!(
+        play_moves(cube, "0,4,1,5,2,6,3").unwrap().0.status(),
+        Status::Win(Player::First)
+    );
+
+    let qubic = Qubic::new();
+    assert_eq!(qubic.name(), "qubic");
+    let (pos, moves) = play_moves(qubic, "a11d44").unwrap();
+    assert_eq!(moves, vec![0, 63]);
+    assert_eq!(pos.format_move(21), "b22");
+    let err = play_moves(qubic, "a11a11").unwrap_err();
+    assert_eq!((err.index, err.reason.as_str()), (2, "cell a11 is taken"));
+    for bad in ["e11", "a51", "a10", "a1"] {
+        assert!(play_moves(qubic, bad).is_err(), "{bad}");
+    }
+    // A space diagonal.
+    let diagonal = play_moves(qubic, "a11a12b22b23c33c34d44").unwrap().0;
+    assert_eq!(diagonal.status(), Status::Win(Player::First));
+
+    // The command line: one line, non-zero.
+    for (game, moves) in [
+        ("cube", "0g"),
+        ("cube", "00000"),
+        ("qubic", "a11a11"),
+        ("qubic", "z99"),
+    ] {
+        let r = inarow(&["solve", "--game", game, moves], None);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(1), "{game} {moves}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    }
+}
+
+/// The 4x4x4 symmetries keep the value: late random positions and their images (8 floor
+/// symmetries for the cube, the 192 of Qubic, as cell permutations of the geometry) solve to
+/// the same exact score, and have the same canonical key.
+#[test]
+fn symmetries_keep_the_value() {
+    fn check<G: Tactics + Notation<Move = u8> + inarow::game::Bounded>(
+        g: G,
+        gravity: bool,
+        stones: usize,
+        count: usize,
+    ) {
+        let geometry = Geometry::cube(gravity);
+        let mut rng = SplitMix(17 + gravity as u64);
+        let mut solver = AlphaBeta::new(
+            &g,
+            Config {
+                tt_mb: 16,
+                ..Config::default()
+            },
+        );
+        let mut done = 0;
+        while done < count {
+            let mut pos = g;
+            let mut cells = Vec::new();
+            while cells.len() < stones && pos.status() == Status::Ongoing && !pos.has_winning_move()
+            {
+                let mut safe = MoveList::new();
+                pos.safe_moves(&mut safe);
+                if safe.is_empty() {
+                    break;
+                }
+                let m = safe[rng.below(safe.len())].mv;
+                cells.push(m);
+                pos = pos.play(m);
+            }
+            if cells.len() < stones || pos.status() != Status::Ongoing {
+                continue;
+            }
+            let want = solver.solve(&pos, false).unwrap();
+            // Replay the same cells mapped by a symmetry.
+            let text: Vec<String> = {
+                let mut p = g;
+                cells
+                    .iter()
+                    .map(|&m| {
+                        let t = p.format_move(m);
+                        p = p.play(m);
+                        t
+                    })
+                    .collect()
+            };
+            let placed = cell_sequence(g, &text, gravity);
+            for (i, sym) in geometry
+                .symmetries()
+                .iter()
+                .enumerate()
+                .step_by(if gravity { 1 } else { 7 })
+            {
+                let mapped: Vec<String> = placed
+                    .iter()
+                    .map(|&c| {
+                        let c = sym[c] as usize;
+                        token(gravity, (c % 4, c / 4 % 4, c / 16))
+                    })
+                    .collect();
+                let image = play_moves(g, &mapped.join(",")).unwrap().0;
+                if gravity || image.ply() <= QUBIC_SYMMETRY_STONES {
+                    assert_eq!(image.canonical_key(), pos.canonical_key(), "symmetry {i}");
+                }
+                solver.reset();
+                assert_eq!(
+                    solver.solve(&image, false).unwrap(),
+                    want,
+                    "symmetry {i} of {text:?}"
+                );
+            }
+            done += 1;
+        }
+    }
+    check(Gravity::new(), true, 40, 6);
+    check(Qubic::new(), false, 44, 3);
+
+    // Early Qubic positions: all 192 images share the canonical key.
+    let geometry = Geometry::cube(false);
+    let mut rng = SplitMix(5);
+    for _ in 0..20 {
+        let mut cells: Vec<usize> = (0..64).collect();
+        let stones = 1 + rng.below(QUBIC_SYMMETRY_STONES as usize);
+        for i in 0..stones {
+            let j = i + rng.below(64 - i);
+            cells.swap(i, j);
+        }
+        let text = |map: &dyn Fn(usize) -> usize| -> String {
+            cells[..stones]
+                .iter()
+                .map(|&c| {
+                    let c = map(c);
+                    token(false, (c % 4, c / 4 % 4, c / 16))
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let Ok((pos, _)) = play_moves(Qubic::new(), &text(&|c| c)) else {
+            continue; // a line made early
+        };
+        for sym in geometry.symmetries() {
+            let image = play_moves(Qubic::new(), &text(&|c| sym[c] as usize))
+                .unwrap()
+                .0;
+            assert_eq!(image.canonical_key(), pos.canonical_key());
+        }
+    }
+}
+
+/// The cells (bit numbers) that a sequence of move tokens puts stones on.
+fn cell_sequence<G: Notation<Move = u8>>(g: G, tokens: &[String], gravity: bool) -> Vec<usize> {
+    let mut heights = [0usize; 16];
+    let mut pos = g;
+    tokens
+        .iter()
+        .map(|t| {
+            let m = pos.parse_move(t).unwrap();
+            pos = pos.play(m);
+            if gravity {
+                let c = m as usize;
+                heights[c] += 1;
+                c + 16 * (heights[c] - 1)
+            } else {
+                m as usize
+            }
+        })
+        .collect()
+}
+
+/// Late positions: alpha-beta's exact scores against the exhaustive reference, and the engine's
+/// two-valued answer against them.
+#[test]
+fn late_positions_agree_with_the_reference() {
+    fn check<G: Tactics + Notation<Move = u8> + inarow::game::Bounded>(g: G, empty: usize) {
+        let mut rng = SplitMix(99);
+        let mut reference = Minimax::new();
+        let mut solver = AlphaBeta::new(
+            &g,
+            Config {
+                tt_mb: 16,
+                ..Config::default()
+            },
+        );
+        let mut engine = Engine::new(&g, Options::default());
+        let mut checked = 0;
+        while checked < 40 {
+            let mut pos = g;
+            while pos.ply() < 64 - empty as u32 && pos.status() == Status::Ongoing {
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                pos = pos.play(moves[rng.below(moves.len())]);
+            }
+            if pos.status() != Status::Ongoing {
+                continue;
+            }
+            let want = reference.value(&pos);
+            assert_eq!(solver.solve(&pos, false), Ok(want), "{pos:?}");
+            assert_eq!(engine.wins(&pos).score, Some((want > 0) as i32), "{pos:?}");
+            checked += 1;
+        }
+    }
+    check(Gravity::new(), 12);
+    check(Qubic::new(), 9);
+}
+
+#[test]
+fn the_difficulty_sets_are_solved_correctly() {
+    let Some(path) = shared_path("cube/gravity_36.txt", "cube::the_difficulty_sets") else {
+        return;
+    };
+    let r = inarow(&["bench", "--game", "cube", path.to_str().unwrap()], None);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("n=100 correct=100"), "{}", r.stdout);
+    // The spec names the games.
+    assert_eq!(format!("{:?}", start("qubic")), "Qubic(qubic(0x0, 0x0))");
+}
