@@ -276,6 +276,30 @@ impl<const GRAVITY: bool> Cube<GRAVITY> {
         }
     }
 
+    /// The threats (cells completing a line of four) that a stone of the side to move on `cell`
+    /// adds to `before`, its threats now: on the lines through the cell that hold two of its
+    /// stones and none of the opponent's. With gravity, only those that can be played at once.
+    #[inline(always)]
+    fn new_threats(&self, cell: u32, before: u64) -> u64 {
+        let (mine, theirs) = (self.mine(), self.theirs());
+        let stone = 1u64 << cell;
+        let mut new = 0;
+        for &l in LINES_THROUGH[cell as usize]
+            .iter()
+            .take_while(|&&l| l != 255)
+        {
+            let line = LINES[l as usize];
+            if line & theirs == 0 && (line & mine).count_ones() == 2 {
+                new |= line & !mine & !stone;
+            }
+        }
+        new &= !before;
+        if GRAVITY {
+            new &= (self.filled() | stone) << 16 | LEVEL0;
+        }
+        new
+    }
+
     /// The move that puts a stone on `cell`.
     #[inline(always)]
     fn move_of(cell: u32) -> u8 {
@@ -537,14 +561,27 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         }
     }
 
+    /// Safe moves that make a new threat the opponent must answer (with gravity: a threat on a
+    /// cell that can be played at once).
+    #[inline]
+    fn threat_moves(&self, out: &mut MoveList<u8>) {
+        let mut safe = MoveList::new();
+        self.safe_moves(&mut safe);
+        let before = winning_cells(self.mine(), !self.filled());
+        for rm in safe {
+            if self.new_threats(self.cell_of(rm.mv), before) != 0 {
+                out.push(rm.mv);
+            }
+        }
+    }
+
     /// The seed's line count: over the lines through the cell without an opponent stone, 1, 10
     /// or 100 for 0, 1 or 2 of the mover's stones there, and 1000 for each threat the move makes
     /// that can be played at once (with gravity: not above an empty cell).
     #[inline(always)]
     fn rank_moves(&self, moves: &mut [RankedMove<u8>]) {
         let (mine, theirs) = (self.mine(), self.theirs());
-        let empty = !self.filled();
-        let before = winning_cells(mine, empty);
+        let before = winning_cells(mine, !self.filled());
         for rm in moves {
             let cell = self.cell_of(rm.mv);
             let mut rank = 0;
@@ -557,12 +594,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
                     rank += [1, 10, 100, 0][(line & mine).count_ones() as usize];
                 }
             }
-            let after = mine | 1 << cell;
-            let mut new = winning_cells(after, empty & !(1 << cell)) & !before;
-            if GRAVITY {
-                new &= (self.filled() | 1 << cell) << 16 | LEVEL0;
-            }
-            rank += 1000 * new.count_ones() as i32;
+            rank += 1000 * self.new_threats(cell, before).count_ones() as i32;
             rm.rank = rank;
         }
     }

@@ -256,6 +256,12 @@ pub trait Tactics: Game {
     /// leaves the game's order.
     fn rank_moves(&self, _moves: &mut [RankedMove<Self::Move>]) {}
 
+    /// The moves that do not lose within a ply (as [`Tactics::safe_moves`]) and make a threat:
+    /// a move after which the mover could win at once if the opponent did nothing, so that the
+    /// opponent must answer it. What threat-space search plays; the default knows none, and
+    /// that search then finds nothing.
+    fn threat_moves(&self, _out: &mut MoveList<Self::Move>) {}
+
     /// Bounds `(lowest, highest)` on the score of the side to move in a [`Bounded`] game that
     /// follow from a strategy one side can play to the end (Connect Four: no quick win; Allis'
     /// claimeven). Asked only when the side to move has no immediate win. The default knows

@@ -16,6 +16,7 @@ pub mod minimax;
 pub mod pn;
 pub mod retro;
 pub mod score;
+pub mod threats;
 pub mod tt;
 pub mod winner;
 

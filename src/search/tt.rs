@@ -14,14 +14,15 @@
 //! The bucket is `key mod P` with `P` prime, and the entry keeps `key mod 2^40`: by the Chinese
 //! remainder theorem the pair identifies the key whenever `P * 2^40 >= 2^key_bits`
 //! (connect-four-3d). A single atomic word then answers only for its own position. For longer
-//! keys the table also keeps each full key beside the entry, and the three words of a slot are
-//! guarded by a sequence number (a seqlock whose writers never wait: a writer that finds the
-//! slot busy drops its store, and a reader that sees it change reports a miss).
+//! keys the table also keeps each full key beside the entry, and the words of a slot (entry,
+//! sequence number, key) lie together, a two-slot bucket in one 64-byte cache line, guarded by
+//! the sequence number (a seqlock whose writers never wait: a writer that finds the slot busy
+//! drops its store, and a reader that sees it change reports a miss).
 //! `work` is log2 of the subtree's node count (at most 31), for the Big and TwoBig replacement
 //! schemes; `move` is the move code plus one (0 = none), so any code below
 //! [`MAX_MOVES`](crate::game::MAX_MOVES) fits.
 
-use super::memory::{HUGE_PAGE, Zeroable, zeroed, zeroed_huge};
+use super::memory::{HUGE_PAGE, zeroed, zeroed_huge};
 use crate::game::bits::Divisor;
 use std::fmt;
 use std::str::FromStr;
@@ -94,14 +95,13 @@ const _: () = assert!(crate::game::MAX_MOVES < MOVE_MASK as usize);
 /// the whole table beyond it (a sweep costs about as much as N random writes per slot).
 const TOUCH_SHARE: usize = 32;
 
-/// The full key of a slot of a wide table, under a sequence number that is odd while a writer
-/// holds the slot.
-#[derive(Default)]
-struct WideKey {
-    seq: AtomicU64,
-    low: AtomicU64,
-    high: AtomicU64,
-}
+/// The words of a slot of a wide table, after the entry: a sequence number that is odd while a
+/// writer holds the slot, and the full key.
+const SEQ: usize = 1;
+const KEY_LOW: usize = 2;
+const KEY_HIGH: usize = 3;
+/// Words a slot of a wide table takes.
+const WIDE_STRIDE: usize = 4;
 
 /// The slots one searcher wrote since the table was last cleared, so that clearing a large
 /// table after a small search costs little.
@@ -126,13 +126,16 @@ impl WriteLog {
 
 /// A transposition table of a fixed size in memory, shareable between threads.
 pub struct Table {
-    /// The entries, from `base` on (the start is aligned for huge pages).
+    /// The slots, from `base` on (the start is aligned for huge pages).
     storage: Vec<AtomicU64>,
     base: usize,
-    /// Full keys, kept only when the packed check cannot tell keys apart.
-    wide_keys: Vec<WideKey>,
+    /// Words a slot takes: 1 (the entry), or [`WIDE_STRIDE`] when the full key is kept
+    /// because the packed check cannot tell keys apart.
+    stride: usize,
     buckets: u64,
     reduce: Divisor,
+    /// `2^64 mod buckets`, for the bucket of a key longer than 64 bits.
+    pow64: u64,
     ways: usize,
     scheme: Scheme,
 }
@@ -153,21 +156,22 @@ impl Table {
         let most = |slot_bytes: usize| ((bytes / (slot_bytes * ways)) as u64).min(u32::MAX as u64);
         let mut buckets = prev_prime(most(8));
         let wide = buckets > 0 && key_bits > CHECK_BITS + (63 - buckets.leading_zeros());
+        let stride = if wide { WIDE_STRIDE } else { 1 };
         if wide {
-            buckets = prev_prime(most(8 + size_of::<WideKey>()));
+            buckets = prev_prime(most(8 * WIDE_STRIDE));
         }
-        let slots = buckets as usize * ways;
-        let (storage, base) = allocate(slots).ok_or_else(too_big)?;
+        let (storage, base) = allocate(buckets as usize * ways * stride).ok_or_else(too_big)?;
         let table = Table {
             storage,
             base,
-            wide_keys: if wide {
-                zeroed(slots).ok_or_else(too_big)?
-            } else {
-                Vec::new()
-            },
+            stride,
             buckets,
             reduce: Divisor::new(buckets),
+            pow64: if buckets > 1 {
+                (u64::MAX % buckets + 1) % buckets
+            } else {
+                0
+            },
             ways,
             scheme,
         };
@@ -181,19 +185,27 @@ impl Table {
         for page in self.storage[self.base..].chunks(512) {
             page[0].store(0, Ordering::Relaxed);
         }
-        for page in self.wide_keys.chunks(4096 / size_of::<WideKey>()) {
-            page[0].seq.store(0, Ordering::Relaxed);
-        }
     }
 
     /// Memory held by the table, in bytes.
     pub fn bytes(&self) -> usize {
-        self.storage.len() * 8 + self.wide_keys.len() * size_of::<WideKey>()
+        self.storage.len() * 8
     }
 
     /// The number of entries the table can hold.
     pub fn slots(&self) -> usize {
-        self.storage.len() - self.base
+        (self.storage.len() - self.base) / self.stride
+    }
+
+    /// Word `field` of `slot` (0 is the entry).
+    #[inline(always)]
+    fn at(&self, slot: usize, field: usize) -> &AtomicU64 {
+        &self.storage[self.base + slot * self.stride + field]
+    }
+
+    #[inline(always)]
+    fn is_wide(&self) -> bool {
+        self.stride != 1
     }
 
     /// A log for one searcher's writes, sized so that clearing by log beats a sweep.
@@ -212,13 +224,9 @@ impl Table {
             for word in &self.storage {
                 word.store(0, Ordering::Relaxed);
             }
-            for wide in &self.wide_keys {
-                wide.low.store(0, Ordering::Relaxed);
-                wide.high.store(0, Ordering::Relaxed);
-            }
         } else {
             for &i in &log.slots {
-                self.storage[self.base + i as usize].store(0, Ordering::Relaxed);
+                self.at(i as usize, 0).store(0, Ordering::Relaxed);
             }
         }
         log.slots.clear();
@@ -230,20 +238,24 @@ impl Table {
         let b = if key >> 64 == 0 {
             self.reduce.remainder(key as u64)
         } else {
-            (key % self.buckets as u128) as u64
+            // (high * 2^64 + low) mod P from three remainders below 2^32 (P < 2^32): no
+            // 128-bit division.
+            let high = self.reduce.remainder((key >> 64) as u64);
+            let low = self.reduce.remainder(key as u64);
+            self.reduce.remainder(high * self.pow64 + low)
         };
         b as usize * self.ways
     }
 
     #[inline(always)]
     fn word(&self, slot: usize) -> u64 {
-        self.storage[self.base + slot].load(Ordering::Relaxed)
+        self.at(slot, 0).load(Ordering::Relaxed)
     }
 
     /// The entry word of `slot` if it holds `key`, else 0.
     #[inline(always)]
     fn read(&self, slot: usize, key: u128) -> u64 {
-        if self.wide_keys.is_empty() {
+        if !self.is_wide() {
             let word = self.word(slot);
             return if word & CHECK_MASK == key as u64 & CHECK_MASK {
                 word
@@ -263,16 +275,15 @@ impl Table {
     /// meanwhile.
     #[inline]
     fn read_wide(&self, slot: usize) -> Option<(u64, u128)> {
-        let wide = &self.wide_keys[slot];
-        let seq = wide.seq.load(Ordering::Acquire);
+        let seq = self.at(slot, SEQ).load(Ordering::Acquire);
         if seq & 1 != 0 {
             return None;
         }
         let word = self.word(slot);
-        let full = wide.low.load(Ordering::Relaxed) as u128
-            | (wide.high.load(Ordering::Relaxed) as u128) << 64;
+        let full = self.at(slot, KEY_LOW).load(Ordering::Relaxed) as u128
+            | (self.at(slot, KEY_HIGH).load(Ordering::Relaxed) as u128) << 64;
         fence(Ordering::Acquire);
-        (wide.seq.load(Ordering::Relaxed) == seq).then_some((word, full))
+        (self.at(slot, SEQ).load(Ordering::Relaxed) == seq).then_some((word, full))
     }
 
     /// Starts loading the bucket of `key` into the cache, ahead of a probe.
@@ -285,7 +296,7 @@ impl Table {
             unsafe {
                 use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
                 _mm_prefetch::<_MM_HINT_T0>(
-                    self.storage.as_ptr().add(self.base + slot) as *const i8
+                    self.storage.as_ptr().add(self.base + slot * self.stride) as *const i8,
                 );
             }
         }
@@ -344,7 +355,7 @@ impl Table {
                     first
                 } else if old >> WORK_SHIFT <= work {
                     // The displaced entry moves to the second slot, which always takes the newest.
-                    if self.wide_keys.is_empty() {
+                    if !self.is_wide() {
                         self.write(log, first + 1, old, 0);
                     } else if let Some((old, old_key)) = self.read_wide(first) {
                         self.write(log, first + 1, old, old_key);
@@ -360,24 +371,24 @@ impl Table {
 
     #[inline(always)]
     fn write(&self, log: &mut WriteLog, slot: usize, word: u64, key: u128) {
-        let entry = &self.storage[self.base + slot];
-        if self.wide_keys.is_empty() {
+        let entry = self.at(slot, 0);
+        if !self.is_wide() {
             entry.store(word, Ordering::Relaxed);
         } else {
-            let wide = &self.wide_keys[slot];
-            let seq = wide.seq.load(Ordering::Relaxed);
-            if seq & 1 != 0
-                || wide
-                    .seq
-                    .compare_exchange(seq, seq + 1, Ordering::Acquire, Ordering::Relaxed)
+            let seq = self.at(slot, SEQ);
+            let n = seq.load(Ordering::Relaxed);
+            if n & 1 != 0
+                || seq
+                    .compare_exchange(n, n + 1, Ordering::Acquire, Ordering::Relaxed)
                     .is_err()
             {
                 return; // another thread is writing this slot: keep its entry
             }
             entry.store(word, Ordering::Relaxed);
-            wide.low.store(key as u64, Ordering::Relaxed);
-            wide.high.store((key >> 64) as u64, Ordering::Relaxed);
-            wide.seq.store(seq + 2, Ordering::Release);
+            self.at(slot, KEY_LOW).store(key as u64, Ordering::Relaxed);
+            self.at(slot, KEY_HIGH)
+                .store((key >> 64) as u64, Ordering::Relaxed);
+            seq.store(n + 2, Ordering::Release);
         }
         log.push(slot);
     }
@@ -397,9 +408,6 @@ fn allocate(words: usize) -> Option<(Vec<AtomicU64>, usize)> {
     storage.truncate(base + words);
     Some((storage, base))
 }
-
-// SAFETY: three atomic integers.
-unsafe impl Zeroable for WideKey {}
 
 #[inline(always)]
 fn unpack(word: u64) -> Entry {
@@ -491,7 +499,7 @@ mod tests {
     fn wide_keys_are_checked_in_full() {
         let t = Table::new(1, Scheme::New, 128);
         let mut log = t.write_log();
-        assert!(!t.wide_keys.is_empty());
+        assert!(t.is_wide());
         let p = t.buckets as u128;
         let a = 77u128;
         let b = a + p * (1u128 << 40);

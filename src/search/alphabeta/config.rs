@@ -1,6 +1,7 @@
 //! The alpha-beta solver's settings: its root driver and every technique, each switchable so
 //! that they can be compared.
 
+use crate::search::threats::ThreatBudget;
 use crate::search::tt::Scheme;
 use std::fmt;
 use std::str::FromStr;
@@ -72,6 +73,9 @@ pub struct Config {
     /// Use the game's strategy bounds (`Tactics::strategy_bounds`, e.g. Connect Four's
     /// claimeven).
     pub strategy_bounds: bool,
+    /// Threat-space search at nodes where a win of the side to move would cut the search off
+    /// (`None`: off). Games without threats (`Tactics::threat_moves`) pay nothing.
+    pub threat_search: Option<ThreatBudget>,
     /// Positions this close to `max_plies` skip the table: their subtrees are cheaper to search
     /// again than a cache miss.
     pub table_min_plies_left: u32,
@@ -94,6 +98,10 @@ impl Default for Config {
             history: false,
             etc: true,
             strategy_bounds: true,
+            threat_search: Some(ThreatBudget {
+                depth: 6,
+                nodes: 200,
+            }),
             table_min_plies_left: 0,
             threads: 1,
             solo_nodes: 100_000,

@@ -51,6 +51,8 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     /// History heuristic counters, by side to move and move code.
     history: [[u32; MAX_MOVES]; 2],
     nodes: u64,
+    /// Positions visited by threat-space searches.
+    threat_nodes: u64,
     /// `nodes` when the limits were last checked.
     checked: u64,
     /// Node count at which a solo run yields to the helpers.
@@ -91,6 +93,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             parallel: false,
             history: [[0; MAX_MOVES]; 2],
             nodes: 0,
+            threat_nodes: 0,
             checked: 0,
             solo_until: None,
             limits: Limits::default(),

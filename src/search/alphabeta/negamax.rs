@@ -11,6 +11,7 @@ use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
 use crate::game::{Bounded, MAX_MOVES, MoveList, RankedMove, Status, Tactics};
 use crate::search::limits::Stop;
 use crate::search::score::{final_score, win_at};
+use crate::search::threats::wins_by_threats;
 use crate::search::tt::Bound;
 use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
@@ -173,6 +174,15 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                     }
                 }
                 _ => {}
+            }
+        }
+
+        if let Some(budget) = self.config.threat_search {
+            // A win by at most `depth` threats ends by ply n + 2 depth + 1 (the last threat, the
+            // forced reply, the winning move).
+            let lowest_win = win_at(m as u32, n as u32 + 2 * budget.depth + 1);
+            if beta <= lowest_win && wins_by_threats(pos, budget, &mut self.threat_nodes) {
+                return lowest_win;
             }
         }
 

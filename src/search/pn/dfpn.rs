@@ -65,6 +65,7 @@ use super::{
 use crate::game::{Goal, MoveList, Player, RepetitionRule, Tactics, repetition_draw};
 use crate::search::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use crate::search::memory::{Zeroable, zeroed};
+use crate::search::threats::ThreatBudget;
 use std::collections::HashSet;
 use std::mem::size_of;
 use std::time::Instant;
@@ -125,6 +126,8 @@ pub struct DfPn<G: Tactics> {
     live: usize,
     /// The deepest the search goes below its root.
     max_depth: u32,
+    /// Threat-space search at every node, within this budget (`None`: off).
+    threats: Option<ThreatBudget>,
     generation: u16,
     /// The question the table's current generation answers, as "can this player win?" (see
     /// [`canonical`]), and the history (sorted exact keys) every path starts with.
@@ -175,6 +178,7 @@ impl<G: Tactics> DfPn<G> {
             max_buckets,
             live: 0,
             max_depth: MAX_DEPTH,
+            threats: Some(ThreatBudget::default()),
             generation: 1,
             session: None,
             session_history: Vec::new(),
@@ -199,6 +203,12 @@ impl<G: Tactics> DfPn<G> {
     /// stops the search, and proof extraction, with [`Stop::Depth`]).
     pub fn set_max_depth(&mut self, plies: u32) {
         self.max_depth = plies.min(MAX_DEPTH);
+    }
+
+    /// Sets the threat-space search run at every node (`None`: none). The table stays: what it
+    /// holds as solved is true whatever found it.
+    pub fn set_threat_search(&mut self, threats: Option<ThreatBudget>) {
+        self.threats = threats;
     }
 
     /// The deepest the search and proof extraction go below their root.
@@ -279,7 +289,13 @@ impl<G: Tactics> DfPn<G> {
                 self.goal,
             ));
         }
-        if let Eval::Solved(v) = evaluate(pos, self.attacker, self.goal) {
+        if let Eval::Solved(v) = evaluate(
+            pos,
+            self.attacker,
+            self.goal,
+            self.threats,
+            &mut self.stats.threat_nodes,
+        ) {
             return Ok(v);
         }
         let key = pos.canonical_key();
@@ -382,7 +398,13 @@ impl<G: Tactics> DfPn<G> {
                 {
                     continue;
                 }
-                match evaluate(&child, self.attacker, self.goal) {
+                match evaluate(
+                    &child,
+                    self.attacker,
+                    self.goal,
+                    self.threats,
+                    &mut self.stats.threat_nodes,
+                ) {
                     Eval::Solved(v) => {
                         let (pn, dn) = solved(v);
                         (pn, dn, FINAL)

@@ -23,6 +23,7 @@ pub use pns::Pns;
 
 use crate::game::{Game, Goal, MoveList, Player, RankedMove, Status, Tactics};
 use crate::search::limits::{Limits, Stop};
+use crate::search::threats::{ThreatBudget, wins_by_threats};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 
@@ -62,6 +63,8 @@ pub struct PnStats {
     pub peak_bytes: usize,
     /// Time spent inside `prove`.
     pub elapsed: Duration,
+    /// Positions visited by threat-space searches (df-pn's win detector).
+    pub threat_nodes: u64,
 }
 
 /// What the proof-number searches share; the engine and the certificate extractor drive any of
@@ -169,11 +172,29 @@ pub(crate) fn evaluate_into<G: Tactics>(
     Eval::Open(moves.len() as u32)
 }
 
-/// [`evaluate_into`] when the moves are not needed.
+/// [`evaluate_into`] when the moves are not needed, and with threat-space search: a side to move
+/// that wins by a sequence of threats (within `threats`) is as good as won. `visited` counts
+/// the positions the threat-space searches looked at.
 #[inline]
-pub(crate) fn evaluate<G: Tactics>(pos: &G, attacker: Player, goal: Goal) -> Eval {
+pub(crate) fn evaluate<G: Tactics>(
+    pos: &G,
+    attacker: Player,
+    goal: Goal,
+    threats: Option<ThreatBudget>,
+    visited: &mut u64,
+) -> Eval {
     let mut moves = MoveList::new();
-    evaluate_into(pos, attacker, goal, &mut moves)
+    let eval = evaluate_into(pos, attacker, goal, &mut moves);
+    if let (Eval::Open(_), Some(budget)) = (eval, threats)
+        && wins_by_threats(pos, budget, visited)
+    {
+        return Eval::Solved(status_verdict(
+            Status::Win(pos.side_to_move()),
+            attacker,
+            goal,
+        ));
+    }
+    eval
 }
 
 /// Sorts moves by the game's ranks, best first; ties keep the game's order.
