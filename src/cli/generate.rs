@@ -1,9 +1,11 @@
 //! `inarow gen`: random reasonable positions with their values, in `bench`'s `MOVES RESULT`
 //! format: `win` / `nowin` when the first player moves (the two-valued question, as in
-//! `shared/data/cube`), the exact score of the side to move otherwise.
+//! `shared/data/cube`), the exact score of the side to move otherwise. What solving them took
+//! goes to standard error as a `bench` summary line with the total seconds.
 
 use super::{GameArg, LimitArgs, Outcome, progress_bar};
 use clap::Args;
+use inarow::engine::bench::Tally;
 use inarow::engine::generate::reasonable_lines;
 use inarow::engine::{Config, Engine, Options};
 use inarow::game::{Notation, Player, Tactics, format_moves};
@@ -56,17 +58,21 @@ fn generate<G: Tactics + Notation>(
     );
     let mut out = std::io::stdout().lock();
     let mut outcome = Outcome::Done;
+    let mut tally = Tally::default();
     for line in &lines {
         let pos = line.iter().fold(start, |p, &m| p.play(m));
         engine.reset();
-        let result = if pos.side_to_move() == Player::First {
-            engine
-                .wins(&pos)
-                .score
-                .map(|w| if w > 0 { "win" } else { "nowin" }.to_string())
+        let (report, two_valued) = if pos.side_to_move() == Player::First {
+            (engine.wins(&pos), true)
         } else {
-            engine.solve(&pos).score.map(|s| s.to_string())
+            (engine.solve(&pos), false)
         };
+        tally.record(&report, report.score.unwrap_or(i32::MIN));
+        let result = report.score.map(|s| match (two_valued, s) {
+            (true, 0) => "nowin".to_string(),
+            (true, _) => "win".to_string(),
+            (false, s) => s.to_string(),
+        });
         let result = result.unwrap_or_else(|| {
             outcome = Outcome::Incomplete;
             "?".to_string()
@@ -76,5 +82,13 @@ fn generate<G: Tactics + Notation>(
             .map_err(|e| format!("cannot write: {e}"))?;
     }
     bar.finish_and_clear();
+    // What solving them took, as `bench` would print it (on standard error: standard output
+    // is the benchmark file).
+    let name = format!("gen:{}:{}", start.name(), args.stones);
+    eprintln!(
+        "{} seconds={:.1}",
+        tally.summary(&name),
+        tally.total_us / 1e6
+    );
     Ok(outcome)
 }

@@ -154,7 +154,8 @@ pub struct SolverArgs {
     /// Algorithm (default: the game's fastest exact method: gallop for connect4, dfpn for
     /// popout). Alpha-beta with its root driver: gallop (from the extremes, then bisection),
     /// bisect, mtdf, deepening or ab (one full window); a proof-number search, which gives
-    /// win / draw / loss only: pns, pn2 or dfpn; or minimax, the exhaustive reference.
+    /// win / draw / loss only: pns, pn2 or dfpn; minimax, the exhaustive reference; or tss,
+    /// threat-space search alone (a win by threats, or `?`).
     #[arg(long)]
     algo: Option<String>,
     /// Memory budget of the proof-number searches, in MiB.

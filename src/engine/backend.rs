@@ -4,11 +4,12 @@
 //! value, and [`WinSearch`] for the distance.
 
 use super::{Algorithm, Options};
-use crate::game::{Bounded, Game, Goal, KindVisitor, Player, Repeating, Tactics};
+use crate::game::{Bounded, Game, Goal, KindVisitor, Player, Repeating, Status, Tactics};
 use crate::search::alphabeta::{AlphaBeta, Oracle};
 use crate::search::limits::{Limits, Stop};
 use crate::search::minimax::Minimax;
 use crate::search::pn::{DfPn, Pn2, Pns, Prover, Verdict, weak_value};
+use crate::search::threats::{ThreatBudget, wins_by_threats};
 use crate::search::winner::{Handicap, WinSearch};
 use std::sync::Arc;
 
@@ -79,6 +80,7 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
                 minimax: Minimax::new(),
                 nodes: 0,
             }),
+            Algorithm::Tss => Box::new(Threats::new(o.limits)),
             family => Box::new(ProofNumbers(prover(family, o)?)),
         };
         Ok((backend, method))
@@ -101,6 +103,11 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
         let method = o.algorithm.unwrap_or(default);
         let value = match method {
             Algorithm::AlphaBeta => None,
+            Algorithm::Tss => {
+                return Err(format!(
+                    "tss: {name} has no threat-space search (its positions repeat)"
+                ));
+            }
             Algorithm::Minimax => {
                 return Err(format!(
                     "minimax: the exhaustive reference needs a game with a length bound, and \
@@ -210,6 +217,62 @@ impl<G: Bounded> Backend<G> for Reference {
     fn peak_bytes(&self) -> usize {
         // The memo: a key and a score per position, and the map's own overhead.
         self.minimax.positions() * 32
+    }
+    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
+        Err("--book works with the alpha-beta algorithms".into())
+    }
+}
+
+/// Threat-space search alone: a win by threats (1), or nothing ([`Stop::NoThreatWin`]).
+struct Threats {
+    budget: ThreatBudget,
+    nodes: u64,
+}
+
+impl Threats {
+    /// Every threat a line may take; the node limit (10 million by default) bounds the search.
+    fn new(limits: Limits) -> Threats {
+        Threats {
+            budget: ThreatBudget {
+                depth: 32,
+                nodes: limits.nodes.unwrap_or(10_000_000),
+            },
+            nodes: 0,
+        }
+    }
+}
+
+impl<G: Tactics> Backend<G> for Threats {
+    fn value(&mut self, pos: &G, history: &[u128], _: bool) -> Result<i32, Stop> {
+        Ok(if self.wins(pos, history)? { 1 } else { -1 })
+    }
+    fn wins(&mut self, pos: &G, _: &[u128]) -> Result<bool, Stop> {
+        match pos.status() {
+            Status::Win(p) => return Ok(p == pos.side_to_move()),
+            Status::Draw => return Ok(false),
+            Status::Ongoing => {}
+        }
+        if pos.has_winning_move() || wins_by_threats(pos, self.budget, &mut self.nodes) {
+            Ok(true)
+        } else {
+            Err(Stop::NoThreatWin)
+        }
+    }
+    fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
+        Ok(None)
+    }
+    fn set_limits(&mut self, limits: Limits) {
+        self.budget.nodes = limits.nodes.unwrap_or(10_000_000);
+    }
+    fn reset(&mut self) {}
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+    fn table_bytes(&self) -> usize {
+        0
+    }
+    fn peak_bytes(&self) -> usize {
+        0
     }
     fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
         Err("--book works with the alpha-beta algorithms".into())

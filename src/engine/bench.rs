@@ -207,6 +207,10 @@ pub const FULL_SETS: [(&str, usize); 6] = [
     ("Test_L1_R3", 20),
 ];
 
+/// The Connect Four 3D difficulty sets of the full suite (files under `cube/` of the public
+/// data, `win` / `nowin` for the first player to move), every line.
+pub const FULL_CUBE_SETS: [&str; 2] = ["gravity_36.txt", "gravity_32.txt"];
+
 /// The PopOut boards of the full suite with their published values for the first player
 /// (popout-thesis Table 8; `shared/data/tables/popout_values.tsv`), solved with the default
 /// method and no flag, each within [`POPOUT_SECONDS`].
@@ -265,8 +269,9 @@ fn check(name: &str, passed: bool, detail: String) -> Check {
 }
 
 /// Runs the full suite: the empty boards of [`FULL_BOARDS`] (exact and weak, with `threads`
-/// threads), the public sets of [`FULL_SETS`] found under `data` (the public data folder; one
-/// thread, the table cleared before each position, as the published timings), and the PopOut
+/// threads), the public sets of [`FULL_SETS`] and [`FULL_CUBE_SETS`] found under `data` (the
+/// public data folder; one thread, the table cleared before each position, as the published
+/// timings), and the PopOut
 /// boards of [`FULL_POPOUT`] with the default method. `on_check` is told of each check as it
 /// ends.
 pub fn run_full(data: &Path, threads: usize, mut on_check: impl FnMut(&Check)) -> Vec<Check> {
@@ -279,7 +284,15 @@ pub fn run_full(data: &Path, threads: usize, mut on_check: impl FnMut(&Check)) -
         done(empty_board(spec, expected, threads));
     }
     for (set, lines) in FULL_SETS {
-        done(public_set(data, set, lines));
+        done(public_set(
+            data,
+            "connect4",
+            &format!("connect4/{set}"),
+            lines,
+        ));
+    }
+    for set in FULL_CUBE_SETS {
+        done(public_set(data, "cube", &format!("cube/{set}"), 100));
     }
     for (spec, expected) in FULL_POPOUT {
         done(popout_board(spec, expected));
@@ -335,26 +348,34 @@ fn shown(score: Option<i32>) -> String {
 }
 
 /// The first `lines` positions of a public set.
-fn public_set(data: &Path, set: &str, lines: usize) -> Check {
-    let path = data.join("connect4").join(set);
+/// The first `lines` positions of the public set `relative` (under `data`) of a game.
+fn public_set(data: &Path, spec: &str, relative: &str, lines: usize) -> Check {
+    let path = data.join(relative);
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Check {
             verdict: Verdict::Skip,
-            name: set.to_string(),
+            name: relative.to_string(),
             detail: format!("{} is not there", path.display()),
         };
     };
-    let start = crate::game::Connect::<u64, _>::new(crate::game::Standard);
-    let mut engine = match Engine::try_new(&start, Options::default()) {
-        Ok(e) => e,
-        Err(e) => return check(set, false, e),
+    let Ok(game) = spec.parse::<GameSpec>() else {
+        return check(relative, false, format!("bad spec {spec}"));
     };
-    let (tally, problems) = bench_text(start, &mut engine, set, &text, Some(lines), || {});
-    let mut detail = tally.summary("").trim_start().to_string();
-    if let Some(first) = problems.first() {
-        detail += &format!(" first_problem={first}");
+    let result = with_game!(game.start(), start => {
+        Engine::try_new(&start, Options::default()).map(|mut engine| {
+            bench_text(start, &mut engine, relative, &text, Some(lines), || {})
+        })
+    });
+    match result {
+        Ok((tally, problems)) => {
+            let mut detail = tally.summary("").trim_start().to_string();
+            if let Some(first) = problems.first() {
+                detail += &format!(" first_problem={first}");
+            }
+            check(relative, problems.is_empty() && tally.n == lines, detail)
+        }
+        Err(e) => check(relative, false, e),
     }
-    check(set, problems.is_empty() && tally.n == lines, detail)
 }
 
 /// A PopOut board solved as a user would: no flag, the default method, within the time.

@@ -53,12 +53,17 @@ pub enum Algorithm {
     DfPn,
     /// The exhaustive reference (every position, no pruning): small bounded games only.
     Minimax,
+    /// Threat-space search alone: proves wins by sequences of threats (1), says nothing else.
+    Tss,
 }
 
 impl Algorithm {
     /// Whether this algorithm gives only win / draw / loss.
     pub fn is_weak_only(self) -> bool {
-        matches!(self, Algorithm::Pns | Algorithm::Pn2 | Algorithm::DfPn)
+        matches!(
+            self,
+            Algorithm::Pns | Algorithm::Pn2 | Algorithm::DfPn | Algorithm::Tss
+        )
     }
 }
 
@@ -70,10 +75,11 @@ impl FromStr for Algorithm {
             "pn2" => Ok(Algorithm::Pn2),
             "dfpn" => Ok(Algorithm::DfPn),
             "minimax" => Ok(Algorithm::Minimax),
+            "tss" => Ok(Algorithm::Tss),
             _ => s.parse::<Driver>().map(|_| Algorithm::AlphaBeta).map_err(|_| {
                 format!(
                     "unknown algorithm '{s}': expected gallop, bisect, mtdf, deepening, ab, pns, \
-                     pn2, dfpn or minimax"
+                     pn2, dfpn, minimax or tss"
                 )
             }),
         }
@@ -88,6 +94,7 @@ impl fmt::Display for Algorithm {
             Algorithm::Pn2 => "pn2",
             Algorithm::DfPn => "dfpn",
             Algorithm::Minimax => "minimax",
+            Algorithm::Tss => "tss",
         })
     }
 }

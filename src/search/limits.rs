@@ -22,6 +22,8 @@ pub enum Stop {
     Depth,
     /// Under a handicap the side to move did not win: that proves nothing about the real game.
     Handicap,
+    /// Threat-space search alone found no win: that proves nothing either.
+    NoThreatWin,
 }
 
 impl fmt::Display for Stop {
@@ -32,6 +34,7 @@ impl fmt::Display for Stop {
             Stop::Memory => "memory budget reached",
             Stop::Depth => "depth limit reached (a line of play longer than the search follows)",
             Stop::Handicap => "no win under the handicap, which proves nothing",
+            Stop::NoThreatWin => "no win by threats found, which proves nothing",
         })
     }
 }

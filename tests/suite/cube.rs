@@ -410,3 +410,46 @@ fn the_difficulty_sets_are_solved_correctly() {
     // The spec names the games.
     assert_eq!(format!("{:?}", start("qubic")), "Qubic(qubic(0x0, 0x0))");
 }
+
+/// Every win threat-space search finds is a win (the exact solver agrees), and on late positions
+/// it finds some.
+#[test]
+fn threat_space_wins_are_wins() {
+    use inarow::search::threats::{ThreatBudget, wins_by_threats};
+    fn check<G: Tactics + inarow::game::Bounded>(g: G, stones: u32) -> usize {
+        let mut rng = SplitMix(7 + stones as u64);
+        let mut solver = AlphaBeta::new(
+            &g,
+            Config {
+                tt_mb: 16,
+                ..Config::default()
+            },
+        );
+        let budget = ThreatBudget {
+            depth: 32,
+            nodes: 100_000,
+        };
+        let mut found = 0;
+        for _ in 0..300 {
+            let mut pos = g;
+            while pos.ply() < stones && pos.status() == Status::Ongoing && !pos.has_winning_move() {
+                let mut safe = MoveList::new();
+                pos.safe_moves(&mut safe);
+                if safe.is_empty() {
+                    break;
+                }
+                pos = pos.play(safe[rng.below(safe.len())].mv);
+            }
+            if pos.status() != Status::Ongoing || pos.has_winning_move() {
+                continue;
+            }
+            if wins_by_threats(&pos, budget, &mut 0) {
+                found += 1;
+                assert!(solver.solve(&pos, true).unwrap() > 0, "{pos:?}");
+            }
+        }
+        found
+    }
+    assert!(check(Gravity::new(), 40) > 10);
+    assert!(check(Qubic::new(), 30) > 10);
+}
