@@ -149,7 +149,11 @@ fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G
     Ok(match family {
         Algorithm::Pns => Box::new(Pns::new(mem_bytes, o.limits, o.heuristic_init)),
         Algorithm::Pn2 => Box::new(Pn2::new(mem_bytes, o.limits, o.heuristic_init)),
-        _ => Box::new(DfPn::try_new(mem_bytes, o.limits)?),
+        _ => {
+            let mut dfpn = DfPn::try_new(mem_bytes, o.limits)?;
+            dfpn.set_threat_search(o.dfpn_threats);
+            Box::new(dfpn)
+        }
     })
 }
 

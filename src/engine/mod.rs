@@ -24,6 +24,7 @@ pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySumm
 pub use crate::search::census::{Census, count};
 pub use crate::search::limits::{Limits, MAX_DEPTH, Stop};
 pub use crate::search::retro::{Progress, Value};
+pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
 
@@ -32,6 +33,7 @@ use crate::search::pn::extract::extract_for_verdict;
 use crate::search::pn::{DfPn, Prover, Verdict};
 use crate::search::retro::Lookup;
 use crate::search::score::{end_ply, win_at};
+
 use backend::{Backend, Build};
 use book::Book;
 use std::fmt;
@@ -122,6 +124,8 @@ pub struct Options {
     pub repetition: u32,
     /// Games that repeat: restrictions on the side to move that prove wins faster.
     pub handicap: Handicap,
+    /// The threat-space search df-pn runs at every node (`None`: none).
+    pub dfpn_threats: Option<ThreatBudget>,
 }
 
 impl Default for Options {
@@ -131,6 +135,7 @@ impl Default for Options {
             config: Config::default(),
             weak: false,
             distance: false,
+            dfpn_threats: Some(ThreatBudget::default()),
             limits: Limits::default(),
             mem_mb: 1024,
             heuristic_init: true,
@@ -190,6 +195,7 @@ pub struct Engine<G: Tactics> {
     distance: bool,
     limits: Limits,
     mem_bytes: usize,
+    dfpn_threats: Option<ThreatBudget>,
     /// Exact keys of the positions before the one being solved (for the repetition rule).
     history: Vec<u128>,
     /// A strong solution answering before any search.
@@ -231,6 +237,7 @@ impl<G: Tactics> Engine<G> {
             distance: options.distance,
             limits: options.limits,
             mem_bytes,
+            dfpn_threats: options.dfpn_threats,
             history: Vec::new(),
             database: None,
         })
@@ -506,9 +513,10 @@ impl<G: Tactics> Engine<G> {
     /// strategy), two for a draw (each side's strategy for not losing). Uses a df-pn search
     /// under the engine's limits and memory budget, whatever the engine's own algorithm.
     pub fn certificates(&mut self, pos: &G) -> Result<Vec<Certificate<G>>, String> {
-        let (mem_bytes, limits) = (self.mem_bytes, self.limits);
+        let (mem_bytes, limits, threats) = (self.mem_bytes, self.limits, self.dfpn_threats);
         self.on_search_stack(|_| {
             let mut dfpn = DfPn::try_new(mem_bytes, limits)?;
+            dfpn.set_threat_search(threats);
             let win = dfpn.prove(pos, Goal::Win).map_err(|e| e.to_string())?;
             let mut verdicts = vec![(Goal::Win, win)];
             if win == Verdict::Disproven {

@@ -174,6 +174,12 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         key.min(self.mirror(key)).to_u128()
     }
 
+    /// Stones are only added, and the mirror is the one other symmetry.
+    fn images_may_meet(&self) -> bool {
+        let (mine, theirs) = (self.current, self.current ^ self.mask);
+        self.mirror(mine) & theirs == B::ZERO
+    }
+
     #[inline(always)]
     fn move_code(&self, m: u8) -> u16 {
         m as u16

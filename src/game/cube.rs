@@ -458,6 +458,20 @@ impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
             .expect("the identity is a symmetry")
     }
 
+    /// Stones are only added: some other symmetry must map the stones onto cells free of the
+    /// other player's (for Qubic, only while its canonical keys cover the symmetries).
+    fn images_may_meet(&self) -> bool {
+        if !GRAVITY && self.ply as u32 > QUBIC_SYMMETRY_STONES {
+            return false;
+        }
+        let [a, b] = self.stones;
+        // Symmetry 0 is the identity (the permutations are sorted).
+        (1..symmetries::<GRAVITY>().len()).any(|i| {
+            let [ia, ib] = self.image(i);
+            ia & b == 0 && ib & a == 0
+        })
+    }
+
     #[inline(always)]
     fn move_code(&self, m: u8) -> u16 {
         m as u16
@@ -568,7 +582,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         let mut safe = MoveList::new();
         self.safe_moves(&mut safe);
         let before = winning_cells(self.mine(), !self.filled());
-        for rm in safe {
+        for rm in &safe {
             if self.new_threats(self.cell_of(rm.mv), before) != 0 {
                 out.push(rm.mv);
             }
@@ -581,49 +595,70 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
     #[inline(always)]
     fn rank_moves(&self, moves: &mut [RankedMove<u8>]) {
         let (mine, theirs) = (self.mine(), self.theirs());
-        let before = winning_cells(mine, !self.filled());
+        let filled = self.filled();
+        let before = winning_cells(mine, !filled);
         for rm in moves {
             let cell = self.cell_of(rm.mv);
-            let mut rank = 0;
+            let stone = 1u64 << cell;
+            let (mut rank, mut threats) = (0, 0);
             for &l in LINES_THROUGH[cell as usize]
                 .iter()
                 .take_while(|&&l| l != 255)
             {
                 let line = LINES[l as usize];
                 if line & theirs == 0 {
-                    rank += [1, 10, 100, 0][(line & mine).count_ones() as usize];
+                    let count = (line & mine).count_ones();
+                    rank += [1, 10, 100, 0][count as usize];
+                    if count == 2 {
+                        threats |= line & !mine & !stone;
+                    }
                 }
             }
-            rank += 1000 * self.new_threats(cell, before).count_ones() as i32;
-            rm.rank = rank;
+            threats &= !before;
+            if GRAVITY {
+                threats &= (filled | stone) << 16 | LEVEL0;
+            }
+            rm.rank = rank + 1000 * threats.count_ones() as i32;
         }
     }
 
     /// Bounds on the score of the side to move:
-    /// - if every line holds an opponent stone, it cannot win;
-    /// - with gravity, claimeven (Allis; the levels have an even number of cells per column):
-    ///   with the first player to move and every column holding an even number of stones, the
-    ///   second player can answer every move on top of it and so take every empty cell of
-    ///   levels 2 and 4, leaving the first player levels 1 and 3. If the first player cannot
-    ///   make a line with its stones and those cells, it cannot win; if the second player then
-    ///   can with its own and the others, it wins.
+    /// - if every line holds an opponent stone, it cannot win; if every line holds one of its
+    ///   stones, it cannot lose;
+    /// - with gravity, claimeven (Allis), generalised to columns of odd height: with an even
+    ///   number of empty cells and the first player to move, the second player answers every
+    ///   move in the same column, and when the first player fills a column, plays the lowest
+    ///   cell of a column with an odd number of empty cells (one exists, by parity). Columns
+    ///   with an even number of stones are then only ever answered, so the second player takes
+    ///   their empty cells on levels 2 and 4; the first player gets at most their cells on
+    ///   levels 1 and 3 and every empty cell of the other columns. If it cannot make a line
+    ///   with its stones and those, it cannot win; if the second player then can with its own
+    ///   and its cells, it wins.
     #[inline(always)]
     fn strategy_bounds(&self) -> (i32, i32) {
         let (mine, theirs) = (self.mine(), self.theirs());
         if !has_line(!theirs) {
             return (i32::MIN, 0);
         }
-        if !GRAVITY || self.ply % 2 == 1 {
+        if !has_line(!mine) {
+            return (0, i32::MAX);
+        }
+        if !GRAVITY {
             return (i32::MIN, i32::MAX);
         }
         const ODD_LEVELS: u64 = 0x0000_ffff_0000_ffff;
-        if self.playable() & !ODD_LEVELS != 0 {
+        const COLUMN: u64 = 0x0001_0001_0001_0001;
+        let filled = self.filled();
+        let odd_columns = (filled ^ filled >> 16 ^ filled >> 32 ^ filled >> 48) & LEVEL0;
+        let empty = !filled;
+        if self.ply % 2 == 1 {
             return (i32::MIN, i32::MAX);
         }
-        let empty = !self.filled();
-        if has_line(mine | (empty & ODD_LEVELS)) {
+        let odd_columns = odd_columns * COLUMN;
+        let even_columns = empty & !odd_columns;
+        if has_line(mine | (even_columns & ODD_LEVELS) | (empty & odd_columns)) {
             (i32::MIN, i32::MAX)
-        } else if has_line(theirs | (empty & !ODD_LEVELS)) {
+        } else if has_line(theirs | (even_columns & !ODD_LEVELS)) {
             (i32::MIN, -1)
         } else {
             (i32::MIN, 0)

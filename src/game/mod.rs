@@ -178,6 +178,14 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
     fn canonical_key(&self) -> u128 {
         self.key()
     }
+    /// Whether play from here may reach a position and an image of it under another symmetry
+    /// (so that [`Game::canonical_key`] may merge something below it). Where stones are only
+    /// ever added, both would hold this position and its preimage, so a game can answer no
+    /// when every other image of this position puts a stone on a cell where this one has the
+    /// other player's: searches then key by [`Game::key`], which is cheaper.
+    fn images_may_meet(&self) -> bool {
+        true
+    }
     /// A number below [`MAX_MOVES`] that names the move the same way in every position (a
     /// column, a cell): what the table's move field and the history heuristic hold.
     fn move_code(&self, m: Self::Move) -> u16;

@@ -43,7 +43,7 @@ fn search<G: Tactics>(pos: &G, depth: u32, left: &mut u64) -> bool {
     }
     let mut threats = MoveList::new();
     pos.threat_moves(&mut threats);
-    for m in threats {
+    for &m in &threats {
         if *left == 0 {
             return false;
         }

@@ -453,3 +453,57 @@ fn threat_space_wins_are_wins() {
     assert!(check(Gravity::new(), 40) > 10);
     assert!(check(Qubic::new(), 30) > 10);
 }
+
+/// `images_may_meet` answers no only where no two positions below are images of each other:
+/// every position a few plies below such a root has its own canonical key. And where the root
+/// is symmetric (the empty board) it answers yes.
+#[test]
+fn images_meet_only_where_the_game_says_they_may() {
+    fn descendants<G: Tactics>(pos: G, plies: u32, out: &mut Vec<G>) {
+        out.push(pos);
+        if plies == 0 || pos.status() != Status::Ongoing {
+            return;
+        }
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        for &m in &moves {
+            descendants(pos.play(m), plies - 1, out);
+        }
+    }
+    fn check<G: Tactics>(start: G, stones: usize, plies: u32, seed: u64) -> (usize, usize) {
+        let (mut apart, mut meeting) = (0, 0);
+        let mut rng = SplitMix(seed);
+        for _ in 0..40 {
+            let mut pos = start;
+            for _ in 0..stones {
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves[rng.below(moves.len())]);
+            }
+            let mut below = Vec::new();
+            descendants(pos, plies, &mut below);
+            let keys: std::collections::HashSet<u128> = below.iter().map(|p| p.key()).collect();
+            let canonical: std::collections::HashSet<u128> =
+                below.iter().map(|p| p.canonical_key()).collect();
+            if pos.images_may_meet() {
+                meeting += 1;
+            } else {
+                apart += 1;
+                assert_eq!(keys.len(), canonical.len(), "{pos:?}");
+            }
+        }
+        assert!(start.images_may_meet());
+        (apart, meeting)
+    }
+    // Both answers occur, so the check above is exercised.
+    let (apart, meeting) = check(Gravity::new(), 6, 3, 3);
+    assert!(apart > 0 && meeting > 0, "{apart} {meeting}");
+    // Qubic's 192 symmetries nearly always leave an image free at 10 stones: checked as it comes.
+    check(Qubic::new(), 10, 2, 4);
+    let connect4 = inarow::game::Connect::<u64, _>::new(inarow::game::Standard);
+    let (apart, meeting) = check(connect4, 6, 4, 5);
+    assert!(apart > 0 && meeting > 0, "{apart} {meeting}");
+}

@@ -19,6 +19,8 @@ pub use config::{Config, Driver};
 
 use super::limits::{Limits, Stop};
 use super::tt::{Table, WriteLog};
+#[cfg(doc)]
+use crate::game::Game;
 use crate::game::{Bounded, MAX_MOVES, Tactics};
 use parallel::{Halt, Shared};
 use std::sync::Arc;
@@ -40,6 +42,9 @@ pub trait Oracle: Send + Sync {
 /// searching, so that they split the tree; the first thread to finish gives the answer.
 pub struct AlphaBeta<G: Bounded + Tactics> {
     config: Config,
+    /// Key the table by canonical keys in this search: the symmetry technique is on and
+    /// images of positions may meet below the root ([`Game::images_may_meet`]).
+    symmetric: bool,
     table: Arc<Table>,
     log: WriteLog,
     shared: Arc<Shared>,
@@ -84,6 +89,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         let shared = Shared::new();
         let helper_stack = (sample.max_plies() as usize + 16) * STACK_PER_PLY;
         let worker = |config: Config| AlphaBeta {
+            symmetric: config.symmetry,
             config,
             log: table.write_log(),
             table: table.clone(),
@@ -152,6 +158,13 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         self.each_worker(|worker| worker.oracle = oracle.clone());
     }
 
+    /// Chooses the keys for a search from `root`. Either kind names a position exactly, and
+    /// images have equal values, so entries stored under one serve searches under the other.
+    fn set_root(&mut self, root: &G) {
+        let symmetric = self.config.symmetry && root.images_may_meet();
+        self.each_worker(|worker| worker.symmetric = symmetric);
+    }
+
     fn each_worker(&mut self, mut f: impl FnMut(&mut Self)) {
         f(self);
         for helper in &mut self.helpers {
@@ -161,12 +174,14 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
 
     /// The exact score of `pos` (or, when `weak`, its sign: -1 loss, 0 draw, 1 win).
     pub fn solve(&mut self, pos: &G, weak: bool) -> Result<i32, Stop> {
+        self.set_root(pos);
         self.race(|worker| worker.solve_alone(pos, weak))
     }
 
     /// Whether the value of `pos` is at most `bound` (any position, even one that is over or
     /// has an immediate win).
     pub fn value_at_most(&mut self, pos: &G, bound: i32) -> Result<bool, Stop> {
+        self.set_root(pos);
         self.race(|worker| worker.value_at_most_alone(pos, bound))
     }
 }

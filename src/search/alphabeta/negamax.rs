@@ -42,7 +42,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
 
     #[inline(always)]
     fn key(&self, pos: &G) -> u128 {
-        if self.config.symmetry {
+        if self.symmetric {
             pos.canonical_key()
         } else {
             pos.key()
