@@ -229,6 +229,13 @@ pub trait Tactics: Game {
     /// is right for every game.
     const ONLY_MOVER_WINS: bool = false;
 
+    /// How far into the game (as a fraction of `max_plies`, numerator and denominator) looking
+    /// up every child before searching any pays: enhanced transposition cutoffs and overlapped
+    /// table fetches. Later, subtrees are cheaper than the lookups where nodes are cheap (Connect
+    /// Four: the default, two thirds); where each node costs more (the 4x4x4 games' threats),
+    /// everywhere. Tuning only: no answer depends on it.
+    const CHILD_LOOKUPS_UNTIL: (u32, u32) = (2, 3);
+
     /// Whether the side to move can win with its next move.
     fn has_winning_move(&self) -> bool {
         let me = self.side_to_move();

@@ -68,7 +68,7 @@ pub struct Config {
     /// Break ties in the ordering by the history heuristic.
     pub history: bool,
     /// Enhanced transposition cutoff: look every child up before searching any, in the first
-    /// part of the game (before `max_plies * 2 / 3`).
+    /// part of the game (`Tactics::CHILD_LOOKUPS_UNTIL`).
     pub etc: bool,
     /// Use the game's strategy bounds (`Tactics::strategy_bounds`, e.g. Connect Four's
     /// claimeven).

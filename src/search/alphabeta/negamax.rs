@@ -186,7 +186,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             }
         }
 
-        if 3 * n < 2 * m {
+        let (num, den) = G::CHILD_LOOKUPS_UNTIL;
+        if den as i32 * n < num as i32 * m {
             // Early in the game every child's bucket is fetched at once, so that the memory
             // latencies overlap; with ETC, any child whose stored bound already refutes the
             // window ends the search here.
