@@ -160,6 +160,20 @@ pub fn has_line(p: u64) -> bool {
     any != 0
 }
 
+/// The cells of every line of four that `p` holds whole.
+#[inline(always)]
+pub fn line_cells(p: u64) -> u64 {
+    let mut cells = 0;
+    let mut f = 0;
+    while f < 13 {
+        let (s, starts) = FAMILIES[f];
+        let whole = p & (p >> s) & (p >> (2 * s)) & (p >> (3 * s)) & starts;
+        cells |= whole | whole << s | whole << (2 * s) | whole << (3 * s);
+        f += 1;
+    }
+    cells
+}
+
 /// The empty cells that would complete a line of four for the stones `p`.
 #[inline(always)]
 pub fn winning_cells(p: u64, empty: u64) -> u64 {
@@ -669,6 +683,25 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         let odd_columns = (filled ^ filled >> 16 ^ filled >> 32 ^ filled >> 48) & LEVEL0;
         let empty = !filled;
         if self.ply % 2 == 1 {
+            // The second player moves first, on the lowest cell (on level 2 or 4) of a column
+            // with an odd number of empty cells, then plays as above: the first player gets at
+            // most the empty cells on levels 1 and 3 and those on levels 2 and 4 of the other
+            // such columns. Only a column that every line it could still make crosses will do.
+            let at_most = theirs | (empty & ODD_LEVELS);
+            let contested = empty & !ODD_LEVELS & odd_columns * COLUMN;
+            let open = line_cells(at_most | contested);
+            if open == 0 {
+                return (0, i32::MAX);
+            }
+            let crossed = open & contested;
+            let mut columns = (crossed | crossed >> 16 | crossed >> 32 | crossed >> 48) & LEVEL0;
+            while columns != 0 {
+                let column = COLUMN << columns.trailing_zeros();
+                columns &= columns - 1;
+                if !has_line(at_most | (contested & !column)) {
+                    return (0, i32::MAX);
+                }
+            }
             return (i32::MIN, i32::MAX);
         }
         let odd_columns = odd_columns * COLUMN;
