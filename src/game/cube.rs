@@ -688,7 +688,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
             // most the empty cells on levels 1 and 3 and those on levels 2 and 4 of the other
             // such columns. Only a column that every line it could still make crosses will do.
             let at_most = theirs | (empty & ODD_LEVELS);
-            let contested = empty & !ODD_LEVELS & odd_columns * COLUMN;
+            let contested = empty & !ODD_LEVELS & (odd_columns * COLUMN);
             let open = line_cells(at_most | contested);
             if open == 0 {
                 return (0, i32::MAX);
