@@ -399,6 +399,52 @@ fn late_positions_agree_with_the_reference() {
     check(Qubic::new(), 9);
 }
 
+/// Qubic and the cube: alpha-beta and df-pn agree on random positions too deep for the
+/// exhaustive reference (18 empty cells), win / draw / loss.
+#[test]
+fn alpha_beta_and_dfpn_agree_on_late_positions() {
+    fn check<G: Tactics + Notation<Move = u8> + inarow::game::Bounded>(g: G, empty: u32) {
+        let mut rng = SplitMix(7);
+        let mut solver = AlphaBeta::new(
+            &g,
+            Config {
+                tt_mb: 16,
+                ..Config::default()
+            },
+        );
+        let options = Options {
+            algorithm: Some(inarow::engine::Algorithm::DfPn),
+            mem_mb: 64,
+            ..Options::default()
+        };
+        let mut dfpn = Engine::new(&g, options);
+        let (mut checked, mut decided) = (0, 0);
+        while checked < 12 {
+            let mut pos = g;
+            while pos.ply() < 64 - empty && pos.status() == Status::Ongoing {
+                let mut moves = MoveList::<RankedMove<u8>>::new();
+                pos.safe_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves[rng.below(moves.len())].mv);
+            }
+            if pos.ply() < 64 - empty || pos.status() != Status::Ongoing {
+                continue;
+            }
+            solver.reset();
+            let want = solver.solve(&pos, true).unwrap();
+            dfpn.reset();
+            assert_eq!(dfpn.solve(&pos).score, Some(want), "{pos:?}");
+            decided += (want != 0) as usize;
+            checked += 1;
+        }
+        assert!(decided > 0, "some positions are won or lost");
+    }
+    check(Qubic::new(), 18);
+    check(Gravity::new(), 18);
+}
+
 #[test]
 fn the_difficulty_sets_are_solved_correctly() {
     let Some(path) = shared_path("cube/gravity_36.txt", "cube::the_difficulty_sets") else {
