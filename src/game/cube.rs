@@ -147,31 +147,25 @@ const fn lines_through() -> [[u8; 7]; 64] {
     out
 }
 
+/// The lowest cells of the lines of a family `(shift, starts)` that `p` holds whole.
+#[inline(always)]
+fn whole_lines(p: u64, (s, starts): (u32, u64)) -> u64 {
+    p & (p >> s) & (p >> (2 * s)) & (p >> (3 * s)) & starts
+}
+
 /// Whether the stones hold a line of four.
 #[inline(always)]
 pub fn has_line(p: u64) -> bool {
-    let mut any = 0;
-    let mut f = 0;
-    while f < 13 {
-        let (s, starts) = FAMILIES[f];
-        any |= p & (p >> s) & (p >> (2 * s)) & (p >> (3 * s)) & starts;
-        f += 1;
-    }
-    any != 0
+    FAMILIES.iter().fold(0, |any, &f| any | whole_lines(p, f)) != 0
 }
 
 /// The cells of every line of four that `p` holds whole.
 #[inline(always)]
 pub fn line_cells(p: u64) -> u64 {
-    let mut cells = 0;
-    let mut f = 0;
-    while f < 13 {
-        let (s, starts) = FAMILIES[f];
-        let whole = p & (p >> s) & (p >> (2 * s)) & (p >> (3 * s)) & starts;
-        cells |= whole | whole << s | whole << (2 * s) | whole << (3 * s);
-        f += 1;
-    }
-    cells
+    FAMILIES.iter().fold(0, |cells, &(s, starts)| {
+        let whole = whole_lines(p, (s, starts));
+        cells | whole | whole << s | whole << (2 * s) | whole << (3 * s)
+    })
 }
 
 /// The empty cells that would complete a line of four for the stones `p`.
