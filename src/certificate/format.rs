@@ -1,8 +1,9 @@
-//! The certificate file format, version 1.
+//! The certificate file format, version 2 (version 1 files, which have no threat lines, are
+//! read too).
 //!
-//! # File format (`inarow-proof 1`)
+//! # File format (`inarow-proof 2`)
 //! ```text
-//! inarow-proof 1
+//! inarow-proof 2
 //! game connect4:7x6:k4    # must equal the start position's Game::name()
 //! root 4453               # moves from the game's start to the root ('-': the start itself)
 //! goal win                # or notlose
@@ -12,10 +13,23 @@
 //! #             MOVE = the prover's move there; both in the game's own notation)
 //! - 3
 //! 34 5
+//! # threat lines:
+//! # PATH : M1 M2 ... Mk
+//! 3452 : 1 1 6
 //! ```
 //! Blank lines and everything from a `#` to the end of a line are ignored. The header lines come
 //! first, in this order. A path and a move never contain whitespace; the move is the last
 //! whitespace-separated token of its line, the path everything before it.
+//!
+//! A position where the prover can win at once needs no line: the verifier finds the win. A
+//! threat line `PATH : M1 ... Mk` gives the prover's moves below the position P after PATH (whoever
+//! moves there): wherever the walk below P meets a prover position that has no `PATH MOVE` line
+//! and no threat line of its own, and where the prover cannot win at once, it plays the next
+//! move of the sequence (`M1` at the first such position on the way down, `M2` at the next, and
+//! so on); running out of moves is a failure. The verifier still follows every reply of the
+//! opponent, so a threat line proves nothing it does not check: it is a compact way to write the
+//! prover's moves of a forced sequence, and the moves after each of the opponent's replies to a
+//! position (P where the opponent moves) that all meet the same sequence.
 
 use super::Certificate;
 use crate::game::{Notation, format_moves};
@@ -24,7 +38,7 @@ use std::fmt::Write as _;
 /// The first word of every certificate.
 pub const MAGIC: &str = "inarow-proof";
 /// The format version this module writes and the verifier reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// A sequence of moves from `from`, or `-` for none.
 pub(super) fn moves_text<G: Notation>(from: G, moves: &[G::Move]) -> String {
@@ -57,6 +71,22 @@ pub fn write<G: Notation>(start: &G, root_moves: &[G::Move], proof: &Certificate
             moves_text(proof.root, path),
             node.format_move(*mv)
         );
+    }
+    if !proof.threat_lines.is_empty() {
+        let _ = writeln!(
+            s,
+            "# {} threat lines: PATH : the prover's moves below it, in order",
+            proof.threat_lines.len()
+        );
+    }
+    for (path, line) in &proof.threat_lines {
+        // Games with threat lines write their moves the same wherever they are played.
+        let node = path.iter().fold(proof.root, |p, &m| p.play(m));
+        let _ = write!(s, "{} :", moves_text(proof.root, path));
+        for &m in line {
+            let _ = write!(s, " {}", node.format_move(m));
+        }
+        s.push('\n');
     }
     s
 }

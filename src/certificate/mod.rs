@@ -9,7 +9,9 @@
 //! a disproven Win is a proven NotLose for the opponent, a disproven NotLose a proven Win). It
 //! gives one move for every position where the prover moves; where the opponent moves, every
 //! legal reply must be covered. Positions are merged by [`Game::key`], so the strategy is a DAG
-//! and the file lists each prover position once.
+//! and the file lists each prover position once. A position where the prover wins at once needs
+//! no line, and a threat line (a sequence of the prover's moves, each answered by the one reply
+//! that does not lose at once) covers a whole forced win in one line.
 
 pub mod format;
 pub mod verify;
@@ -28,4 +30,10 @@ pub struct Certificate<G: Game> {
     /// One line per position where the prover moves: a path of moves from the root reaching
     /// it, and the move chosen there.
     pub lines: Vec<(Vec<G::Move>, G::Move)>,
+    /// Threat lines: a path from the root reaching a position, and the prover's moves to play
+    /// in order below it wherever no line gives a move (see [`format`](mod@format)).
+    pub threat_lines: Vec<ThreatLine<G::Move>>,
 }
+
+/// A path from the root and the prover's moves of a threat line below the position it reaches.
+pub type ThreatLine<M> = (Vec<M>, Vec<M>);

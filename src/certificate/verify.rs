@@ -3,7 +3,9 @@
 //! # What the verifier checks
 //! It plays every line's path from the root with the rules (each move parsed and checked legal),
 //! keeps `key -> move`, and walks the strategy from the root, depth first: at a prover position
-//! it needs an entry whose move is legal; at an opponent position it follows every legal move;
+//! it plays a move that wins at once if there is one, else it needs an entry whose move is legal
+//! or a threat line being followed (see [`format`](super::format)); at an opponent position it
+//! follows every legal move;
 //! a finished game must reach the goal (the prover won; or, for notlose, a draw); a position that
 //! repeats one on the current path is judged by the repetition rule (a draw by default; Connect
 //! Four never repeats). A position whose check did not meet a repetition is remembered as
@@ -74,6 +76,9 @@ struct Frame<G: Notation> {
     moves: MoveList<G::Move>,
     next: usize,
     tainted: bool,
+    /// The threat line its children follow (the key of the position that gave it) and the
+    /// index of the next move of it.
+    follows: Option<(u128, usize)>,
 }
 
 /// What the verifier found at a position.
@@ -104,7 +109,7 @@ pub fn verify_with_rule<G: Notation>(
         }
     };
     let (n, version) = header(MAGIC)?;
-    if version != VERSION.to_string() {
+    if !(1..=VERSION).any(|v| version == v.to_string()) {
         return Err(format!(
             "line {n}: format version '{version}', this verifier reads {VERSION}"
         ));
@@ -137,11 +142,35 @@ pub fn verify_with_rule<G: Notation>(
         }
     };
 
-    // key -> (move, line number)
+    // key -> (move, line number); key -> (threat line, line number)
     let mut strategy: HashMap<u128, (G::Move, usize)> = HashMap::new();
+    let mut threat_lines: HashMap<u128, (Vec<&str>, usize)> = HashMap::new();
     let mut line_count = 0;
     for (n, line) in lines {
         line_count += 1;
+        if let Some((path, sequence)) = line.split_once(" : ") {
+            let path = path.trim();
+            let node = if path == "-" {
+                root
+            } else {
+                play_moves(root, path)
+                    .map_err(|e| format!("line {n}: path: {e}"))?
+                    .0
+            };
+            if node.status() != Status::Ongoing {
+                return Err(format!("line {n}: the game is over after '{path}'"));
+            }
+            let sequence: Vec<&str> = sequence.split_whitespace().collect();
+            if sequence.is_empty() {
+                return Err(format!("line {n}: a threat line without moves"));
+            }
+            if threat_lines.insert(node.key(), (sequence, n)).is_some() {
+                return Err(format!(
+                    "line {n}: the position after '{path}' has two threat lines"
+                ));
+            }
+            continue;
+        }
         let (path, mv) = line
             .rsplit_once(char::is_whitespace)
             .ok_or_else(|| format!("line {n}: expected 'PATH MOVE', found '{line}'"))?;
@@ -180,65 +209,110 @@ pub fn verify_with_rule<G: Notation>(
     let mut repetitions = 0;
     let mut on_path: HashSet<u128> = HashSet::new();
     let mut done: HashSet<u128> = HashSet::new();
-    let mut visit =
-        |pos: G, on_path: &HashSet<u128>, done: &HashSet<u128>| -> Result<Visit<G>, String> {
-            match pos.status() {
-                Status::Ongoing => {}
-                Status::Win(p) if p == prover => {
-                    terminals += 1;
-                    return Ok(Visit::Leaf(false));
-                }
-                Status::Win(_) => return Err("the opponent has won".to_string()),
-                Status::Draw if goal == Goal::NotLose => {
-                    terminals += 1;
-                    return Ok(Visit::Leaf(false));
-                }
-                Status::Draw => return Err("the game is drawn, but the goal is a win".to_string()),
-            }
-            let key = pos.key();
-            if on_path.contains(&key) {
-                let s = rule(&pos);
-                return if goal.reached_by(s, prover) {
-                    repetitions += 1;
-                    Ok(Visit::Leaf(true))
-                } else {
-                    Err(format!(
-                        "the position repeats, and the repetition rule makes it {s:?}"
-                    ))
-                };
-            }
-            if done.contains(&key) {
+    let mut visit = |pos: G,
+                     follows: Option<(u128, usize)>,
+                     on_path: &HashSet<u128>,
+                     done: &HashSet<u128>|
+     -> Result<Visit<G>, String> {
+        match pos.status() {
+            Status::Ongoing => {}
+            Status::Win(p) if p == prover => {
+                terminals += 1;
                 return Ok(Visit::Leaf(false));
             }
-            let mut legal = MoveList::new();
-            pos.legal_moves(&mut legal);
-            if legal.is_empty() {
-                return Err("the game is not over, but there is no legal move".to_string());
+            Status::Win(_) => return Err("the opponent has won".to_string()),
+            Status::Draw if goal == Goal::NotLose => {
+                terminals += 1;
+                return Ok(Visit::Leaf(false));
             }
-            positions += 1;
-            let moves = if pos.side_to_move() == prover {
-                prover_positions += 1;
-                let &(mv, line) = strategy
-                    .get(&key)
-                    .ok_or("no move given for this position (the prover moves here)")?;
+            Status::Draw => return Err("the game is drawn, but the goal is a win".to_string()),
+        }
+        let key = pos.key();
+        if on_path.contains(&key) {
+            let s = rule(&pos);
+            return if goal.reached_by(s, prover) {
+                repetitions += 1;
+                Ok(Visit::Leaf(true))
+            } else {
+                Err(format!(
+                    "the position repeats, and the repetition rule makes it {s:?}"
+                ))
+            };
+        }
+        if done.contains(&key) {
+            return Ok(Visit::Leaf(false));
+        }
+        let mut legal = MoveList::new();
+        pos.legal_moves(&mut legal);
+        if legal.is_empty() {
+            return Err("the game is not over, but there is no legal move".to_string());
+        }
+        positions += 1;
+        // A threat line given here replaces the one followed so far.
+        let mut follows = follows;
+        if threat_lines.contains_key(&key) {
+            follows = Some((key, 0));
+        }
+        let moves = if pos.side_to_move() == prover {
+            prover_positions += 1;
+            if let Some(&win) = legal
+                .iter()
+                .find(|&&m| pos.play(m).status() == Status::Win(prover))
+            {
+                // A win at once needs no line.
+                let mut one = MoveList::new();
+                one.push(win);
+                return Ok(Visit::Open(Frame {
+                    pos,
+                    key,
+                    moves: one,
+                    next: 0,
+                    tainted: false,
+                    follows: None,
+                }));
+            }
+            let mv = if let Some(&(mv, line)) = strategy.get(&key) {
                 if !legal.contains(&mv) {
                     return Err(format!("the move of line {line} is not legal here"));
                 }
                 used.insert(line);
-                let mut one = MoveList::new();
-                one.push(mv);
-                one
+                follows = None;
+                mv
+            } else if let Some((from, i)) = follows {
+                let (sequence, line) = &threat_lines[&from];
+                let token = sequence.get(i).ok_or_else(|| {
+                    format!("the threat line of line {line} has no move left for this position")
+                })?;
+                let mv = pos.parse_move(token).map_err(|e| {
+                    format!("move {} of the threat line of line {line}: {e}", i + 1)
+                })?;
+                if !legal.contains(&mv) {
+                    return Err(format!(
+                        "move {} of the threat line of line {line} is not legal here",
+                        i + 1
+                    ));
+                }
+                used.insert(*line);
+                follows = Some((from, i + 1));
+                mv
             } else {
-                legal
+                return Err("no move given for this position (the prover moves here)".into());
             };
-            Ok(Visit::Open(Frame {
-                pos,
-                key,
-                moves,
-                next: 0,
-                tainted: false,
-            }))
+            let mut one = MoveList::new();
+            one.push(mv);
+            one
+        } else {
+            legal
         };
+        Ok(Visit::Open(Frame {
+            pos,
+            key,
+            moves,
+            next: 0,
+            tainted: false,
+            follows,
+        }))
+    };
 
     let root_desc = if root_text == "-" {
         "the start".to_string()
@@ -254,7 +328,7 @@ pub fn verify_with_rule<G: Notation>(
     };
     let mut path: Vec<G::Move> = Vec::new();
     let mut stack: Vec<Frame<G>> = Vec::new();
-    match visit(root, &on_path, &done).map_err(|e| fail(&path, e))? {
+    match visit(root, None, &on_path, &done).map_err(|e| fail(&path, e))? {
         Visit::Leaf(_) => {}
         Visit::Open(f) => {
             on_path.insert(f.key);
@@ -266,8 +340,9 @@ pub fn verify_with_rule<G: Notation>(
             let mv = top.moves[top.next];
             top.next += 1;
             let child = top.pos.play(mv);
+            let follows = top.follows;
             path.push(mv);
-            match visit(child, &on_path, &done).map_err(|e| fail(&path, e))? {
+            match visit(child, follows, &on_path, &done).map_err(|e| fail(&path, e))? {
                 Visit::Leaf(tainted) => {
                     path.pop();
                     if let Some(top) = stack.last_mut() {

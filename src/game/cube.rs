@@ -186,6 +186,28 @@ pub fn winning_cells(p: u64, empty: u64) -> u64 {
     cells & empty
 }
 
+/// The empty cells where a stone of `p` would make a line of three with the fourth cell empty:
+/// the empty cells of the lines that hold two of `p`'s stones and none of `theirs`.
+#[inline(always)]
+pub fn threat_cells(p: u64, theirs: u64) -> u64 {
+    let mut cells = 0;
+    let mut f = 0;
+    while f < 13 {
+        let (s, starts) = FAMILIES[f];
+        let m = [p, p >> s, p >> (2 * s), p >> (3 * s)];
+        let t = theirs | theirs >> s | theirs >> (2 * s) | theirs >> (3 * s);
+        let open = starts & !t;
+        // Cell j is empty and the other three hold exactly two of `p`'s stones.
+        let exactly_two = |x: u64, y: u64, z: u64| (x & y | x & z | y & z) & !(x & y & z);
+        cells |= open & !m[0] & exactly_two(m[1], m[2], m[3]);
+        cells |= (open & !m[1] & exactly_two(m[0], m[2], m[3])) << s;
+        cells |= (open & !m[2] & exactly_two(m[0], m[1], m[3])) << (2 * s);
+        cells |= (open & !m[3] & exactly_two(m[0], m[1], m[2])) << (3 * s);
+        f += 1;
+    }
+    cells
+}
+
 /// Qubic's canonical keys cover the 192 symmetries up to this many stones.
 pub const QUBIC_SYMMETRY_STONES: u32 = 12;
 
@@ -567,6 +589,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
     /// A stone makes lines only for its mover, and the board fills on the last ply.
     const ONLY_MOVER_WINS: bool = true;
     const CHILD_LOOKUPS_UNTIL: (u32, u32) = (1, 1);
+    const THREATS: bool = true;
 
     #[inline(always)]
     fn has_winning_move(&self) -> bool {
@@ -590,6 +613,15 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         if GRAVITY {
             candidates &= !(threats >> 16);
         }
+        if candidates & candidates.wrapping_sub(1) == 0 {
+            if candidates != 0 {
+                out.push(RankedMove {
+                    mv: Self::move_of(candidates.trailing_zeros()),
+                    rank: 0,
+                });
+            }
+            return;
+        }
         for &cell in &CELL_ORDER {
             if candidates >> cell & 1 == 1 {
                 out.push(RankedMove {
@@ -607,10 +639,17 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         let mut safe = MoveList::new();
         self.safe_moves(&mut safe);
         let before = self.threats[(self.ply & 1) as usize];
-        for rm in &safe {
-            if self.new_threats(self.cell_of(rm.mv), before) != 0 {
-                out.push(rm.mv);
+        if GRAVITY {
+            for rm in &safe {
+                if self.new_threats(self.cell_of(rm.mv), before) != 0 {
+                    out.push(rm.mv);
+                }
             }
+        } else {
+            // Any cell of a line with two stones and two empty cells makes a threat on the
+            // other (not one already there: the side to move would have won).
+            let cells = threat_cells(self.mine(), self.theirs());
+            out.extend(safe.iter().map(|rm| rm.mv).filter(|&m| cells >> m & 1 == 1));
         }
     }
 
@@ -645,6 +684,15 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
             }
             rm.rank = rank + 1000 * threats.count_ones() as i32;
         }
+    }
+
+    /// Stones are only added, and lines are made by stones alone: the other side may as well
+    /// move now.
+    fn pass(&self) -> Option<Self> {
+        (self.ply < 63 && !self.won).then_some(Cube {
+            ply: self.ply + 1,
+            ..*self
+        })
     }
 
     /// Bounds on the score of the side to move:
@@ -852,6 +900,22 @@ mod tests {
 
     /// The threats kept move by move are those found from the stones, on random games of both
     /// variants.
+    #[test]
+    fn threat_cells_are_the_cells_of_open_twos() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let (a, b) = (seed & seed.rotate_left(23), !seed & seed.rotate_left(41));
+            let want = LINES
+                .iter()
+                .filter(|&&l| l & b == 0 && (l & a).count_ones() == 2)
+                .fold(0, |cells, &l| cells | (l & !a));
+            assert_eq!(threat_cells(a, b), want, "{a:#x} {b:#x}");
+        }
+    }
+
     #[test]
     fn kept_threats_are_the_threats() {
         fn check<const GRAVITY: bool>() {

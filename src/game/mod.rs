@@ -236,6 +236,10 @@ pub trait Tactics: Game {
     /// everywhere. Tuning only: no answer depends on it.
     const CHILD_LOOKUPS_UNTIL: (u32, u32) = (2, 3);
 
+    /// Whether [`Tactics::threat_moves`] knows the game's threats: without them threat-space
+    /// search finds nothing, and searches do not run it.
+    const THREATS: bool = false;
+
     /// Whether the side to move can win with its next move.
     fn has_winning_move(&self) -> bool {
         let me = self.side_to_move();
@@ -276,6 +280,13 @@ pub trait Tactics: Game {
     /// opponent must answer it. What threat-space search plays; the default knows none, and
     /// that search then finds nothing.
     fn threat_moves(&self, _out: &mut MoveList<Self::Move>) {}
+
+    /// The same board with the other side to move, as if the side to move passed, where the
+    /// game can say so (none by default). Not a move of the game: searches use it only to ask
+    /// what the opponent threatens, so as to find the defences that matter.
+    fn pass(&self) -> Option<Self> {
+        None
+    }
 
     /// Bounds `(lowest, highest)` on the score of the side to move in a [`Bounded`] game that
     /// follow from a strategy one side can play to the end (Connect Four: no quick win; Allis'

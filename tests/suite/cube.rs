@@ -553,3 +553,69 @@ fn images_meet_only_where_the_game_says_they_may() {
     let (apart, meeting) = check(connect4, 6, 4, 5);
     assert!(apart > 0 && meeting > 0, "{apart} {meeting}");
 }
+
+/// Qubic certificates with threat lines: solved positions (one won, one lost for the side to
+/// move) give certificates that verify; a threat line whose first move is made illegal, or a
+/// threat line removed, is rejected.
+#[test]
+fn qubic_certificates_verify_and_damage_is_rejected() {
+    use super::common::temp_file;
+    for (moves, value, claim) in [
+        (
+            "b34d21d14a44b21d12d43d23",
+            "1",
+            "first player wins from b34d21d14a44b21d12d43d23",
+        ),
+        (
+            "c12c22c34c32a33c14b42d21",
+            "-1",
+            "second player wins from c12c22c34c32a33c14b42d21",
+        ),
+    ] {
+        let file = temp_file(&format!("{moves}.proof"));
+        let path = file.to_str().unwrap();
+        let r = inarow(
+            &[
+                "solve", "--game", "qubic", "--algo", "dfpn", "--proof", path, moves,
+            ],
+            None,
+        );
+        assert_eq!(r.stdout.trim(), format!("{moves} {value}"), "{}", r.stderr);
+        let v = inarow(&["verify", path], None);
+        assert_eq!(v.code, Some(0), "{}", v.stderr);
+        assert!(v.stdout.contains(claim), "{}", v.stdout);
+        assert!(v.stdout.contains("(0 unused)"), "{}", v.stdout);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let threat_lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && l.contains(" : "))
+            .collect();
+        assert!(!threat_lines.is_empty(), "{text}");
+        // The root's first cell is taken everywhere below it.
+        let taken = &moves[..3];
+        let bad = temp_file(&format!("{moves}.damaged.proof"));
+        let bad_path = bad.to_str().unwrap();
+        for (i, line) in threat_lines.iter().enumerate().step_by(7) {
+            let (path, sequence) = line.split_once(" : ").unwrap();
+            let rest = sequence.split_once(' ').map_or("", |(_, r)| r);
+            std::fs::write(
+                &bad,
+                text.replacen(line, &format!("{path} : {taken} {rest}"), 1),
+            )
+            .unwrap();
+            let err = inarow(&["verify", bad_path], None);
+            assert_ne!(err.code, Some(0), "threat line {i} made illegal");
+            assert!(err.stdout.contains("rejected: "), "{}", err.stdout);
+            assert!(err.stdout.contains("of the threat line"), "{}", err.stdout);
+        }
+        std::fs::write(
+            &bad,
+            text.replacen(&format!("{}\n", threat_lines[0]), "", 1),
+        )
+        .unwrap();
+        let err = inarow(&["verify", bad_path], None);
+        assert_ne!(err.code, Some(0), "a threat line removed");
+        let _ = std::fs::remove_file(&file);
+        let _ = std::fs::remove_file(&bad);
+    }
+}

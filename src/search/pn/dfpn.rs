@@ -13,6 +13,16 @@
 //! rules ([`pn`](super): a finished game, a win in one for the side to move, no safe move); the
 //! children of a node live in one shared stack (`Vec`), so a node costs no allocation.
 //!
+//! # Threats (games with [`Tactics::THREATS`](crate::game::Tactics::THREATS))
+//! Before making the children of a node, df-pn asks what the opponent would win by threats if
+//! the side to move passed ([`Tactics::pass`](crate::game::Tactics::pass), threat-space search
+//! with its answers remembered in a [`ThreatMemo`]). A child where that line still wins
+//! ([`replays`]) is lost for the side to move and needs no search; if the opponent has no such
+//! line, the children are not searched for one either. A new child is judged the same way one
+//! level down: its moves that leave its opponent's line intact lose, so its first proof or
+//! disproof number counts only the others (none left: solved). This is Allis' restriction of
+//! the defence to the moves that meet the attacker's threats, each one checked by the rules.
+//!
 //! # Transposition table and replacement
 //! Entries are 32 bytes: the full [`Game::canonical_key`](crate::game::Game::canonical_key) (two positions are never confused),
 //! the proof and disproof numbers, the size of the subtree that produced them (the number of
@@ -60,12 +70,13 @@
 //! proof.
 
 use super::{
-    Eval, INF, KeyBuild, PnStats, Prover, Verdict, evaluate, order_moves, pn_add, status_verdict,
+    Eval, INF, KeyBuild, PnStats, Prover, Verdict, evaluate_into, order_moves, pn_add,
+    status_verdict,
 };
-use crate::game::{Goal, MoveList, Player, RepetitionRule, Tactics, repetition_draw};
+use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics, repetition_draw};
 use crate::search::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use crate::search::memory::{Zeroable, zeroed};
-use crate::search::threats::ThreatBudget;
+use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
 use std::collections::HashSet;
 use std::mem::size_of;
 use std::time::Instant;
@@ -101,6 +112,9 @@ const BUCKET: usize = 4;
 /// that a small proof does not pay for a large table.
 const FIRST_BUCKETS: usize = 1 << 16;
 
+/// Threat-space answers df-pn remembers (about 24 MiB for the 4x4x4 games).
+const THREAT_MEMO: usize = 1 << 19;
+
 /// A child on the stack of the node being searched.
 #[derive(Copy, Clone, Debug)]
 struct Kid<M> {
@@ -126,8 +140,8 @@ pub struct DfPn<G: Tactics> {
     live: usize,
     /// The deepest the search goes below its root.
     max_depth: u32,
-    /// Threat-space search at every node, within this budget (`None`: off).
-    threats: Option<ThreatBudget>,
+    /// Threat-space search at every node, with its answers remembered (`None`: off).
+    threats: Option<ThreatMemo<G::Move>>,
     generation: u16,
     /// The question the table's current generation answers, as "can this player win?" (see
     /// [`canonical`]), and the history (sorted exact keys) every path starts with.
@@ -140,6 +154,10 @@ pub struct DfPn<G: Tactics> {
     goal: Goal,
     clock: Clock,
     kids: Vec<Kid<G::Move>>,
+    /// The opponent's threat line at the node being expanded (kept to reuse its allocation).
+    line: Vec<G::Move>,
+    /// A threat line nobody keeps.
+    scratch: Vec<G::Move>,
     path: HashSet<u128, KeyBuild>,
     on_repetition: RepetitionRule<G>,
     stats: PnStats,
@@ -178,7 +196,7 @@ impl<G: Tactics> DfPn<G> {
             max_buckets,
             live: 0,
             max_depth: MAX_DEPTH,
-            threats: Some(ThreatBudget::default()),
+            threats: Some(ThreatMemo::new(THREAT_MEMO, ThreatBudget::default())),
             generation: 1,
             session: None,
             session_history: Vec::new(),
@@ -187,6 +205,8 @@ impl<G: Tactics> DfPn<G> {
             goal: Goal::Win,
             clock: Clock::new(limits),
             kids: Vec::new(),
+            line: Vec::new(),
+            scratch: Vec::new(),
             path: HashSet::default(),
             on_repetition: repetition_draw::<G>,
             stats: PnStats::default(),
@@ -208,7 +228,17 @@ impl<G: Tactics> DfPn<G> {
     /// Sets the threat-space search run at every node (`None`: none). The table stays: what it
     /// holds as solved is true whatever found it.
     pub fn set_threat_search(&mut self, threats: Option<ThreatBudget>) {
-        self.threats = threats;
+        self.threats = threats.map(|budget| ThreatMemo::new(THREAT_MEMO, budget));
+    }
+
+    /// Whether the side to move in `pos` wins by threats (its moves in `line`), by the search's
+    /// own threat-space search and its memo; false when that search is off.
+    pub fn threat_line(&mut self, pos: &G, line: &mut Vec<G::Move>) -> bool {
+        line.clear();
+        match &mut self.threats {
+            Some(memo) => memo.line(pos, &mut self.stats.threat_nodes, line),
+            None => false,
+        }
     }
 
     /// The deepest the search and proof extraction go below their root.
@@ -289,13 +319,7 @@ impl<G: Tactics> DfPn<G> {
                 self.goal,
             ));
         }
-        if let Eval::Solved(v) = evaluate(
-            pos,
-            self.attacker,
-            self.goal,
-            self.threats,
-            &mut self.stats.threat_nodes,
-        ) {
+        if let Eval::Solved(v) = self.judge(pos, true) {
             return Ok(v);
         }
         let key = pos.canonical_key();
@@ -375,6 +399,56 @@ impl<G: Tactics> DfPn<G> {
         self.buckets = buckets;
     }
 
+    /// What `pos` is worth before any search ([`evaluate_into`]), and, with `threats` and the
+    /// threat-space search on, whether its side to move wins by threats.
+    fn judge(&mut self, pos: &G, threats: bool) -> Eval {
+        let mut moves = MoveList::new();
+        let eval = evaluate_into(pos, self.attacker, self.goal, &mut moves);
+        if let (Eval::Open(_), true, Some(memo)) = (eval, threats, &mut self.threats)
+            && memo.line(pos, &mut self.stats.threat_nodes, &mut self.scratch)
+        {
+            return Eval::Solved(status_verdict(
+                Status::Win(pos.side_to_move()),
+                self.attacker,
+                self.goal,
+            ));
+        }
+        eval
+    }
+
+    /// An open position's moves that survive what its opponent would win by threats if it
+    /// passed; none: it is lost.
+    fn count_defences(&mut self, pos: &G, eval: Eval) -> Eval {
+        let (Eval::Open(_), Some(memo), Some(passed)) = (eval, &mut self.threats, pos.pass())
+        else {
+            return eval;
+        };
+        if passed.status() != Status::Ongoing
+            || passed.has_winning_move()
+            || !memo.line(&passed, &mut self.stats.threat_nodes, &mut self.scratch)
+        {
+            return eval;
+        }
+        let mut moves = MoveList::new();
+        pos.safe_moves(&mut moves);
+        let left = moves
+            .iter()
+            .filter(|rm| {
+                let next = pos.play(rm.mv);
+                next.status() != Status::Ongoing || !replays(&next, &self.scratch)
+            })
+            .count() as u32;
+        if left == 0 {
+            Eval::Solved(status_verdict(
+                Status::Win(passed.side_to_move()),
+                self.attacker,
+                self.goal,
+            ))
+        } else {
+            Eval::Open(left)
+        }
+    }
+
     /// Pushes the children of `pos` on the kid stack (a separate frame, so that the move list
     /// is off the stack before the search recurses).
     #[inline(never)]
@@ -383,6 +457,20 @@ impl<G: Tactics> DfPn<G> {
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
         order_moves(pos, &mut moves);
+        // What the opponent would win by threats if the side to move passed: every move that
+        // leaves that line intact loses to it (checked move by move), and needs no search.
+        // If it has none, it is not looked for after each move either: a move of the side to
+        // move seldom gives the opponent a line it did not have.
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        let mut child_threats = true;
+        if let (Some(memo), Some(passed), true) = (&mut self.threats, pos.pass(), moves.len() > 1)
+            && passed.status() == Status::Ongoing
+            && !passed.has_winning_move()
+            && !memo.line(&passed, &mut self.stats.threat_nodes, &mut line)
+        {
+            child_threats = false;
+        }
         for rm in &moves {
             let child = pos.play(rm.mv);
             let key = child.canonical_key();
@@ -398,13 +486,20 @@ impl<G: Tactics> DfPn<G> {
                 {
                     continue;
                 }
-                match evaluate(
-                    &child,
-                    self.attacker,
-                    self.goal,
-                    self.threats,
-                    &mut self.stats.threat_nodes,
-                ) {
+                let eval = if !line.is_empty()
+                    && child.status() == Status::Ongoing
+                    && replays(&child, &line)
+                {
+                    Eval::Solved(status_verdict(
+                        Status::Win(child.side_to_move()),
+                        self.attacker,
+                        self.goal,
+                    ))
+                } else {
+                    let eval = self.judge(&child, child_threats);
+                    self.count_defences(&child, eval)
+                };
+                match eval {
                     Eval::Solved(v) => {
                         let (pn, dn) = solved(v);
                         (pn, dn, FINAL)
@@ -427,6 +522,7 @@ impl<G: Tactics> DfPn<G> {
                 state,
             });
         }
+        self.line = line;
     }
 
     /// Searches below `pos` (open, not on the path, `depth` plies below the root) until its

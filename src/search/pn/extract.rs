@@ -14,9 +14,10 @@
 
 use super::dfpn::DfPn;
 use super::{Prover, Verdict, order_moves};
-use crate::certificate::Certificate;
+use crate::certificate::{Certificate, ThreatLine};
 use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics};
 use crate::search::limits::Stop;
+use crate::search::threats::replays;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -82,6 +83,7 @@ pub fn extract_proof<G: Tactics>(
         on_path: HashSet::new(),
         moves: Vec::new(),
         lines: Vec::new(),
+        threat_lines: Vec::new(),
         journal: Vec::new(),
     };
     match ex.extract(root) {
@@ -90,6 +92,7 @@ pub fn extract_proof<G: Tactics>(
             prover,
             goal,
             lines: ex.lines,
+            threat_lines: ex.threat_lines,
         }),
         Err(Fail::Stop(s)) => Err(ExtractError::Stopped(s)),
         Err(Fail::Dead) => Err(ExtractError::NotProven(format!(
@@ -122,6 +125,7 @@ struct Extractor<'a, G: Tactics> {
     on_path: HashSet<u128>,
     moves: Vec<G::Move>,
     lines: Vec<(Vec<G::Move>, G::Move)>,
+    threat_lines: Vec<ThreatLine<G::Move>>,
     journal: Vec<Undo>,
 }
 
@@ -172,12 +176,12 @@ impl<G: Tactics> Extractor<'_, G> {
             // The file gives one move per position: a position met again keeps its move.
             candidates.push(mv);
         } else if pos.has_winning_move() {
-            let mut legal = MoveList::new();
-            pos.legal_moves(&mut legal);
-            let win = legal
-                .into_iter()
-                .find(|&m| pos.play(m).status() == Status::Win(self.prover));
-            candidates.extend(win);
+            // The verifier finds a win at once by itself.
+            return Ok(false);
+        } else if let Some(line) = self.threat_win(pos) {
+            // A forced win by threats: one threat line, which the verifier walks.
+            self.threat_lines.push((self.moves.clone(), line));
+            return Ok(false);
         } else {
             let mut safe = MoveList::new();
             pos.safe_moves(&mut safe);
@@ -208,7 +212,11 @@ impl<G: Tactics> Extractor<'_, G> {
                     continue;
                 }
             }
-            let mark = (self.journal.len(), self.lines.len());
+            let mark = (
+                self.journal.len(),
+                self.lines.len(),
+                self.threat_lines.len(),
+            );
             if let Entry::Vacant(slot) = self.chosen.entry(key) {
                 slot.insert(mv);
                 self.journal.push(Undo::Chosen(key));
@@ -231,17 +239,45 @@ impl<G: Tactics> Extractor<'_, G> {
         if legal.is_empty() {
             return Err(Fail::Dead);
         }
+        // What the prover would win by threats if the opponent passed: one threat line here
+        // covers every reply that leaves it intact.
+        let line = pos
+            .pass()
+            .filter(|p| p.status() == Status::Ongoing && !p.has_winning_move())
+            .and_then(|p| self.threat_win(&p))
+            .unwrap_or_default();
+        let mut covered = false;
         let mut tainted = false;
         for mv in legal {
+            let child = pos.play(mv);
+            if !line.is_empty()
+                && child.status() == Status::Ongoing
+                && !child.has_winning_move()
+                && replays(&child, &line)
+            {
+                covered = true;
+                continue;
+            }
             self.moves.push(mv);
-            let r = self.extract(&pos.play(mv));
+            let r = self.extract(&child);
             self.moves.pop();
             tainted |= r?;
+        }
+        if covered {
+            self.threat_lines.push((self.moves.clone(), line));
         }
         Ok(tainted)
     }
 
-    fn rollback(&mut self, (journal, lines): (usize, usize)) {
+    /// The side to move's threat line in `pos`, if the solver's threat-space search finds one
+    /// that [`replays`] (games without threats: never).
+    fn threat_win(&mut self, pos: &G) -> Option<Vec<G::Move>> {
+        let mut line = Vec::new();
+        (G::THREATS && self.solver.threat_line(pos, &mut line) && replays(pos, &line))
+            .then_some(line)
+    }
+
+    fn rollback(&mut self, (journal, lines, threat_lines): (usize, usize, usize)) {
         for undo in self.journal.drain(journal..) {
             match undo {
                 Undo::Chosen(k) => {
@@ -253,6 +289,7 @@ impl<G: Tactics> Extractor<'_, G> {
             }
         }
         self.lines.truncate(lines);
+        self.threat_lines.truncate(threat_lines);
     }
 }
 
@@ -422,7 +459,7 @@ mod tests {
         if upgraded != *text {
             assert!(verify(start, &upgraded).is_err());
         }
-        assert!(verify(start, &text.replace("inarow-proof 1", "inarow-proof 2")).is_err());
+        assert!(verify(start, &text.replace("inarow-proof 2", "inarow-proof 3")).is_err());
         assert!(verify(start, &text.replace("root 12", "root 1x")).is_err());
         let header_only: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
         assert!(

@@ -23,7 +23,6 @@ pub use pns::Pns;
 
 use crate::game::{Game, Goal, MoveList, Player, RankedMove, Status, Tactics};
 use crate::search::limits::{Limits, Stop};
-use crate::search::threats::{ThreatBudget, wins_by_threats};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 
@@ -170,31 +169,6 @@ pub(crate) fn evaluate_into<G: Tactics>(
         return Eval::Solved(status_verdict(Status::Win(me.opponent()), attacker, goal));
     }
     Eval::Open(moves.len() as u32)
-}
-
-/// [`evaluate_into`] when the moves are not needed, and with threat-space search: a side to move
-/// that wins by a sequence of threats (within `threats`) is as good as won. `visited` counts
-/// the positions the threat-space searches looked at.
-#[inline]
-pub(crate) fn evaluate<G: Tactics>(
-    pos: &G,
-    attacker: Player,
-    goal: Goal,
-    threats: Option<ThreatBudget>,
-    visited: &mut u64,
-) -> Eval {
-    let mut moves = MoveList::new();
-    let eval = evaluate_into(pos, attacker, goal, &mut moves);
-    if let (Eval::Open(_), Some(budget)) = (eval, threats)
-        && wins_by_threats(pos, budget, visited)
-    {
-        return Eval::Solved(status_verdict(
-            Status::Win(pos.side_to_move()),
-            attacker,
-            goal,
-        ));
-    }
-    eval
 }
 
 /// Sorts moves by the game's ranks, best first; ties keep the game's order.
