@@ -152,8 +152,8 @@ pub struct SolverArgs {
     /// (`plies=N`). In games that repeat, found after the value by a second search.
     #[arg(long)]
     distance: bool,
-    /// Algorithm (default: the game's fastest exact method: gallop for connect4, dfpn for
-    /// popout). Alpha-beta with its root driver: gallop (from the extremes, then bisection),
+    /// Algorithm (default: the game's fastest exact method: gallop for connect4 and cube, dfpn
+    /// for popout and qubic). Alpha-beta with its root driver: gallop (from the extremes, then bisection),
     /// bisect, mtdf, deepening or ab (one full window); a proof-number search, which gives
     /// win / draw / loss only: pns, pn2 or dfpn; minimax, the exhaustive reference; or tss,
     /// threat-space search alone (a win by threats, or `?`).
@@ -290,6 +290,59 @@ fn threads(n: usize) -> Result<usize, String> {
         return Err(format!("--threads {n}: must be between 1 and 256"));
     }
     Ok(n)
+}
+
+/// Runs `work` with a spinner on standard error (drawn only on a terminal, and only once the
+/// work has taken a second): what it is doing, the nodes searched so far and their rate.
+pub fn with_progress<T>(label: &str, work: impl FnOnce() -> T) -> T {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let start = Instant::now();
+            let first = inarow::engine::nodes_searched();
+            let mut bar = None;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let elapsed = start.elapsed();
+                if elapsed < Duration::from_secs(1) {
+                    continue;
+                }
+                let bar = bar.get_or_insert_with(|| {
+                    let bar = ProgressBar::new_spinner();
+                    bar.set_style(
+                        ProgressStyle::with_template("{spinner} {msg} {elapsed_precise}")
+                            .expect("template is valid"),
+                    );
+                    bar
+                });
+                let nodes = inarow::engine::nodes_searched() - first;
+                bar.set_message(format!(
+                    "{label}: {} nodes, {}/s",
+                    si(nodes as f64),
+                    si(nodes as f64 / elapsed.as_secs_f64())
+                ));
+                bar.tick();
+            }
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// A count with an SI prefix: 950, 12.3k, 4.56M, 7.89G.
+fn si(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2}G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
+        x if x >= 1e3 => format!("{:.1}k", x / 1e3),
+        x => format!("{x:.0}"),
+    }
 }
 
 /// A progress bar on standard error (drawn only on a terminal).

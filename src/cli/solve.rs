@@ -125,11 +125,13 @@ pub fn answer<G: Tactics + Notation>(
                 continue;
             }
         };
-        let report = if format.json {
-            engine.solve_detailed(&pos)
-        } else {
-            engine.solve(&pos)
-        };
+        let report = super::with_progress(&format!("solving {}", show_moves(text)), || {
+            if format.json {
+                engine.solve_detailed(&pos)
+            } else {
+                engine.solve(&pos)
+            }
+        });
         if let Some(stopped) = report.stopped {
             eprintln!(
                 "inarow: {}: {stopped} after {} nodes; score unknown",

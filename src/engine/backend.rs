@@ -73,7 +73,12 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
                 self.sample.name()
             ));
         }
-        let method = o.algorithm.unwrap_or(Algorithm::AlphaBeta);
+        let default = if G::PROOF_NUMBERS_FIRST {
+            Algorithm::DfPn
+        } else {
+            Algorithm::AlphaBeta
+        };
+        let method = o.algorithm.unwrap_or(default);
         let backend: Box<dyn Backend<G>> = match method {
             Algorithm::AlphaBeta => Box::new(AlphaBeta::try_new(self.sample, o.config.clone())?),
             Algorithm::Minimax => Box::new(Reference {

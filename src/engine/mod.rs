@@ -22,7 +22,7 @@ pub mod retro;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
 pub use crate::search::census::{Census, count};
-pub use crate::search::limits::{Limits, MAX_DEPTH, Stop};
+pub use crate::search::limits::{Limits, MAX_DEPTH, Stop, nodes_searched};
 pub use crate::search::retro::{Progress, Value};
 pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;

@@ -236,6 +236,10 @@ pub trait Tactics: Game {
     /// everywhere. Tuning only: no answer depends on it.
     const CHILD_LOOKUPS_UNTIL: (u32, u32) = (2, 3);
 
+    /// Whether df-pn (win / draw / loss) is the game's fastest exact method, and so the
+    /// engine's default, rather than alpha-beta (exact scores). Tuning only.
+    const PROOF_NUMBERS_FIRST: bool = false;
+
     /// Whether [`Tactics::threat_moves`] knows the game's threats: without them threat-space
     /// search finds nothing, and searches do not run it.
     const THREATS: bool = false;

@@ -2,7 +2,23 @@
 //! [`Stop`] for every search.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// Nodes searched in this process by every search, counted in batches as the searches check
+/// their limits: what a progress display shows (no search reads it).
+static NODES_SEARCHED: AtomicU64 = AtomicU64::new(0);
+
+/// The nodes searched in this process so far (see [`NODES_SEARCHED`]).
+pub fn nodes_searched() -> u64 {
+    NODES_SEARCHED.load(Ordering::Relaxed)
+}
+
+/// Adds to the count of nodes searched in this process.
+#[inline]
+pub(crate) fn count_nodes(n: u64) {
+    NODES_SEARCHED.fetch_add(n, Ordering::Relaxed);
+}
 
 /// Limits on a search, counted from when they are set.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -79,6 +95,7 @@ impl Clock {
 
     #[cold]
     fn check_time(&self) -> Result<(), Stop> {
+        count_nodes(1024);
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Err(Stop::Time)
         } else {

@@ -28,6 +28,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             .nodes
             .fetch_add(self.nodes - self.checked, Ordering::Relaxed)
             + (self.nodes - self.checked);
+        crate::search::limits::count_nodes(self.nodes - self.checked);
         self.checked = self.nodes;
         if self.limits.nodes.is_some_and(|n| all >= n) {
             self.stopped = Some(Halt::Limit(Stop::Nodes));
