@@ -325,6 +325,23 @@ impl<const GRAVITY: bool> Cube<GRAVITY> {
         new
     }
 
+    /// The cells of the safe moves (see [`Tactics::safe_moves`]).
+    #[inline(always)]
+    fn safe_cells(&self) -> u64 {
+        let threats = self.threats[(!self.ply & 1) as usize];
+        let playable = self.playable();
+        let forced = playable & threats;
+        let mut candidates = match forced {
+            0 => playable,
+            f if f & (f - 1) != 0 => return 0,
+            f => f,
+        };
+        if GRAVITY {
+            candidates &= !(threats >> 16);
+        }
+        candidates
+    }
+
     /// The move that puts a stone on `cell`.
     #[inline(always)]
     fn move_of(cell: u32) -> u8 {
@@ -603,19 +620,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
     /// lose; with gravity, never play under an opponent's threat (it would become playable).
     #[inline(always)]
     fn safe_moves(&self, out: &mut MoveList<RankedMove<u8>>) {
-        let threats = self.threats[(!self.ply & 1) as usize];
-        let playable = self.playable();
-        let mut candidates = playable;
-        let forced = playable & threats;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return;
-            }
-            candidates = forced;
-        }
-        if GRAVITY {
-            candidates &= !(threats >> 16);
-        }
+        let candidates = self.safe_cells();
         if candidates & candidates.wrapping_sub(1) == 0 {
             if candidates != 0 {
                 out.push(RankedMove {
@@ -633,6 +638,16 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
                 });
             }
         }
+    }
+
+    #[inline(always)]
+    fn is_safe_move(&self, m: u8) -> bool {
+        let column_or_cell = if GRAVITY {
+            0x0001_0001_0001_0001u64 << m
+        } else {
+            1u64 << m
+        };
+        self.safe_cells() & column_or_cell != 0
     }
 
     /// Safe moves that make a new threat the opponent must answer (with gravity: a threat on a

@@ -274,6 +274,14 @@ pub trait Tactics: Game {
         }
     }
 
+    /// Whether `m` is one of [`Tactics::safe_moves`] (called only when the side to move has no
+    /// winning move).
+    fn is_safe_move(&self, m: Self::Move) -> bool {
+        let mut safe = MoveList::new();
+        self.safe_moves(&mut safe);
+        safe.iter().any(|rm| rm.mv == m)
+    }
+
     /// Sets the ordering hint of each move (higher = more promising); called on the lists that
     /// [`Tactics::safe_moves`] makes, only when a search is about to try them. The default
     /// leaves the game's order.

@@ -161,9 +161,7 @@ pub fn replays<G: Tactics>(pos: &G, line: &[G::Move]) -> bool {
         if pos.has_winning_move() {
             return true;
         }
-        let mut safe = MoveList::new();
-        pos.safe_moves(&mut safe);
-        if !safe.iter().any(|rm| rm.mv == m) {
+        if !pos.is_safe_move(m) {
             return false;
         }
         match forced_reply(&pos, m) {

@@ -486,32 +486,25 @@ impl<G: Tactics> DfPn<G> {
                 {
                     continue;
                 }
-                let eval = if !line.is_empty()
-                    && child.status() == Status::Ongoing
-                    && replays(&child, &line)
-                {
-                    Eval::Solved(status_verdict(
-                        Status::Win(child.side_to_move()),
-                        self.attacker,
-                        self.goal,
-                    ))
+                if !line.is_empty() && child.status() == Status::Ongoing && replays(&child, &line) {
+                    let won = Status::Win(child.side_to_move());
+                    let (pn, dn) = solved(status_verdict(won, self.attacker, self.goal));
+                    (pn, dn, FINAL)
+                } else if let Some((pn, dn)) = self.lookup(key) {
+                    // Searched before (so open): what the table knows beats a first guess.
+                    (pn, dn, if pn == 0 || dn == 0 { FINAL } else { 0 })
                 } else {
                     let eval = self.judge(&child, child_threats);
-                    self.count_defences(&child, eval)
-                };
-                match eval {
-                    Eval::Solved(v) => {
-                        let (pn, dn) = solved(v);
-                        (pn, dn, FINAL)
-                    }
-                    Eval::Open(moves) => match self.lookup(key) {
-                        Some((pn, dn)) if pn == 0 || dn == 0 => (pn, dn, FINAL),
-                        Some((pn, dn)) => (pn, dn, 0),
+                    match self.count_defences(&child, eval) {
+                        Eval::Solved(v) => {
+                            let (pn, dn) = solved(v);
+                            (pn, dn, FINAL)
+                        }
                         // df-pn+ by mobility: one good move may prove an OR node, every move
                         // must be refuted to disprove it (and the reverse at AND nodes).
-                        None if child.side_to_move() == self.attacker => (1, moves, 0),
-                        None => (moves, 1, 0),
-                    },
+                        Eval::Open(moves) if child.side_to_move() == self.attacker => (1, moves, 0),
+                        Eval::Open(moves) => (moves, 1, 0),
+                    }
                 }
             };
             self.kids.push(Kid {
