@@ -619,3 +619,49 @@ fn qubic_certificates_verify_and_damage_is_rejected() {
         let _ = std::fs::remove_file(&bad);
     }
 }
+
+/// Qubic positions of 8 to 12 stones that alpha-beta (weak) does not settle in 30 s each, with
+/// values whose certificates the rules-only verifier accepted (README, Results): the default
+/// method (df-pn with threat lines) must answer them all.
+const QUBIC_HARD: [&str; 14] = [
+    "a24c21c13d42b31a44b41b42 -1",
+    "d14d21b44a12d42a42a43a44 1",
+    "c33c32d34b22b14d44a44a33 1",
+    "a11d13c41c34c32b32c23c14 1",
+    "b34d21d14a44b21d12d43d23 1",
+    "d41b44b33d43c14d11c44d22 1",
+    "b32b31b13b42d21a22a33b43 1",
+    "d43b24d31d14d23b22a31c32 1",
+    "c34b24c44a43d42d11a33d24 1",
+    "c12c22c34c32a33c14b42d21 -1",
+    "b33c13c32b21a21d31a13d14d21d23 1",
+    "c12a44d13a24b42b12b31b32d33b41 -1",
+    "a14d13c44c14d14b21d21b33b41c31 1",
+    "c31d34a13a14b13b12a32d33d44d42a44a34 1",
+];
+
+#[test]
+fn hard_qubic_positions_are_solved_by_default() {
+    use super::common::temp_file;
+    let file = temp_file("qubic_hard.txt");
+    std::fs::write(&file, QUBIC_HARD.join("\n") + "\n").unwrap();
+    let r = inarow(
+        &[
+            "bench",
+            "--game",
+            "qubic",
+            "--time",
+            "60",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains(&format!("n={0} correct={0}", QUBIC_HARD.len())),
+        "{}",
+        r.stdout
+    );
+}
