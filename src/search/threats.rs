@@ -197,11 +197,15 @@ pub struct ThreatMemo<M> {
 
 impl<M: Copy> ThreatMemo<M> {
     /// A memo of `slots` answers (rounded up to a power of two) of searches within `budget`.
-    /// The slots are allocated on first use.
+    /// The slots are allocated on first use; a memo of no slots remembers nothing.
     pub fn new(slots: usize, budget: ThreatBudget) -> Self {
         ThreatMemo {
             slots: Vec::new(),
-            size: slots.next_power_of_two(),
+            size: if slots == 0 {
+                0
+            } else {
+                slots.next_power_of_two()
+            },
             budget,
         }
     }
@@ -209,6 +213,11 @@ impl<M: Copy> ThreatMemo<M> {
     /// The budget of each search.
     pub fn budget(&self) -> ThreatBudget {
         self.budget
+    }
+
+    /// The bytes of one slot.
+    pub fn slot_bytes() -> usize {
+        std::mem::size_of::<Slot<M>>()
     }
 
     /// The memory it holds.
@@ -226,6 +235,9 @@ impl<M: Copy> ThreatMemo<M> {
         if !G::THREATS {
             line.clear();
             return false;
+        }
+        if self.size == 0 {
+            return threat_line(pos, self.budget, visited, line);
         }
         if self.slots.is_empty() {
             let empty = Slot {

@@ -112,7 +112,8 @@ const BUCKET: usize = 4;
 /// that a small proof does not pay for a large table.
 const FIRST_BUCKETS: usize = 1 << 16;
 
-/// Threat-space answers df-pn remembers (about 24 MiB for the 4x4x4 games).
+/// The most threat-space answers df-pn remembers (24 MiB for the 4x4x4 games); the memo takes
+/// at most a sixteenth of the memory budget, and only in games with threats.
 const THREAT_MEMO: usize = 1 << 19;
 
 /// A child on the stack of the node being searched.
@@ -142,6 +143,8 @@ pub struct DfPn<G: Tactics> {
     max_depth: u32,
     /// Threat-space search at every node, with its answers remembered (`None`: off).
     threats: Option<ThreatMemo<G::Move>>,
+    /// The slots of that memo.
+    memo_slots: usize,
     generation: u16,
     /// The question the table's current generation answers, as "can this player win?" (see
     /// [`canonical`]), and the history (sorted exact keys) every path starts with.
@@ -182,6 +185,15 @@ impl<G: Tactics> DfPn<G> {
     }
 
     fn try_with_entries(entries: usize, limits: Limits) -> Result<Self, String> {
+        // A sixteenth of the budget for the threat memo, in a power of two of slots.
+        let memo_slots = if G::THREATS {
+            let share = entries * size_of::<Entry>() / 16 / ThreatMemo::<G::Move>::slot_bytes();
+            (1usize << (usize::BITS - 1 - share.max(64).leading_zeros())).min(THREAT_MEMO)
+        } else {
+            0
+        };
+        let memo_bytes = memo_slots * ThreatMemo::<G::Move>::slot_bytes();
+        let entries = entries.saturating_sub(memo_bytes / size_of::<Entry>());
         let max_buckets = (entries / BUCKET).max(1);
         let buckets = max_buckets.min(FIRST_BUCKETS);
         let table = zeroed(buckets * BUCKET).ok_or_else(|| {
@@ -196,7 +208,8 @@ impl<G: Tactics> DfPn<G> {
             max_buckets,
             live: 0,
             max_depth: MAX_DEPTH,
-            threats: Some(ThreatMemo::new(THREAT_MEMO, ThreatBudget::default())),
+            threats: Some(ThreatMemo::new(memo_slots, ThreatBudget::default())),
+            memo_slots,
             generation: 1,
             session: None,
             session_history: Vec::new(),
@@ -228,7 +241,7 @@ impl<G: Tactics> DfPn<G> {
     /// Sets the threat-space search run at every node (`None`: none). The table stays: what it
     /// holds as solved is true whatever found it.
     pub fn set_threat_search(&mut self, threats: Option<ThreatBudget>) {
-        self.threats = threats.map(|budget| ThreatMemo::new(THREAT_MEMO, budget));
+        self.threats = threats.map(|budget| ThreatMemo::new(self.memo_slots, budget));
     }
 
     /// Whether the side to move in `pos` wins by threats (its moves in `line`), by the search's
@@ -646,6 +659,7 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
         let r = self.prove_root(pos);
         self.stats.elapsed += t.elapsed();
         let bytes = self.table.len() * size_of::<Entry>()
+            + self.threats.as_ref().map_or(0, |memo| memo.bytes())
             + self.kids.capacity() * size_of::<Kid<G::Move>>()
             + self.path.capacity() * (size_of::<u128>() + 1);
         self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
