@@ -111,7 +111,7 @@ pub fn verify_with_rule<G: Notation>(
     let (n, version) = header(MAGIC)?;
     if !(1..=VERSION).any(|v| version == v.to_string()) {
         return Err(format!(
-            "line {n}: format version '{version}', this verifier reads {VERSION}"
+            "line {n}: format version '{version}', this verifier reads versions 1 to {VERSION}"
         ));
     }
     let (n, game) = header("game")?;
