@@ -516,10 +516,21 @@ impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
         if self.ply as u32 > QUBIC_SYMMETRY_STONES {
             return self.key();
         }
-        (0..symmetries::<GRAVITY>().len())
-            .map(|i| Self::key_of(self.image(i)))
-            .min()
-            .expect("the identity is a symmetry")
+        // The key orders by the second player's board first: map the first player's stones only
+        // for the images whose second board ties for the least.
+        let [a, b] = self.stones;
+        let (mut least_b, mut least_a) = (u64::MAX, u64::MAX);
+        for t in symmetries::<GRAVITY>() {
+            let image_b = apply(t, b);
+            if image_b <= least_b {
+                let image_a = apply(t, a);
+                if image_b < least_b || image_a < least_a {
+                    least_a = image_a;
+                }
+                least_b = image_b;
+            }
+        }
+        Self::key_of([least_a, least_b])
     }
 
     /// Stones are only added: some other symmetry must map the stones onto cells free of the
