@@ -3,7 +3,7 @@
 
 use super::{Outcome, SolverArgs, parse_position, show_moves};
 use clap::Args;
-use inarow::engine::{Engine, Report};
+use inarow::engine::{Algorithm, Engine, Report};
 use inarow::game::{Notation, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
@@ -58,12 +58,52 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     }
     with_game!(args.solver.game.start()?, start => {
         let mut engine = args.solver.engine(&start)?;
+        if let Some(file) = &args.proof
+            && engine.method() == Algorithm::DfPn
+            && !args.format.json
+        {
+            // The proof that writes the certificates answers too: one search, not two.
+            return certify(start, &mut engine, &args.moves[0], file, args.format.stats);
+        }
         let outcome = answer(start, &mut engine, &args.moves, args.format)?;
         if let Some(file) = &args.proof {
             write_certificates(start, &mut engine, &args.moves[0], file)?;
         }
         Ok(outcome)
     })
+}
+
+/// Answers one position by the df-pn proof of its value and writes that proof's certificates.
+fn certify<G: Tactics + Notation>(
+    start: G,
+    engine: &mut Engine<G>,
+    moves: &str,
+    file: &str,
+    stats: bool,
+) -> Result<Outcome, String> {
+    let root = parse_position(start, moves).map_err(|e| e.to_string())?;
+    engine.set_history(root.history.clone());
+    let certified = super::with_progress(&format!("proving {}", show_moves(moves)), || {
+        engine.certify(&root.pos)
+    })
+    .map_err(|e| format!("no certificate written: {e}"))?;
+    let mut line = format!("{} {}", show_moves(moves), certified.value);
+    if stats {
+        line += &format!(
+            " nodes={} us={} peak_kb={}",
+            certified.nodes,
+            certified.elapsed.as_micros(),
+            certified.peak_bytes / 1024
+        );
+    }
+    println!("{line}");
+    let body: String = certified
+        .certificates
+        .iter()
+        .map(|c| inarow::engine::write_certificate(&start, &root.moves, c))
+        .collect();
+    save_certificates(&body, file)?;
+    Ok(Outcome::Done)
 }
 
 /// Writes the certificates of one position: to a temporary file first, renamed when complete.
@@ -77,8 +117,13 @@ fn write_certificates<G: Tactics + Notation>(
     let body = engine
         .certificate_file(&start, &root.moves)
         .map_err(|e| format!("no certificate written: {e}"))?;
+    save_certificates(&body, file)
+}
+
+/// Saves certificate text: to a temporary file first, renamed when complete.
+fn save_certificates(body: &str, file: &str) -> Result<(), String> {
     let temporary = format!("{file}.tmp");
-    std::fs::write(&temporary, &body)
+    std::fs::write(&temporary, body)
         .and_then(|_| std::fs::rename(&temporary, file))
         .map_err(|e| format!("cannot write '{file}': {e}"))?;
     let count = body.matches(inarow::engine::CERTIFICATE_MAGIC).count();

@@ -20,7 +20,9 @@ mod file;
 pub mod generate;
 pub mod retro;
 
-pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
+pub use crate::certificate::{
+    Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify, write as write_certificate,
+};
 pub use crate::search::census::{Census, count};
 pub use crate::search::limits::{Limits, MAX_DEPTH, Stop, nodes_searched};
 pub use crate::search::retro::{Progress, Value};
@@ -170,6 +172,18 @@ pub struct Report<M> {
     /// With [`Options::distance`], for a win or a loss: the number of plies to the end of the
     /// game under perfect play (the winner wins as soon as it can, the loser puts it off).
     pub plies: Option<u32>,
+}
+
+/// What [`Engine::certify`] found.
+#[derive(Clone, Debug)]
+pub struct Certified<G: crate::game::Game> {
+    /// The weak value for the side to move: 1 win, 0 draw, -1 loss.
+    pub value: i32,
+    pub certificates: Vec<Certificate<G>>,
+    /// Nodes of the df-pn search, proofs and extraction together.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub peak_bytes: usize,
 }
 
 /// The score of one move, as [`Engine::analyze`] returns it.
@@ -513,8 +527,15 @@ impl<G: Tactics> Engine<G> {
     /// strategy), two for a draw (each side's strategy for not losing). Uses a df-pn search
     /// under the engine's limits and memory budget, whatever the engine's own algorithm.
     pub fn certificates(&mut self, pos: &G) -> Result<Vec<Certificate<G>>, String> {
+        Ok(self.certify(pos)?.certificates)
+    }
+
+    /// [`Engine::certificates`], with the weak value they show and what the search did: one
+    /// df-pn search both answers and proves.
+    pub fn certify(&mut self, pos: &G) -> Result<Certified<G>, String> {
         let (mem_bytes, limits, threats) = (self.mem_bytes, self.limits, self.dfpn_threats);
         self.on_search_stack(|_| {
+            let started = Instant::now();
             let mut dfpn = DfPn::try_new(mem_bytes, limits)?;
             dfpn.set_threat_search(threats);
             let win = dfpn.prove(pos, Goal::Win).map_err(|e| e.to_string())?;
@@ -527,12 +548,25 @@ impl<G: Tactics> Engine<G> {
                     Verdict::Proven => vec![(Goal::Win, win), (Goal::NotLose, not_lose)],
                 };
             }
-            verdicts
+            let value = match verdicts[..] {
+                [(_, Verdict::Proven)] => 1,
+                [_, _] => 0,
+                _ => -1,
+            };
+            let certificates = verdicts
                 .into_iter()
                 .map(|(goal, verdict)| {
                     extract_for_verdict(&mut dfpn, pos, goal, verdict).map_err(|e| e.to_string())
                 })
-                .collect()
+                .collect::<Result<_, _>>()?;
+            let stats = dfpn.stats();
+            Ok(Certified {
+                value,
+                certificates,
+                nodes: stats.expanded,
+                elapsed: started.elapsed(),
+                peak_bytes: stats.peak_bytes,
+            })
         })
     }
 
