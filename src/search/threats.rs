@@ -14,9 +14,14 @@
 //! the side to move), by alpha-beta where a win would cut, and as a method of its own.
 
 use crate::game::{MoveList, Player, Status, Tactics};
+use crate::search::pn::KeyBuild;
 use arrayvec::ArrayVec;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
+
+/// Positions (exact keys) with the most threats they were searched with.
+type Failed = HashMap<u128, u32, KeyBuild>;
 
 /// What one threat-space search may spend.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,7 +44,7 @@ impl Default for ThreatBudget {
 thread_local! {
     /// Positions (exact keys) where the attacker was seen not to win by threats, with the most
     /// threats that were allowed there; emptied by every search.
-    static FAILED: RefCell<HashMap<u128, u32>> = RefCell::new(HashMap::new());
+    static FAILED: RefCell<Failed> = RefCell::new(Failed::default());
 }
 
 /// Whether the side to move, which has no winning move, wins by a sequence of threats within
@@ -92,7 +97,7 @@ fn search<G: Tactics>(
     pos: &G,
     depth: u32,
     left: &mut u64,
-    failed: &mut HashMap<u128, u32>,
+    failed: &mut Failed,
     line: &mut Vec<G::Move>,
 ) -> bool {
     if depth == 0 {
@@ -104,8 +109,9 @@ fn search<G: Tactics>(
     }
     let mut threats = MoveList::new();
     pos.threat_moves(&mut threats);
-    // A double threat wins at once: look for one before going deeper.
-    let mut forcing = MoveList::new();
+    // A double threat wins at once: look for one before going deeper, keeping each forcing
+    // threat with its reply for then.
+    let mut forcing = MoveList::<(G::Move, G::Move)>::new();
     for &m in &threats {
         if *left == 0 {
             return false;
@@ -123,20 +129,17 @@ fn search<G: Tactics>(
                         line.push(m);
                         return true;
                     }
-                    forcing.push(m);
+                    forcing.push((m, reply));
                 }
             }
             None => {}
         }
     }
-    for &m in &forcing {
+    for &(m, reply) in &forcing {
         if *left == 0 {
             return false;
         }
-        let Some((defender, Some(reply))) = forced_reply(pos, m) else {
-            unreachable!("the threat forced a reply a moment ago");
-        };
-        if search(&defender.play(reply), depth - 1, left, failed, line) {
+        if search(&pos.play(m).play(reply), depth - 1, left, failed, line) {
             line.push(m);
             return true;
         }
@@ -197,22 +200,13 @@ pub struct ThreatMemo<M> {
 
 impl<M: Copy> ThreatMemo<M> {
     /// A memo of `slots` answers (rounded up to a power of two) of searches within `budget`.
-    /// The slots are allocated on first use; a memo of no slots remembers nothing.
+    /// The slots are allocated on first use (never in a game without threats).
     pub fn new(slots: usize, budget: ThreatBudget) -> Self {
         ThreatMemo {
             slots: Vec::new(),
-            size: if slots == 0 {
-                0
-            } else {
-                slots.next_power_of_two()
-            },
+            size: slots.next_power_of_two(),
             budget,
         }
-    }
-
-    /// The budget of each search.
-    pub fn budget(&self) -> ThreatBudget {
-        self.budget
     }
 
     /// The bytes of one slot.
@@ -236,9 +230,6 @@ impl<M: Copy> ThreatMemo<M> {
             line.clear();
             return false;
         }
-        if self.size == 0 {
-            return threat_line(pos, self.budget, visited, line);
-        }
         if self.slots.is_empty() {
             let empty = Slot {
                 key: 0,
@@ -250,12 +241,9 @@ impl<M: Copy> ThreatMemo<M> {
         }
         let key = pos.key();
         let side = Some(pos.side_to_move());
-        let mut h =
-            (key as u64 ^ (key >> 64) as u64 ^ side.is_some_and(|p| p == Player::First) as u64)
-                .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        h ^= h >> 31;
+        let h = KeyBuild::default().hash_one((key, side));
         let mask = self.slots.len() - 1;
-        let slot = &mut self.slots[(h as usize) & mask];
+        let slot = &mut self.slots[h as usize & mask];
         if slot.key == key && slot.side == side {
             line.clear();
             line.extend_from_slice(&slot.line);

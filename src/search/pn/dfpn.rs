@@ -254,6 +254,19 @@ impl<G: Tactics> DfPn<G> {
         }
     }
 
+    /// [`DfPn::threat_line`] of the opponent of the side to move in `pos`, as if the side to
+    /// move passed ([`Tactics::pass`]): false where the game has no pass, or the opponent could
+    /// win at once (the side to move must answer that first).
+    pub fn pass_line(&mut self, pos: &G, line: &mut Vec<G::Move>) -> bool {
+        line.clear();
+        match pos.pass() {
+            Some(passed) if passed.status() == Status::Ongoing && !passed.has_winning_move() => {
+                self.threat_line(&passed, line)
+            }
+            _ => false,
+        }
+    }
+
     /// The deepest the search and proof extraction go below their root.
     pub fn max_depth(&self) -> u32 {
         self.max_depth
@@ -432,31 +445,21 @@ impl<G: Tactics> DfPn<G> {
     /// An open position's moves that survive what its opponent would win by threats if it
     /// passed; none: it is lost.
     fn count_defences(&mut self, pos: &G, eval: Eval) -> Eval {
-        let (Eval::Open(_), Some(memo), Some(passed)) = (eval, &mut self.threats, pos.pass())
-        else {
-            return eval;
-        };
-        if passed.status() != Status::Ongoing
-            || passed.has_winning_move()
-            || !memo.line(&passed, &mut self.stats.threat_nodes, &mut self.scratch)
-        {
+        let mut line = std::mem::take(&mut self.scratch);
+        if !matches!(eval, Eval::Open(_)) || !self.pass_line(pos, &mut line) {
+            self.scratch = line;
             return eval;
         }
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
         let left = moves
             .iter()
-            .filter(|rm| {
-                let next = pos.play(rm.mv);
-                next.status() != Status::Ongoing || !replays(&next, &self.scratch)
-            })
+            .filter(|rm| !replays(&pos.play(rm.mv), &line))
             .count() as u32;
+        self.scratch = line;
         if left == 0 {
-            Eval::Solved(status_verdict(
-                Status::Win(passed.side_to_move()),
-                self.attacker,
-                self.goal,
-            ))
+            let opponent_won = Status::Win(pos.side_to_move().opponent());
+            Eval::Solved(status_verdict(opponent_won, self.attacker, self.goal))
         } else {
             Eval::Open(left)
         }
@@ -476,14 +479,8 @@ impl<G: Tactics> DfPn<G> {
         // move seldom gives the opponent a line it did not have.
         let mut line = std::mem::take(&mut self.line);
         line.clear();
-        let mut child_threats = true;
-        if let (Some(memo), Some(passed), true) = (&mut self.threats, pos.pass(), moves.len() > 1)
-            && passed.status() == Status::Ongoing
-            && !passed.has_winning_move()
-            && !memo.line(&passed, &mut self.stats.threat_nodes, &mut line)
-        {
-            child_threats = false;
-        }
+        let child_threats =
+            moves.len() <= 1 || pos.pass().is_none() || self.pass_line(pos, &mut line);
         for rm in &moves {
             let child = pos.play(rm.mv);
             let key = child.canonical_key();
@@ -499,7 +496,7 @@ impl<G: Tactics> DfPn<G> {
                 {
                     continue;
                 }
-                if !line.is_empty() && child.status() == Status::Ongoing && replays(&child, &line) {
+                if !line.is_empty() && replays(&child, &line) {
                     let won = Status::Win(child.side_to_move());
                     let (pn, dn) = solved(status_verdict(won, self.attacker, self.goal));
                     (pn, dn, FINAL)

@@ -241,20 +241,13 @@ impl<G: Tactics> Extractor<'_, G> {
         }
         // What the prover would win by threats if the opponent passed: one threat line here
         // covers every reply that leaves it intact.
-        let line = pos
-            .pass()
-            .filter(|p| p.status() == Status::Ongoing && !p.has_winning_move())
-            .and_then(|p| self.threat_win(&p))
-            .unwrap_or_default();
+        let mut line = Vec::new();
+        self.solver.pass_line(pos, &mut line);
         let mut covered = false;
         let mut tainted = false;
         for mv in legal {
             let child = pos.play(mv);
-            if !line.is_empty()
-                && child.status() == Status::Ongoing
-                && !child.has_winning_move()
-                && replays(&child, &line)
-            {
+            if !line.is_empty() && replays(&child, &line) && !child.has_winning_move() {
                 covered = true;
                 continue;
             }
@@ -269,12 +262,10 @@ impl<G: Tactics> Extractor<'_, G> {
         Ok(tainted)
     }
 
-    /// The side to move's threat line in `pos`, if the solver's threat-space search finds one
-    /// that [`replays`] (games without threats: never).
+    /// The side to move's threat line in `pos`, if the solver's threat-space search finds one.
     fn threat_win(&mut self, pos: &G) -> Option<Vec<G::Move>> {
         let mut line = Vec::new();
-        (G::THREATS && self.solver.threat_line(pos, &mut line) && replays(pos, &line))
-            .then_some(line)
+        self.solver.threat_line(pos, &mut line).then_some(line)
     }
 
     fn rollback(&mut self, (journal, lines, threat_lines): (usize, usize, usize)) {
