@@ -146,20 +146,25 @@ pub fn verify_with_rule<G: Notation>(
     let mut strategy: HashMap<u128, (G::Move, usize)> = HashMap::new();
     let mut threat_lines: HashMap<u128, (Vec<&str>, usize)> = HashMap::new();
     let mut line_count = 0;
+    // The position a line's path reaches, which must still be in play.
+    let node_at = |n: usize, path: &str| -> Result<G, String> {
+        let node = if path == "-" {
+            root
+        } else {
+            play_moves(root, path)
+                .map_err(|e| format!("line {n}: path: {e}"))?
+                .0
+        };
+        if node.status() != Status::Ongoing {
+            return Err(format!("line {n}: the game is over after '{path}'"));
+        }
+        Ok(node)
+    };
     for (n, line) in lines {
         line_count += 1;
         if let Some((path, sequence)) = line.split_once(" : ") {
             let path = path.trim();
-            let node = if path == "-" {
-                root
-            } else {
-                play_moves(root, path)
-                    .map_err(|e| format!("line {n}: path: {e}"))?
-                    .0
-            };
-            if node.status() != Status::Ongoing {
-                return Err(format!("line {n}: the game is over after '{path}'"));
-            }
+            let node = node_at(n, path)?;
             let sequence: Vec<&str> = sequence.split_whitespace().collect();
             if sequence.is_empty() {
                 return Err(format!("line {n}: a threat line without moves"));
@@ -175,16 +180,7 @@ pub fn verify_with_rule<G: Notation>(
             .rsplit_once(char::is_whitespace)
             .ok_or_else(|| format!("line {n}: expected 'PATH MOVE', found '{line}'"))?;
         let path = path.trim();
-        let node = if path == "-" {
-            root
-        } else {
-            play_moves(root, path)
-                .map_err(|e| format!("line {n}: path: {e}"))?
-                .0
-        };
-        if node.status() != Status::Ongoing {
-            return Err(format!("line {n}: the game is over after '{path}'"));
-        }
+        let node = node_at(n, path)?;
         if node.side_to_move() != prover {
             return Err(format!(
                 "line {n}: after '{path}' the opponent moves, not the prover"
@@ -255,23 +251,14 @@ pub fn verify_with_rule<G: Notation>(
         }
         let moves = if pos.side_to_move() == prover {
             prover_positions += 1;
-            if let Some(&win) = legal
+            let win = legal
                 .iter()
-                .find(|&&m| pos.play(m).status() == Status::Win(prover))
-            {
+                .find(|&&m| pos.play(m).status() == Status::Win(prover));
+            let mv = if let Some(&win) = win {
                 // A win at once needs no line.
-                let mut one = MoveList::new();
-                one.push(win);
-                return Ok(Visit::Open(Frame {
-                    pos,
-                    key,
-                    moves: one,
-                    next: 0,
-                    tainted: false,
-                    follows: None,
-                }));
-            }
-            let mv = if let Some(&(mv, line)) = strategy.get(&key) {
+                follows = None;
+                win
+            } else if let Some(&(mv, line)) = strategy.get(&key) {
                 if !legal.contains(&mv) {
                     return Err(format!("the move of line {line} is not legal here"));
                 }
