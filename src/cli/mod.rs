@@ -305,24 +305,19 @@ pub fn with_progress<T>(label: &str, work: impl FnOnce() -> T) -> T {
             let mut bar = None;
             while !done.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
-                let elapsed = start.elapsed();
-                if elapsed < Duration::from_secs(1) {
+                if start.elapsed() < Duration::from_secs(1) {
                     continue;
                 }
                 let bar = bar.get_or_insert_with(|| {
-                    let bar = ProgressBar::new_spinner();
+                    let template =
+                        "{spinner} {msg}: {human_pos} nodes, {per_sec:0} {elapsed_precise}";
+                    let bar = ProgressBar::new_spinner().with_message(label.to_string());
                     bar.set_style(
-                        ProgressStyle::with_template("{spinner} {msg} {elapsed_precise}")
-                            .expect("template is valid"),
+                        ProgressStyle::with_template(template).expect("template is valid"),
                     );
                     bar
                 });
-                let nodes = inarow::engine::nodes_searched() - first;
-                bar.set_message(format!(
-                    "{label}: {} nodes, {}/s",
-                    si(nodes as f64),
-                    si(nodes as f64 / elapsed.as_secs_f64())
-                ));
+                bar.set_position(inarow::engine::nodes_searched() - first);
                 bar.tick();
             }
             if let Some(bar) = bar {
@@ -333,16 +328,6 @@ pub fn with_progress<T>(label: &str, work: impl FnOnce() -> T) -> T {
         done.store(true, Ordering::Relaxed);
         result
     })
-}
-
-/// A count with an SI prefix: 950, 12.3k, 4.56M, 7.89G.
-fn si(x: f64) -> String {
-    match x {
-        x if x >= 1e9 => format!("{:.2}G", x / 1e9),
-        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
-        x if x >= 1e3 => format!("{:.1}k", x / 1e3),
-        x => format!("{x:.0}"),
-    }
 }
 
 /// A progress bar on standard error (drawn only on a terminal).

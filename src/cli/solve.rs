@@ -87,21 +87,8 @@ fn certify<G: Tactics + Notation>(
         engine.certify(&root.pos)
     })
     .map_err(|e| format!("no certificate written: {e}"))?;
-    let mut line = format!("{} {}", show_moves(moves), certified.value);
-    if stats {
-        line += &format!(
-            " nodes={} us={} peak_kb={}",
-            certified.nodes,
-            certified.elapsed.as_micros(),
-            certified.peak_bytes / 1024
-        );
-    }
-    println!("{line}");
-    let body: String = certified
-        .certificates
-        .iter()
-        .map(|c| inarow::engine::write_certificate(&start, &root.moves, c))
-        .collect();
+    println!("{}", plain_line(moves, &certified.report, stats, true));
+    let body = certified.text(&start, &root.moves);
     save_certificates(&body, file)?;
     Ok(Outcome::Done)
 }

@@ -20,9 +20,7 @@ mod file;
 pub mod generate;
 pub mod retro;
 
-pub use crate::certificate::{
-    Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify, write as write_certificate,
-};
+pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
 pub use crate::search::census::{Census, count};
 pub use crate::search::limits::{Limits, MAX_DEPTH, Stop, nodes_searched};
 pub use crate::search::retro::{Progress, Value};
@@ -177,13 +175,21 @@ pub struct Report<M> {
 /// What [`Engine::certify`] found.
 #[derive(Clone, Debug)]
 pub struct Certified<G: crate::game::Game> {
-    /// The weak value for the side to move: 1 win, 0 draw, -1 loss.
-    pub value: i32,
+    /// The weak value for the side to move (1 win, 0 draw, -1 loss) and what the df-pn search
+    /// did, proofs and extraction together.
+    pub report: Report<G::Move>,
     pub certificates: Vec<Certificate<G>>,
-    /// Nodes of the df-pn search, proofs and extraction together.
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub peak_bytes: usize,
+}
+
+impl<G: Notation> Certified<G> {
+    /// The certificates as the text of a certificate file: `start` is the game's start and
+    /// `moves` lead from it to the position.
+    pub fn text(&self, start: &G, moves: &[G::Move]) -> String {
+        self.certificates
+            .iter()
+            .map(|c| crate::certificate::write(start, moves, c))
+            .collect()
+    }
 }
 
 /// The score of one move, as [`Engine::analyze`] returns it.
@@ -561,11 +567,17 @@ impl<G: Tactics> Engine<G> {
                 .collect::<Result<_, _>>()?;
             let stats = dfpn.stats();
             Ok(Certified {
-                value,
+                report: Report {
+                    score: Some(value),
+                    stopped: None,
+                    best_moves: Vec::new(),
+                    pv: Vec::new(),
+                    nodes: stats.expanded,
+                    elapsed: started.elapsed(),
+                    peak_bytes: stats.peak_bytes,
+                    plies: None,
+                },
                 certificates,
-                nodes: stats.expanded,
-                elapsed: started.elapsed(),
-                peak_bytes: stats.peak_bytes,
             })
         })
     }
@@ -577,10 +589,6 @@ impl<G: Tactics> Engine<G> {
         G: Notation,
     {
         let pos = moves.iter().fold(*start, |p, &m| p.play(m));
-        let certificates = self.certificates(&pos)?;
-        Ok(certificates
-            .iter()
-            .map(|c| crate::certificate::write(start, moves, c))
-            .collect())
+        Ok(self.certify(&pos)?.text(start, moves))
     }
 }
