@@ -33,6 +33,7 @@
 
 use super::geometry::{Geometry, Permutation};
 use super::{Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics};
+use arrayvec::ArrayVec;
 use std::fmt::{self, Debug};
 use std::sync::OnceLock;
 
@@ -166,6 +167,61 @@ pub fn line_cells(p: u64) -> u64 {
         let whole = whole_lines(p, (s, starts));
         cells | whole | whole << s | whole << (2 * s) | whole << (3 * s)
     })
+}
+
+/// Whether a leader (see `strategy_bounds`) cannot make a line when it gets at most `cells`, and
+/// of the `bottoms` in them only one of each pair, the follower choosing the pairs.
+fn leader_cannot_win(cells: u64, bottoms: u64) -> bool {
+    if !has_line(cells) {
+        return true;
+    }
+    // Only lines through two bottoms or more can be blocked by a pairing.
+    let plain = cells & !bottoms;
+    if bottoms.count_ones() < 2 || has_line(plain) {
+        return false;
+    }
+    let mut rest = bottoms;
+    while rest != 0 {
+        let bottom = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        if has_line(plain | bottom) {
+            return false;
+        }
+    }
+    // A few lines at most, each by its bottoms; beyond 16 the search is not worth it.
+    let mut lines = ArrayVec::<u64, 16>::new();
+    for line in LINES {
+        if line & !cells == 0 && lines.try_push(line & bottoms).is_err() {
+            return false;
+        }
+    }
+    pairing_covers(&lines, bottoms)
+}
+
+/// Whether the unpaired `free` bottoms can be paired so that every line holds a whole pair (the
+/// lines are given by their bottoms; those that hold a pair already are gone). The first line's
+/// pair is chosen among its own bottoms, so the search is small.
+fn pairing_covers(lines: &[u64], free: u64) -> bool {
+    let Some(&line) = lines.first() else {
+        return true;
+    };
+    let ends = line & free;
+    let mut a = ends;
+    while a != 0 {
+        let first = a & a.wrapping_neg();
+        a &= a - 1;
+        let mut b = a;
+        while b != 0 {
+            let pair = first | (b & b.wrapping_neg());
+            b &= b - 1;
+            let left: ArrayVec<u64, 16> =
+                lines.iter().copied().filter(|l| l & pair != pair).collect();
+            if pairing_covers(&left, free & !pair) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The empty cells that would complete a line of four for the stones `p`.
@@ -727,15 +783,22 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
     /// Bounds on the score of the side to move:
     /// - if every line holds an opponent stone, it cannot win; if every line holds one of its
     ///   stones, it cannot lose;
-    /// - with gravity, claimeven (Allis), generalised to columns of odd height: with an even
-    ///   number of empty cells and the first player to move, the second player answers every
-    ///   move in the same column, and when the first player fills a column, plays the lowest
-    ///   cell of a column with an odd number of empty cells (one exists, by parity). Columns
-    ///   with an even number of stones are then only ever answered, so the second player takes
-    ///   their empty cells on levels 2 and 4; the first player gets at most their cells on
-    ///   levels 1 and 3 and every empty cell of the other columns. If it cannot make a line
-    ///   with its stones and those, it cannot win; if the second player then can with its own
-    ///   and its cells, it wins.
+    /// - with gravity, strategies that follow up (Allis' claimeven, generalised). Call a column
+    ///   odd when it has an odd number of empty cells, and its lowest empty cell its bottom. A
+    ///   follower answers every move in the same column, and a move at the bottom of an odd
+    ///   column at the bottom of another odd column it has paired with it. Then the leader gets
+    ///   at most the empty cells on levels 1 and 3 and, of each pair of bottoms, one (which one
+    ///   is its choice), and a column it must not enter it is never made to enter until every
+    ///   other column is full. So:
+    ///   - the first player to move (an even number of empty cells) cannot win if it cannot make
+    ///     a line with those, the second player following. If the second player can then make
+    ///     one with its stones and the cells on levels 2 and 4 that are no bottom, it wins;
+    ///   - the second player to move cannot lose if, after it enters one odd column, the first
+    ///     player cannot make such a line;
+    ///   - the second player to move loses (zugzwang) if an odd column holds one stone under a
+    ///     first-player threat on level 3, and it cannot make a line with the cell under the
+    ///     threat and what it gets as the leader in the other columns: the first player follows
+    ///     and wins when that cell is played at last.
     #[inline(always)]
     fn strategy_bounds(&self) -> (i32, i32) {
         let (mine, theirs) = (self.mine(), self.theirs());
@@ -751,39 +814,47 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         const ODD_LEVELS: u64 = 0x0000_ffff_0000_ffff;
         const COLUMN: u64 = 0x0001_0001_0001_0001;
         let filled = self.filled();
-        let odd_columns = (filled ^ filled >> 16 ^ filled >> 32 ^ filled >> 48) & LEVEL0;
         let empty = !filled;
-        if self.ply % 2 == 1 {
-            // The second player moves first, on the lowest cell (on level 2 or 4) of a column
-            // with an odd number of empty cells, then plays as above: the first player gets at
-            // most the empty cells on levels 1 and 3 and those on levels 2 and 4 of the other
-            // such columns. Only a column that every line it could still make crosses will do.
-            let at_most = theirs | (empty & ODD_LEVELS);
-            let contested = empty & !ODD_LEVELS & (odd_columns * COLUMN);
-            let open = line_cells(at_most | contested);
-            if open == 0 {
+        let odd_columns = (filled ^ filled >> 16 ^ filled >> 32 ^ filled >> 48) & LEVEL0;
+        let bottoms = empty & (filled << 16 | LEVEL0) & (odd_columns * COLUMN);
+        let led = empty & ODD_LEVELS;
+        if self.ply & 1 == 0 {
+            return if !leader_cannot_win(mine | led | bottoms, bottoms) {
+                (i32::MIN, i32::MAX)
+            } else if has_line(theirs | (empty & !ODD_LEVELS & !bottoms)) {
+                (i32::MIN, -1)
+            } else {
+                (i32::MIN, 0)
+            };
+        }
+        // Odd columns with one stone under a first-player threat on level 3.
+        let mut traps = winning_cells(theirs, empty) >> 32 & filled & !(filled >> 16) & LEVEL0;
+        while traps != 0 {
+            let column = COLUMN << traps.trailing_zeros();
+            traps &= traps - 1;
+            let under = column & 0xffff_0000;
+            let others = bottoms & !column;
+            if leader_cannot_win(mine | (led & !column) | others | under, others) {
+                return (i32::MIN, -1);
+            }
+        }
+        let at_most = theirs | led;
+        let open = line_cells(at_most | bottoms);
+        if open == 0 {
+            return (0, i32::MAX);
+        }
+        // Entering a column whose bottom no possible line of the first player crosses gains
+        // nothing.
+        let crossed = open & bottoms;
+        let mut entered = (crossed | crossed >> 16 | crossed >> 32 | crossed >> 48) & LEVEL0;
+        while entered != 0 {
+            let others = bottoms & !(COLUMN << entered.trailing_zeros());
+            entered &= entered - 1;
+            if leader_cannot_win(at_most | others, others) {
                 return (0, i32::MAX);
             }
-            let crossed = open & contested;
-            let mut columns = (crossed | crossed >> 16 | crossed >> 32 | crossed >> 48) & LEVEL0;
-            while columns != 0 {
-                let column = COLUMN << columns.trailing_zeros();
-                columns &= columns - 1;
-                if !has_line(at_most | (contested & !column)) {
-                    return (0, i32::MAX);
-                }
-            }
-            return (i32::MIN, i32::MAX);
         }
-        let odd_columns = odd_columns * COLUMN;
-        let even_columns = empty & !odd_columns;
-        if has_line(mine | (even_columns & ODD_LEVELS) | (empty & odd_columns)) {
-            (i32::MIN, i32::MAX)
-        } else if has_line(theirs | (even_columns & !ODD_LEVELS)) {
-            (i32::MIN, -1)
-        } else {
-            (i32::MIN, 0)
-        }
+        (i32::MIN, i32::MAX)
     }
 }
 

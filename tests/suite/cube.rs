@@ -445,6 +445,54 @@ fn alpha_beta_and_dfpn_agree_on_late_positions() {
     check(Gravity::new(), 18);
 }
 
+/// The cube's strategy bounds (claimeven with pairs, the first player's zugzwang) never exclude
+/// the exact score that alpha-beta finds without them, on random positions where the search
+/// asks for them; and they do say something on many.
+#[test]
+fn cube_strategy_bounds_hold() {
+    let g = Gravity::new();
+    let mut rng = SplitMix(2026);
+    let mut reference = AlphaBeta::new(
+        &g,
+        Config {
+            tt_mb: 16,
+            strategy_bounds: false,
+            ..Config::default()
+        },
+    );
+    let (mut checked, mut zugzwangs, mut bounded) = (0, 0, 0);
+    while checked < 600 {
+        let empty = 14 + rng.below(7) as u32;
+        let mut pos = g;
+        while pos.ply() < 64 - empty && pos.status() == Status::Ongoing {
+            let mut moves = MoveList::<RankedMove<u8>>::new();
+            pos.safe_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())].mv);
+        }
+        if pos.ply() < 64 - empty || pos.status() != Status::Ongoing || pos.has_winning_move() {
+            continue;
+        }
+        let (lo, hi) = pos.strategy_bounds();
+        reference.reset();
+        let value = reference.solve(&pos, false).unwrap();
+        assert!(
+            lo <= value && value <= hi,
+            "{pos:?}: strategy bounds ({lo}, {hi}) exclude the value {value}"
+        );
+        bounded += (lo > i32::MIN || hi < i32::MAX) as usize;
+        // The second player to move, lost: the first player's zugzwang.
+        zugzwangs += (pos.ply() % 2 == 1 && hi < 0) as usize;
+        checked += 1;
+    }
+    assert!(
+        bounded > 30 && zugzwangs > 5,
+        "{bounded} bounded, {zugzwangs} zugzwangs"
+    );
+}
+
 #[test]
 fn the_difficulty_sets_are_solved_correctly() {
     let Some(path) = shared_path("cube/gravity_36.txt", "cube::the_difficulty_sets") else {
