@@ -793,7 +793,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
     ///   - the first player to move (an even number of empty cells) cannot win if it cannot make
     ///     a line with those, the second player following. If the second player can then make
     ///     one with its stones and the cells on levels 2 and 4 that are no bottom, it wins;
-    ///   - the second player to move cannot lose if, after it enters one odd column, the first
+    ///   - the second player to move cannot lose if, after it enters some column, the first
     ///     player cannot make such a line;
     ///   - the second player to move loses (zugzwang) if an odd column holds one stone under a
     ///     first-player threat on level 3, and it cannot make a line with the cell under the
@@ -843,14 +843,19 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         if open == 0 {
             return (0, i32::MAX);
         }
-        // Entering a column whose bottom no possible line of the first player crosses gains
-        // nothing.
-        let crossed = open & bottoms;
-        let mut entered = (crossed | crossed >> 16 | crossed >> 32 | crossed >> 48) & LEVEL0;
-        while entered != 0 {
-            let others = bottoms & !(COLUMN << entered.trailing_zeros());
-            entered &= entered - 1;
-            if leader_cannot_win(at_most | others, others) {
+        // The second player enters a column, then follows. A column whose lowest empty cell
+        // no possible line of the first player crosses gains nothing.
+        let mut entries = open & empty & (filled << 16 | LEVEL0);
+        while entries != 0 {
+            let entry = entries & entries.wrapping_neg();
+            entries &= entries - 1;
+            let column = COLUMN << (entry.trailing_zeros() & 15);
+            let bottoms = if bottoms & column != 0 {
+                bottoms & !column
+            } else {
+                bottoms | (entry << 16 & column)
+            };
+            if leader_cannot_win(theirs | (led & !entry) | bottoms, bottoms) {
                 return (0, i32::MAX);
             }
         }
