@@ -827,16 +827,22 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
                 (i32::MIN, 0)
             };
         }
-        // Odd columns with one stone under a first-player threat on level 3.
-        let mut traps = winning_cells(theirs, empty) >> 32 & filled & !(filled >> 16) & LEVEL0;
-        while traps != 0 {
-            let column = COLUMN << traps.trailing_zeros();
-            traps &= traps - 1;
-            let under = column & 0xffff_0000;
-            let others = bottoms & !column;
-            if leader_cannot_win(mine | (led & !column) | others | under, others) {
-                return (i32::MIN, -1);
-            }
+        // Odd columns with one stone under a first-player threat on level 3: the second player
+        // must enter one kept (the others pair like any odd column), or, with an odd number of
+        // them, all.
+        let traps = winning_cells(theirs, empty) >> 32 & filled & !(filled >> 16) & LEVEL0;
+        let zugzwang = |kept: u64| {
+            let columns = kept * COLUMN;
+            let others = bottoms & !columns;
+            leader_cannot_win(
+                mine | (led & !columns) | others | (columns & 0xffff_0000),
+                others,
+            )
+        };
+        let several = traps.count_ones() > 1 && traps.count_ones() % 2 == 1;
+        if (several && zugzwang(traps)) || (0..16).any(|c| traps >> c & 1 == 1 && zugzwang(1 << c))
+        {
+            return (i32::MIN, -1);
         }
         let at_most = theirs | led;
         let open = line_cells(at_most | bottoms);
