@@ -170,54 +170,79 @@ pub fn line_cells(p: u64) -> u64 {
 }
 
 /// Whether a leader (see `strategy_bounds`) cannot make a line when it gets at most `cells`, and
-/// of the `bottoms` in them only one of each pair, the follower choosing the pairs.
-fn leader_cannot_win(cells: u64, bottoms: u64) -> bool {
+/// of the `bottoms` in them only one of each pair, the follower choosing the pairs. The follower
+/// may also pair two `bases` (the lowest empty cells of columns with an even number of them, on
+/// levels 1 and 3: the leader's), Allis' baseinverse: the leader gets one of them, and then one
+/// of the two cells above them, which the follower would otherwise have had.
+fn leader_cannot_win(cells: u64, bottoms: u64, bases: u64) -> bool {
     if !has_line(cells) {
         return true;
     }
-    // Only lines through two bottoms or more can be blocked by a pairing.
-    let plain = cells & !bottoms;
-    if bottoms.count_ones() < 2 || has_line(plain) {
+    // Only lines through two paired cells or more can be blocked.
+    let special = bottoms | bases;
+    let plain = cells & !special;
+    if special.count_ones() < 2 || has_line(plain) {
         return false;
     }
-    let mut rest = bottoms;
+    let mut rest = special;
     while rest != 0 {
-        let bottom = rest & rest.wrapping_neg();
+        let cell = rest & rest.wrapping_neg();
         rest &= rest - 1;
-        if has_line(plain | bottom) {
+        if has_line(plain | cell) {
             return false;
         }
     }
-    // A few lines at most, each by its bottoms; beyond 16 the search is not worth it.
-    let mut lines = ArrayVec::<u64, 16>::new();
-    for line in LINES {
-        if line & !cells == 0 && lines.try_push(line & bottoms).is_err() {
-            return false;
-        }
-    }
-    pairing_covers(&lines, bottoms)
+    let mut pairs = ArrayVec::new();
+    pairing_blocks(cells, bottoms, bases, &mut pairs, &mut 64)
 }
 
-/// Whether the unpaired `free` bottoms can be paired so that every line holds a whole pair (the
-/// lines are given by their bottoms; those that hold a pair already are gone). The first line's
-/// pair is chosen among its own bottoms, so the search is small.
-fn pairing_covers(lines: &[u64], free: u64) -> bool {
-    let Some(&line) = lines.first() else {
+/// Whether the `free` bottoms and bases can be paired so that every line within `cells` holds a
+/// whole pair. The first line left open chooses its pair among its own cells, so the search is
+/// small; `budget` bounds it.
+fn pairing_blocks(
+    cells: u64,
+    bottoms: u64,
+    bases: u64,
+    pairs: &mut ArrayVec<u64, 32>,
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let open = LINES
+        .iter()
+        .find(|&&line| line & !cells == 0 && pairs.iter().all(|&pair| line & pair != pair));
+    let Some(&line) = open else {
         return true;
     };
-    let ends = line & free;
-    let mut a = ends;
-    while a != 0 {
-        let first = a & a.wrapping_neg();
-        a &= a - 1;
-        let mut b = a;
-        while b != 0 {
-            let pair = first | (b & b.wrapping_neg());
-            b &= b - 1;
-            let left: ArrayVec<u64, 16> =
-                lines.iter().copied().filter(|l| l & pair != pair).collect();
-            if pairing_covers(&left, free & !pair) {
-                return true;
+    for (free, inverse) in [(line & bottoms, false), (line & bases, true)] {
+        let mut a = free;
+        while a != 0 {
+            let first = a & a.wrapping_neg();
+            a &= a - 1;
+            let mut b = a;
+            while b != 0 {
+                let pair = first | (b & b.wrapping_neg());
+                b &= b - 1;
+                if pairs.remaining_capacity() < 2 {
+                    return false;
+                }
+                let blocked = if inverse {
+                    pairs.push(pair);
+                    pairs.push(pair << 16);
+                    let blocked =
+                        pairing_blocks(cells | pair << 16, bottoms, bases & !pair, pairs, budget);
+                    pairs.pop();
+                    blocked
+                } else {
+                    pairs.push(pair);
+                    pairing_blocks(cells, bottoms & !pair, bases, pairs, budget)
+                };
+                pairs.pop();
+                if blocked {
+                    return true;
+                }
             }
         }
     }
@@ -816,15 +841,24 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         let filled = self.filled();
         let empty = !filled;
         let odd_columns = (filled ^ filled >> 16 ^ filled >> 32 ^ filled >> 48) & LEVEL0;
-        let bottoms = empty & (filled << 16 | LEVEL0) & (odd_columns * COLUMN);
+        let lowest = empty & (filled << 16 | LEVEL0);
+        let bottoms = lowest & (odd_columns * COLUMN);
+        let bases = lowest & !bottoms;
         let led = empty & ODD_LEVELS;
         if self.ply & 1 == 0 {
-            return if !leader_cannot_win(mine | led | bottoms, bottoms) {
-                (i32::MIN, i32::MAX)
-            } else if has_line(theirs | (empty & !ODD_LEVELS & !bottoms)) {
-                (i32::MIN, -1)
-            } else {
+            // Without baseinverse the second player keeps every cell on levels 2 and 4 that is
+            // no bottom, so it wins if it makes a line with them.
+            let cells = mine | led | bottoms;
+            return if leader_cannot_win(cells, bottoms, 0) {
+                if has_line(theirs | (empty & !ODD_LEVELS & !bottoms)) {
+                    (i32::MIN, -1)
+                } else {
+                    (i32::MIN, 0)
+                }
+            } else if leader_cannot_win(cells, bottoms, bases) {
                 (i32::MIN, 0)
+            } else {
+                (i32::MIN, i32::MAX)
             };
         }
         // Odd columns with one stone under a first-player threat on level 3: the second player
@@ -837,6 +871,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
             leader_cannot_win(
                 mine | (led & !columns) | others | (columns & 0xffff_0000),
                 others,
+                bases,
             )
         };
         let several = traps.count_ones() > 1 && traps.count_ones() % 2 == 1;
@@ -856,12 +891,12 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
             let entry = entries & entries.wrapping_neg();
             entries &= entries - 1;
             let column = COLUMN << (entry.trailing_zeros() & 15);
-            let bottoms = if bottoms & column != 0 {
-                bottoms & !column
+            let (bottoms, bases) = if bottoms & column != 0 {
+                (bottoms & !column, bases | (entry << 16 & column))
             } else {
-                bottoms | (entry << 16 & column)
+                (bottoms | (entry << 16 & column), bases & !column)
             };
-            if leader_cannot_win(theirs | (led & !entry) | bottoms, bottoms) {
+            if leader_cannot_win(theirs | (led & !entry) | bottoms, bottoms, bases) {
                 return (0, i32::MAX);
             }
         }
