@@ -864,7 +864,8 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
         // Odd columns with one stone under a first-player threat on level 3: the second player
         // must enter one kept (the others pair like any odd column), or, with an odd number of
         // them, all.
-        let traps = winning_cells(theirs, empty) >> 32 & filled & !(filled >> 16) & LEVEL0;
+        let their_threats = self.threats[(!self.ply & 1) as usize];
+        let traps = their_threats >> 32 & filled & !(filled >> 16) & LEVEL0;
         let zugzwang = |kept: u64| {
             let columns = kept * COLUMN;
             let others = bottoms & !columns;
@@ -875,8 +876,13 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
             )
         };
         let several = traps.count_ones() > 1 && traps.count_ones() % 2 == 1;
-        if (several && zugzwang(traps)) || (0..16).any(|c| traps >> c & 1 == 1 && zugzwang(1 << c))
-        {
+        let mut lost = several && zugzwang(traps);
+        let mut single = traps;
+        while !lost && single != 0 {
+            lost = zugzwang(single & single.wrapping_neg());
+            single &= single - 1;
+        }
+        if lost {
             return (i32::MIN, -1);
         }
         let at_most = theirs | led;

@@ -399,6 +399,23 @@ fn late_positions_agree_with_the_reference() {
     check(Qubic::new(), 9);
 }
 
+/// Random moves that do not lose within a ply, until `empty` cells are left, the game ends or
+/// every move loses.
+fn play_safe_moves<G: Tactics>(mut pos: G, rng: &mut SplitMix, empty: u32) -> G
+where
+    G::Move: Copy,
+{
+    while pos.ply() < 64 - empty && pos.status() == Status::Ongoing {
+        let mut moves = MoveList::<RankedMove<G::Move>>::new();
+        pos.safe_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos = pos.play(moves[rng.below(moves.len())].mv);
+    }
+    pos
+}
+
 /// Qubic and the cube: alpha-beta and df-pn agree on random positions too deep for the
 /// exhaustive reference (18 empty cells), win / draw / loss.
 #[test]
@@ -420,15 +437,7 @@ fn alpha_beta_and_dfpn_agree_on_late_positions() {
         let mut dfpn = Engine::new(&g, options);
         let (mut checked, mut decided) = (0, 0);
         while checked < 12 {
-            let mut pos = g;
-            while pos.ply() < 64 - empty && pos.status() == Status::Ongoing {
-                let mut moves = MoveList::<RankedMove<u8>>::new();
-                pos.safe_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                pos = pos.play(moves[rng.below(moves.len())].mv);
-            }
+            let pos = play_safe_moves(g, &mut rng, empty);
             if pos.ply() < 64 - empty || pos.status() != Status::Ongoing {
                 continue;
             }
@@ -463,15 +472,7 @@ fn cube_strategy_bounds_hold() {
     let (mut checked, mut zugzwangs, mut bounded) = (0, 0, 0);
     while checked < 600 {
         let empty = 14 + rng.below(7) as u32;
-        let mut pos = g;
-        while pos.ply() < 64 - empty && pos.status() == Status::Ongoing {
-            let mut moves = MoveList::<RankedMove<u8>>::new();
-            pos.safe_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(moves[rng.below(moves.len())].mv);
-        }
+        let pos = play_safe_moves(g, &mut rng, empty);
         if pos.ply() < 64 - empty || pos.status() != Status::Ongoing || pos.has_winning_move() {
             continue;
         }
