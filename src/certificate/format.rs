@@ -1,9 +1,10 @@
-//! The certificate file format, version 2 (version 1 files, which have no threat lines, are
-//! read too).
+//! The certificate file format, version 3 (versions 1 and 2 are read too: version 1 has no
+//! threat lines; version 3 leaves out the positions whose symmetric image the walk settled
+//! before, which the verifier of version 2 would have asked for).
 //!
-//! # File format (`inarow-proof 2`)
+//! # File format (`inarow-proof 3`)
 //! ```text
-//! inarow-proof 2
+//! inarow-proof 3
 //! game connect4:7x6:k4    # must equal the start position's Game::name()
 //! root 4453               # moves from the game's start to the root ('-': the start itself)
 //! goal win                # or notlose
@@ -38,7 +39,7 @@ use std::fmt::Write as _;
 /// The first word of every certificate.
 pub const MAGIC: &str = "inarow-proof";
 /// The format version this module writes and the verifier reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// A sequence of moves from `from`, or `-` for none.
 pub(super) fn moves_text<G: Notation>(from: G, moves: &[G::Move]) -> String {

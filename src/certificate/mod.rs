@@ -9,7 +9,10 @@
 //! a disproven Win is a proven NotLose for the opponent, a disproven NotLose a proven Win). It
 //! gives one move for every position where the prover moves; where the opponent moves, every
 //! legal reply must be covered. Positions are merged by [`Game::key`], so the strategy is a DAG
-//! and the file lists each prover position once. A position where the prover wins at once needs
+//! and the file lists each prover position once; in a game that never repeats, a position whose
+//! symmetric image (same [`Game::canonical_key`]) was settled earlier in the walk needs nothing
+//! more (version 3, see [`class_of`]: in Qubic, with 192 symmetries, this is what makes the
+//! empty board's proof small enough to write). A position where the prover wins at once needs
 //! no line, and a threat line (a sequence of the prover's moves, each answered by the one reply
 //! that does not lose at once) covers a whole forced win in one line.
 
@@ -19,7 +22,19 @@ pub mod verify;
 pub use format::{MAGIC, VERSION, write};
 pub use verify::{VerifySummary, verify, verify_with_rule};
 
-use crate::game::{Game, Goal, Player};
+use crate::game::{Game, Goal, Kind, Player};
+
+/// The class under which the walk (of the verifier, and of the extraction that writes what it
+/// will walk) remembers a settled position: its symmetry class ([`Game::canonical_key`]) in a
+/// game that never repeats; in one that does, the position itself ([`Game::key`]), since what
+/// a repetition settles depends on the exact positions of the path.
+pub fn class_of<G: Game>(pos: &G) -> u128 {
+    if <G::Kind as Kind<G>>::REPEATS {
+        pos.key()
+    } else {
+        pos.canonical_key()
+    }
+}
 
 /// A strategy for the prover from the root: one move for each prover position it reaches.
 #[derive(Clone, Debug)]

@@ -9,10 +9,15 @@
 //! a finished game must reach the goal (the prover won; or, for notlose, a draw); a position that
 //! repeats one on the current path is judged by the repetition rule (a draw by default; Connect
 //! Four never repeats). A position whose check did not meet a repetition is remembered as
-//! verified; one that did is checked again on every path that reaches it (its verdict could
-//! depend on the path). The first failure is reported with its moves from the root and why.
+//! verified, in a game that never repeats with its whole symmetry class (its images under the
+//! game's symmetries, found by [`class_of`]: the mirrored strategy wins there too, so an image
+//! met later needs no lines of its own); one that did is checked again on every
+//! path that reaches it (its verdict could depend on the path). The first failure is reported
+//! with its moves from the root and why. The symmetries are the one thing the verifier takes
+//! from the game beyond its rules; the game's tests check that each maps lines onto lines.
 //!
 
+use super::class_of;
 use super::format::{MAGIC, VERSION, moves_text};
 use crate::game::{
     Goal, MoveList, Notation, Player, RepetitionRule, Status, play_moves, repetition_draw,
@@ -73,6 +78,8 @@ pub fn verify<G: Notation>(start: G, text: &str) -> Result<VerifySummary, String
 struct Frame<G: Notation> {
     pos: G,
     key: u128,
+    /// What it is remembered as when verified ([`class_of`]).
+    class: u128,
     moves: MoveList<G::Move>,
     next: usize,
     tainted: bool,
@@ -235,7 +242,8 @@ pub fn verify_with_rule<G: Notation>(
                 ))
             };
         }
-        if done.contains(&key) {
+        let class = class_of(&pos);
+        if done.contains(&class) {
             return Ok(Visit::Leaf(false));
         }
         let mut legal = MoveList::new();
@@ -294,6 +302,7 @@ pub fn verify_with_rule<G: Notation>(
         Ok(Visit::Open(Frame {
             pos,
             key,
+            class,
             moves,
             next: 0,
             tainted: false,
@@ -349,7 +358,7 @@ pub fn verify_with_rule<G: Notation>(
                     parent.tainted = true;
                 }
             } else {
-                done.insert(f.key);
+                done.insert(f.class);
             }
             if !stack.is_empty() {
                 path.pop();

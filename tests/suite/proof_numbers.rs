@@ -6,7 +6,7 @@ use super::cli::inarow;
 use super::common::shared_path;
 use super::common::temp_file;
 use inarow::engine::{Algorithm, Engine, Options};
-use inarow::game::{Connect, Standard, play_moves};
+use inarow::game::{Connect, Game, Grid, Runtime, Standard, play_moves};
 use inarow::search::Limits;
 
 /// Lines of a public set, `(moves, published score)`; `None` (with a notice) without the data.
@@ -96,6 +96,66 @@ fn node_limit_stops_a_proof_number_search() {
         );
         assert!(report.stopped.is_some(), "{algorithm} says why it stopped");
     }
+}
+
+#[test]
+fn certificates_list_one_position_of_each_symmetry_class() {
+    // The empty 5x4 board is its own mirror image: a strategy reaches mirrored positions in
+    // different branches, and a certificate (format 3) gives lines for only one of each pair.
+    let file = temp_file("connect4_5x4_classes.proof");
+    let path = file.to_str().unwrap();
+    let run = inarow(
+        &[
+            "solve",
+            "--algo",
+            "dfpn",
+            "--game",
+            "connect4:5x4",
+            "--proof",
+            path,
+            "-",
+        ],
+        None,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let verified = inarow(&["verify", path], None);
+    assert_eq!(verified.code, Some(0), "{}", verified.stdout);
+    assert!(
+        verified.stdout.contains("(0 unused)"),
+        "{}",
+        verified.stdout
+    );
+    let start = Connect::<u64, _>::new(Runtime::new(Grid::new(5, 4, 4).unwrap()));
+    let text = std::fs::read_to_string(&file).unwrap();
+    // Each section (one per certificate) lists prover positions: PATH MOVE after the header.
+    for section in text.split("inarow-proof").skip(1) {
+        let mut classes = std::collections::HashMap::new();
+        let mut lines = 0;
+        for line in section.lines().skip(5) {
+            let line = line.split('#').next().unwrap().trim();
+            let Some((path, _)) = line.rsplit_once(' ') else {
+                continue;
+            };
+            if line.contains(" : ") {
+                continue;
+            }
+            let pos = if path == "-" {
+                start
+            } else {
+                play_moves(start, path).unwrap().0
+            };
+            lines += 1;
+            if let Some(other) = classes.insert(pos.canonical_key(), pos.key()) {
+                assert_eq!(
+                    other,
+                    pos.key(),
+                    "the mirror image of a listed position: {path}"
+                );
+            }
+        }
+        assert!(lines > 100, "{lines} lines");
+    }
+    std::fs::remove_file(&file).ok();
 }
 
 #[test]

@@ -14,7 +14,7 @@
 
 use super::dfpn::DfPn;
 use super::{Prover, Verdict, order_moves};
-use crate::certificate::{Certificate, ThreatLine};
+use crate::certificate::{Certificate, ThreatLine, class_of};
 use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics};
 use crate::search::limits::Stop;
 use crate::search::threats::replays;
@@ -121,6 +121,8 @@ struct Extractor<'a, G: Tactics> {
     goal: Goal,
     rule: RepetitionRule<G>,
     chosen: HashMap<u128, G::Move>,
+    /// The classes ([`class_of`]) of the positions settled without a repetition, as the
+    /// verifier remembers them.
     done: HashSet<u128>,
     on_path: HashSet<u128>,
     moves: Vec<G::Move>,
@@ -153,7 +155,8 @@ impl<G: Tactics> Extractor<'_, G> {
                 Err(Fail::Dead)
             };
         }
-        if self.done.contains(&key) {
+        let class = class_of(pos);
+        if self.done.contains(&class) {
             return Ok(false);
         }
         self.on_path.insert(key);
@@ -164,8 +167,8 @@ impl<G: Tactics> Extractor<'_, G> {
         };
         self.on_path.remove(&key);
         if let Ok(false) = r {
-            self.done.insert(key);
-            self.journal.push(Undo::Done(key));
+            self.done.insert(class);
+            self.journal.push(Undo::Done(class));
         }
         r
     }
@@ -197,7 +200,7 @@ impl<G: Tactics> Extractor<'_, G> {
             let ck = child.key();
             if child.status() == Status::Ongoing
                 && !self.on_path.contains(&ck)
-                && !self.done.contains(&ck)
+                && !self.done.contains(&class_of(&child))
             {
                 let verdict = match self.solver.known(&child, self.prover, self.goal) {
                     Some(v) => v,
@@ -450,7 +453,7 @@ mod tests {
         if upgraded != *text {
             assert!(verify(start, &upgraded).is_err());
         }
-        assert!(verify(start, &text.replace("inarow-proof 2", "inarow-proof 3")).is_err());
+        assert!(verify(start, &text.replace("inarow-proof 3", "inarow-proof 4")).is_err());
         assert!(verify(start, &text.replace("root 12", "root 1x")).is_err());
         let header_only: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
         assert!(
