@@ -29,9 +29,13 @@
 //! `mid` calls, saturating) and a generation. The table is an array of buckets of four entries;
 //! a key hashes to one bucket. It starts at 8 MiB and doubles whenever three quarters of its
 //! slots hold entries of the current question, up to the memory budget. A store overwrites the
-//! entry of the same key, else an empty (or other generation) entry, else the entry with the smallest subtree: the bucketed form of
+//! entry of the same key, else an empty (or other generation) entry, else an unsolved entry
+//! if there is one, and of those the one with the smallest subtree: the bucketed form of
 //! Nagai's SmallTreeGC (small subtrees are cheap to search again), as in Pawlewicz's Hex df-pn
-//! (Beal & Smith's multiple probing). "Can A reach NotLose?" is the complement of "can A's
+//! (Beal & Smith's multiple probing). Solved entries go last because a certificate is
+//! extracted from them: one lost had to be proved again, and a Qubic extraction spent more
+//! nodes doing that than the search it came from (a 10-stone position: 151k nodes searched,
+//! 92k proved again before; none now). "Can A reach NotLose?" is the complement of "can A's
 //! opponent win?" (the same AND/OR graph with the roles exchanged), so both share one table,
 //! stored as the Win question with proof and disproof numbers swapped for the other: the
 //! certificate of a disproof (the opponent's strategy for the complementary goal) reuses the
@@ -690,8 +694,8 @@ fn bucket_of(key: u128, buckets: usize) -> usize {
 }
 
 /// Puts `entry` in its bucket: over the entry of the same key, else an empty (or other
-/// generation) slot, else the entry with the smallest subtree (an unsolved one before a solved
-/// one of the same size). Returns whether it took a slot that held no entry of its generation.
+/// generation) slot, else the unsolved entry with the smallest subtree, else the solved one
+/// with the smallest. Returns whether it took a slot that held no entry of its generation.
 #[inline]
 fn place(bucket: &mut [Entry], entry: Entry) -> bool {
     let mut victim = 0;
@@ -705,7 +709,7 @@ fn place(bucket: &mut [Entry], entry: Entry) -> bool {
         }
         let solved = e.pn == 0 || e.dn == 0;
         let cost = if live {
-            ((e.work as u64) << 1 | solved as u64) + 1
+            ((solved as u64) << 32 | e.work as u64) + 1
         } else {
             0
         };
