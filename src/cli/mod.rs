@@ -19,7 +19,7 @@ use inarow::engine::{
     Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, ThreatBudget,
     retro as database,
 };
-use inarow::game::{AnyGame, GameSpec, MoveError, Notation, Tactics, path_keys, play_moves};
+use inarow::game::{AnyGame, GameSpec, MoveError, Notation, Tactics, path_keys, read_position};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::sync::Arc;
@@ -344,22 +344,38 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
 
 /// A position read from a move string.
 struct Position<G: Notation> {
+    /// Where the moves start: the game's start, or a board given whole (Pentago's grids and
+    /// names).
+    root: G,
     pos: G,
-    /// The moves from the start.
+    /// The moves from the root.
     moves: Vec<G::Move>,
     /// The exact keys of the positions before it (oldest first), which count for the
     /// repetition rule of games that repeat.
     history: Vec<u128>,
 }
 
-/// A move string from the command line or a file (`-` and the empty string are the empty
-/// board).
+impl<G: Notation> Position<G> {
+    /// The moves from the game's start, for what must replay them (certificates): an error
+    /// for a board given whole.
+    fn moves_from(&self, start: &G) -> Result<&[G::Move], String> {
+        if self.root == *start {
+            Ok(&self.moves)
+        } else {
+            Err("a certificate needs the position as moves from the start".to_string())
+        }
+    }
+}
+
+/// A position from the command line or a file: a move string (`-` and the empty string are the
+/// empty board), or a whole board where the game has a notation for one.
 fn parse_position<G: Notation>(start: G, text: &str) -> Result<Position<G>, MoveError> {
     let text = text.trim();
     let text = if text == "-" { "" } else { text };
-    let (pos, moves) = play_moves(start, text)?;
-    let history = path_keys(start, &moves);
+    let (root, pos, moves) = read_position(start, text)?;
+    let history = path_keys(root, &moves);
     Ok(Position {
+        root,
         pos,
         moves,
         history,

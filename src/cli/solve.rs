@@ -82,13 +82,14 @@ fn certify<G: Tactics + Notation>(
     stats: bool,
 ) -> Result<Outcome, String> {
     let root = parse_position(start, moves).map_err(|e| e.to_string())?;
+    let from_start = root.moves_from(&start)?;
     engine.set_history(root.history.clone());
     let certified = super::with_progress(&format!("proving {}", show_moves(moves)), || {
         engine.certify(&root.pos)
     })
     .map_err(|e| format!("no certificate written: {e}"))?;
     println!("{}", plain_line(moves, &certified.report, stats, true));
-    let body = certified.text(&start, &root.moves);
+    let body = certified.text(&start, from_start);
     save_certificates(&body, file)?;
     Ok(Outcome::Done)
 }
@@ -102,7 +103,7 @@ fn write_certificates<G: Tactics + Notation>(
 ) -> Result<(), String> {
     let root = parse_position(start, moves).map_err(|e| e.to_string())?;
     let body = engine
-        .certificate_file(&start, &root.moves)
+        .certificate_file(&start, root.moves_from(&start)?)
         .map_err(|e| format!("no certificate written: {e}"))?;
     save_certificates(&body, file)
 }

@@ -4,7 +4,7 @@
 //! slow for the test loop, each with a pass/fail line.
 
 use super::{Engine, Options, Report};
-use crate::game::{GameSpec, Notation, Player, Tactics, path_keys, play_moves};
+use crate::game::{GameSpec, Notation, Player, Tactics, path_keys, read_position};
 use crate::with_game;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -141,21 +141,17 @@ pub fn bench_text<G: Tactics + Notation>(
         let (moves, expected) = (fields.next().unwrap_or(""), fields.next());
         let text = if moves == "-" { "" } else { moves };
         let parsed = match expected.and_then(Expected::parse) {
-            Some(v) => {
-                play_moves(start, text)
-                    .map_err(|e| e.to_string())
-                    .and_then(|(pos, played)| {
-                        if matches!(v, Expected::FirstWins(_))
-                            && pos.side_to_move() != Player::First
-                        {
-                            return Err(format!(
-                                "'{line}': win / nowin need the first player to move"
-                            ));
-                        }
-                        engine.set_history(path_keys(start, &played));
-                        Ok((pos, v))
-                    })
-            }
+            Some(v) => read_position(start, text)
+                .map_err(|e| e.to_string())
+                .and_then(|(root, pos, played)| {
+                    if matches!(v, Expected::FirstWins(_)) && pos.side_to_move() != Player::First {
+                        return Err(format!(
+                            "'{line}': win / nowin need the first player to move"
+                        ));
+                    }
+                    engine.set_history(path_keys(root, &played));
+                    Ok((pos, v))
+                }),
             _ => Err(format!(
                 "bad line '{line}': expected MOVES SCORE or MOVES win|nowin"
             )),

@@ -19,6 +19,7 @@ pub mod cube;
 pub mod geometry;
 pub mod grid;
 mod numbering;
+pub mod pentago;
 pub mod popout;
 mod spec;
 
@@ -26,6 +27,7 @@ pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
 pub use geometry::Geometry;
 pub use grid::{Grid, Runtime, Shape, Standard};
+pub use pentago::Pentago;
 pub use popout::{PopMove, PopOut};
 pub use spec::{AnyGame, ConnectBoard, GameSpec, PopOutBoard};
 
@@ -212,6 +214,12 @@ pub trait Notation: Game {
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .collect()
+    }
+    /// Reads a whole position written as a board rather than as moves from the start, in a
+    /// game that has such notations (Pentago's grids and board names): `None` when `text` is
+    /// not one (it is then read as moves).
+    fn parse_board(&self, _text: &str) -> Option<Result<Self, String>> {
+        None
     }
     /// Joins formatted moves into one move string (by default with commas).
     fn join_moves(&self, moves: &[String]) -> String {
@@ -475,13 +483,16 @@ pub fn outlook_by_moves<G: Indexed>(pos: &G) -> Outlook {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveError {
     pub text: String,
-    /// 1-based index of the offending move in the string.
+    /// 1-based index of the offending move in the string (0: the text is a board, and wrong).
     pub index: usize,
     pub reason: String,
 }
 
 impl Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.index == 0 {
+            return write!(f, "bad position '{}': {}", self.text, self.reason);
+        }
         write!(
             f,
             "illegal move string '{}': move {}: {}",
@@ -510,6 +521,22 @@ pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>)
         pos = pos.play(m);
     }
     Ok((pos, moves))
+}
+
+/// Reads a position: a whole board, where the game has a notation for one
+/// ([`Notation::parse_board`]), or a move string from `start`. Returns the root the moves are
+/// played from (the board, or `start`), the position and the moves.
+pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::Move>), MoveError> {
+    let text = text.trim();
+    match start.parse_board(text) {
+        Some(Ok(board)) => Ok((board, board, Vec::new())),
+        Some(Err(reason)) => Err(MoveError {
+            text: text.to_string(),
+            index: 0,
+            reason,
+        }),
+        None => play_moves(start, text).map(|(pos, moves)| (start, pos, moves)),
+    }
 }
 
 /// Writes a sequence of moves played from `start` as one move string.

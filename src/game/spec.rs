@@ -1,5 +1,5 @@
 //! Game specs (`connect4`, `connect4:WxH`, `connect4:WxH:kK`, `popout`, `popout:WxH`, `cube`,
-//! `qubic`), parsed
+//! `qubic`, `pentago`), parsed
 //! once and turned into the game's start position, [`AnyGame`]: one variant per game, each with
 //! the representations its boards use. [`with_game!`](crate::with_game) dispatches to
 //! monomorphised code.
@@ -7,6 +7,7 @@
 use super::connect::Connect;
 use super::cube::{Gravity, Qubic};
 use super::grid::{Grid, Runtime, Standard};
+use super::pentago::Pentago;
 use super::popout::PopOut;
 use std::fmt;
 use std::str::FromStr;
@@ -28,10 +29,13 @@ pub enum GameSpec {
     Cube,
     /// Qubic: the 4x4x4 cube without gravity.
     Qubic,
+    /// Pentago: 6x6, place then turn a quadrant, five in a row.
+    Pentago,
 }
 
 /// The specs the parser reads, for messages.
-const FORMS: &str = "connect4, connect4:WxH, connect4:WxH:kK, popout, popout:WxH, cube or qubic";
+const FORMS: &str =
+    "connect4, connect4:WxH, connect4:WxH:kK, popout, popout:WxH, cube, qubic or pentago";
 
 impl Default for GameSpec {
     fn default() -> Self {
@@ -50,6 +54,7 @@ impl fmt::Display for GameSpec {
             GameSpec::PopOut { width, height } => write!(f, "popout:{width}x{height}"),
             GameSpec::Cube => f.write_str("cube"),
             GameSpec::Qubic => f.write_str("qubic"),
+            GameSpec::Pentago => f.write_str("pentago"),
         }
     }
 }
@@ -117,6 +122,12 @@ impl FromStr for GameSpec {
                     GameSpec::Qubic
                 })
             }
+            "pentago" => {
+                if parts.next().is_some() {
+                    return Err(bad("pentago has no parameters: the board is 6x6"));
+                }
+                Ok(GameSpec::Pentago)
+            }
             _ => Err(bad(&format!("unknown game; expected {FORMS}"))),
         }
     }
@@ -129,6 +140,7 @@ pub enum AnyGame {
     PopOut(PopOutBoard),
     Cube(Gravity),
     Qubic(Qubic),
+    Pentago(Pentago),
 }
 
 /// Connect Four on the fastest representation that holds the board.
@@ -178,6 +190,7 @@ impl GameSpec {
             }
             GameSpec::Cube => AnyGame::Cube(Gravity::new()),
             GameSpec::Qubic => AnyGame::Qubic(Qubic::new()),
+            GameSpec::Pentago => AnyGame::Pentago(Pentago::new()),
         }
     }
 }
@@ -199,6 +212,7 @@ macro_rules! with_game {
             },
             $crate::game::AnyGame::Cube($g) => $body,
             $crate::game::AnyGame::Qubic($g) => $body,
+            $crate::game::AnyGame::Pentago($g) => $body,
         }
     };
 }

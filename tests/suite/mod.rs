@@ -9,6 +9,7 @@ mod book;
 mod census;
 mod cli;
 mod layout;
+mod pentago;
 mod popout_rules;
 mod popout_solve;
 mod proof_numbers;

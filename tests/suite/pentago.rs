@@ -1,0 +1,198 @@
+//! Pentago: Irving's terminal and move-generation vectors (`shared/data/pentago`), the three
+//! notations and their errors.
+
+use super::common::shared_path;
+use inarow::game::{Game, MoveList, Notation, Pentago, Player, Status, read_position};
+use std::collections::BTreeSet;
+
+fn board(text: &str) -> Pentago {
+    Pentago::new()
+        .parse_board(text)
+        .unwrap_or_else(|| panic!("'{text}' is not a board"))
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The value for the side to move of a finished game, 2 while it goes on (Irving's vectors: a
+/// five for either player ends the game, also while a rotation is pending).
+fn done_value(pos: &Pentago) -> i64 {
+    match pos.status() {
+        Status::Ongoing => 2,
+        Status::Draw => 0,
+        Status::Win(p) if p == pos.side_to_move() => 1,
+        Status::Win(_) => -1,
+    }
+}
+
+fn json(name: &str) -> Option<serde_json::Value> {
+    let path = shared_path(&format!("pentago/{name}"), "pentago vectors")?;
+    Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
+}
+
+#[test]
+fn terminal_vectors_pass() {
+    let Some(vectors) = json("irving_done_vectors.json") else {
+        return;
+    };
+    let vectors = vectors.as_object().unwrap();
+    assert!(vectors.len() > 80);
+    for (name, value) in vectors {
+        let pos = board(name);
+        assert_eq!(pos.board_name(), *name);
+        assert_eq!(
+            done_value(&pos),
+            value.as_i64().unwrap(),
+            "{name}\n{}",
+            pos.render()
+        );
+    }
+}
+
+/// The positions one half-move below `pos` in Irving's sense: a placement (rotation pending)
+/// from a finished turn, a rotation from a pending one.
+fn half_move_children(pos: &Pentago) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    if pos.status() != Status::Ongoing {
+        return out;
+    }
+    let [first, second] = pos.stones();
+    if pos.pending() {
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        for m in moves {
+            out.insert(pos.play(m).board_name());
+        }
+        return out;
+    }
+    let empty = !(first | second) & ((1 << 36) - 1);
+    for cell in (0..36).filter(|c| empty >> c & 1 == 1) {
+        let stones = match pos.side_to_move() {
+            Player::First => [first | 1 << cell, second],
+            Player::Second => [first, second | 1 << cell],
+        };
+        out.insert(Pentago::from_stones(stones, true).unwrap().board_name());
+    }
+    out
+}
+
+#[test]
+fn move_vectors_pass() {
+    let Some(vectors) = json("irving_move_vectors.json") else {
+        return;
+    };
+    for (name, children) in vectors.as_object().unwrap() {
+        let pos = board(name);
+        let want: BTreeSet<String> = children
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        if pos.status() != Status::Ongoing {
+            // Irving's vectors list the moves of finished games too; there are none.
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            assert!(moves.is_empty(), "{name}");
+            continue;
+        }
+        assert_eq!(half_move_children(&pos), want, "{name}\n{}", pos.render());
+        // A whole turn from a finished one reaches exactly the rotations of the placements
+        // (or the placement itself, when its five ends the game).
+        if !pos.pending() && pos.status() == Status::Ongoing {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            let turns: BTreeSet<String> = moves.iter().map(|&m| pos.play(m).board_name()).collect();
+            let mut through = BTreeSet::new();
+            for child in &want {
+                let placed = board(child);
+                if placed.status() == Status::Ongoing {
+                    through.extend(half_move_children(&placed));
+                } else {
+                    through.insert(child.trim_end_matches('m').to_string());
+                }
+            }
+            assert_eq!(turns, through, "{name}");
+            assert_eq!(turns.len(), moves.len(), "{name}: a move listed twice");
+        }
+    }
+}
+
+#[test]
+fn game_values_file_boards_match_their_grids() {
+    let Some(path) = shared_path("pentago/irving_game_values.tsv", "pentago values") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut n = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (name, stones, middle, to_move, grid) = (f[1], f[2], f[3], f[4], f[6]);
+        let pos = board(name);
+        let pending = if middle == "1" { "m" } else { "" };
+        assert_eq!(pos.grid(), format!("{grid}{pending}"), "{name}");
+        assert_eq!(board(&format!("{grid}{pending}")), pos);
+        assert_eq!(
+            (pos.stones()[0] | pos.stones()[1]).count_ones().to_string(),
+            stones
+        );
+        assert_eq!(
+            pos.side_to_move() as usize,
+            to_move.parse::<usize>().unwrap()
+        );
+        n += 1;
+    }
+    assert!(n > 1700);
+}
+
+#[test]
+fn moves_round_trip_and_bad_input_is_named() {
+    let start = Pentago::new();
+    let (root, pos, moves) = read_position(start, "d53ra10lf62r").unwrap();
+    assert_eq!(root, start);
+    assert_eq!(moves.len(), 3);
+    let mut p = start;
+    let mut text = String::new();
+    for &m in &moves {
+        text += &p.format_move(m);
+        p = p.play(m);
+    }
+    assert_eq!(text, "d53ra10lf62r");
+    assert_eq!(p, pos);
+    assert_eq!(
+        read_position(start, "d5/3r,a1/0l").map(|r| r.2.len()).ok(),
+        None
+    );
+    assert_eq!(
+        read_position(start, "d53r,a10l").unwrap().1,
+        read_position(start, "d53ra10l").unwrap().1
+    );
+    for (text, why) in [
+        ("d50rd51l", "taken"),
+        ("g13r", "not a move"),
+        ("d54r", "not a move"),
+        ("d53x", "not a move"),
+        ("d5", "lacks its rotation"),
+        ("1000000000000000000000", "does not fit"),
+        ("19683", "beyond the 3^9"),
+        ("2m", "impossible"),
+        ("0m", "impossible"),
+        ("xx..................................", "impossible"),
+    ] {
+        let err = read_position(start, text).unwrap_err().to_string();
+        assert!(err.contains(why), "{text}: {err}");
+    }
+    // A pending root's moves are rotations alone, and its cells are given by the grid.
+    let (root, pos, _) = read_position(start, "...........................x........m").unwrap();
+    assert_eq!(root, pos);
+    assert!(pos.pending());
+    let m = pos.parse_move("2r").unwrap();
+    assert_eq!(pos.format_move(m), "2r");
+    assert!(
+        pos.parse_move("d53r")
+            .unwrap_err()
+            .contains("not a rotation")
+    );
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    // The stone's own quadrant turns two ways; the other three change nothing: one move.
+    assert_eq!(moves.len(), 3);
+}
