@@ -704,6 +704,83 @@ fn from_name(digits: &str, pending: bool) -> Result<Pentago, String> {
     Pentago::from_stones(stones, pending)
 }
 
+/// The boards of `stones` stones (the first player's half rounded up), as Irving counts them
+/// (`shared/data/pentago/position_counts_and_edison_wlt.tsv`): all of them, whether a game
+/// reaches them or not; their classes under the board's 8 symmetries; and under the 2048 maps
+/// that also turn quadrants. By Burnside's lemma: the mean over a group of the boards each map
+/// leaves unchanged, which are those constant on its cycles.
+pub fn board_counts(stones: u32) -> [u128; 3] {
+    let (first, second) = (stones.div_ceil(2) as usize, (stones / 2) as usize);
+    if stones > 36 {
+        return [0; 3];
+    }
+    let fixed = |p: &[u8; 36]| -> u128 {
+        // Colourings constant on cycles with `first` and `second` stones: one cycle at a time.
+        let mut ways = vec![vec![0u128; second + 1]; first + 1];
+        ways[0][0] = 1;
+        let mut seen = 0u64;
+        for start in 0..36 {
+            if seen >> start & 1 == 1 {
+                continue;
+            }
+            let mut len = 0;
+            let mut c = start;
+            while seen >> c & 1 == 0 {
+                seen |= 1 << c;
+                len += 1;
+                c = p[c] as usize;
+            }
+            for a in (0..=first).rev() {
+                for b in (0..=second).rev() {
+                    let mut w = ways[a][b];
+                    if a >= len {
+                        w += ways[a - len][b];
+                    }
+                    if b >= len {
+                        w += ways[a][b - len];
+                    }
+                    ways[a][b] = w;
+                }
+            }
+        }
+        ways[first][second]
+    };
+    let symmetries: Vec<[u8; 36]> = Geometry::pentago()
+        .symmetries()
+        .iter()
+        .map(|s| std::array::from_fn(|c| s[c]))
+        .collect();
+    // The quadrant turns of each of the 256 rotation states, as permutations of cells.
+    let turn_cell = |c: usize, q: u32, k: u32| -> usize {
+        let mut b = 1u64 << c;
+        for _ in 0..k {
+            b = turn(b, 2 * q + 1);
+        }
+        b.trailing_zeros() as usize
+    };
+    let mut all = 0;
+    let mut sym8 = 0;
+    let mut sym2048 = 0;
+    for state in 0..256u32 {
+        let turned: [u8; 36] = std::array::from_fn(|c| {
+            let q = (0..4).find(|&q| QUADRANT << base(q) >> c & 1 == 1).unwrap();
+            turn_cell(c, q, state >> (2 * q) & 3) as u8
+        });
+        for (i, s) in symmetries.iter().enumerate() {
+            let map: [u8; 36] = std::array::from_fn(|c| s[turned[c] as usize]);
+            let n = fixed(&map);
+            if state == 0 {
+                if i == 0 {
+                    all = n;
+                }
+                sym8 += n;
+            }
+            sym2048 += n;
+        }
+    }
+    [all, sym8 / 8, sym2048 / 2048]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -736,6 +813,19 @@ mod tests {
         // turned clockwise.
         assert_eq!(turn(1 << 12, 1), 1 << 14);
         assert_eq!(turn(1 << 12, 0), 1);
+    }
+
+    #[test]
+    fn board_counts_are_irvings() {
+        // shared/data/pentago/position_counts_and_edison_wlt.tsv, stones 0-5 and 18.
+        assert_eq!(board_counts(0), [1, 1, 1]);
+        assert_eq!(board_counts(1), [36, 6, 3]);
+        assert_eq!(board_counts(2), [1260, 165, 30]);
+        assert_eq!(board_counts(5), [3769920, 471870, 13065]);
+        assert_eq!(
+            board_counts(18),
+            [441233078286000, 55154145646600, 232731509411]
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Pentago: Irving's terminal and move-generation vectors (`shared/data/pentago`), the three
 //! notations and their errors.
 
+use super::cli::inarow;
 use super::common::shared_path;
 use inarow::game::{Game, MoveList, Notation, Pentago, Player, Status, read_position};
 use std::collections::BTreeSet;
@@ -195,4 +196,71 @@ fn moves_round_trip_and_bad_input_is_named() {
     pos.legal_moves(&mut moves);
     // The stone's own quadrant turns two ways; the other three change nothing: one move.
     assert_eq!(moves.len(), 3);
+}
+
+#[test]
+fn board_counts_are_irvings() {
+    let Some(path) = shared_path(
+        "pentago/position_counts_and_edison_wlt.tsv",
+        "pentago counts",
+    ) else {
+        return;
+    };
+    let table = std::fs::read_to_string(path).unwrap();
+    let run = inarow(&["count", "--game", "pentago"], None);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let mut rows = run.stdout.lines().filter(|l| l.starts_with("discs "));
+    for line in table.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f[0] == "all" {
+            assert_eq!(
+                run.stdout.lines().last(),
+                Some(format!("total {}", f[1]).as_str())
+            );
+            continue;
+        }
+        let want = format!("discs {} {} {} {}", f[0], f[1], f[2], f[3]);
+        assert_eq!(rows.next(), Some(want.as_str()));
+    }
+}
+
+#[test]
+fn late_positions_of_irvings_games_are_solved_right() {
+    let Some(path) = shared_path("pentago/irving_game_values.tsv", "pentago values") else {
+        return;
+    };
+    // The positions of 30 stones and more: alpha-beta answers each within milliseconds.
+    let lines: String = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[2].parse::<u32>().unwrap() >= 30).then(|| format!("{} {}\n", f[1], f[5]))
+        })
+        .collect();
+    let file = std::env::temp_dir().join(format!("inarow-pentago-{}.txt", std::process::id()));
+    std::fs::write(&file, &lines).unwrap();
+    for algo in ["gallop", "dfpn"] {
+        let run = inarow(
+            &[
+                "bench",
+                "--game",
+                "pentago",
+                "--weak",
+                "--algo",
+                algo,
+                file.to_str().unwrap(),
+            ],
+            None,
+        );
+        let n = lines.lines().count();
+        assert!(
+            run.stdout.contains(&format!("n={n} correct={n} ")),
+            "{algo}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    std::fs::remove_file(file).ok();
 }
