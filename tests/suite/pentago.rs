@@ -264,3 +264,86 @@ fn late_positions_of_irvings_games_are_solved_right() {
     }
     std::fs::remove_file(file).ok();
 }
+
+/// Random positions of `stones` stones (an even number, so the first player is to move, or odd)
+/// reached by random moves that do not end the game.
+fn random_positions(stones: u32, count: usize, seed: u64) -> Vec<Pentago> {
+    let mut rng = super::common::SplitMix(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Pentago::new();
+        while pos.ply() < stones && pos.status() == Status::Ongoing {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            pos = pos.play(moves[rng.next_u64() as usize % moves.len()]);
+        }
+        if pos.status() == Status::Ongoing {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_midgame_solver_agrees_with_forward_search() {
+    use inarow::engine::{Engine, Options};
+    use inarow::game::pentago::midgame;
+    let options = Options {
+        weak: true,
+        ..Options::default()
+    };
+    let mut engine = Engine::new(&Pentago::new(), options);
+    let mut checked = 0;
+    for (stones, count) in [(30, 6), (28, 4), (27, 3), (26, 2)] {
+        for pos in random_positions(stones, count, 7 + stones as u64) {
+            // Also the same board with its rotation pending, the stone just placed.
+            let mut roots = vec![pos];
+            let [a, b] = pos.stones();
+            if let Ok(pending) = Pentago::from_stones([a, b], true)
+                && pending.status() == Status::Ongoing
+            {
+                roots.push(pending);
+            }
+            for root in roots {
+                let answer = midgame::solve(&root, 1 << 30, 2, |_, _| {}).unwrap();
+                let forward = engine.solve(&root).score.expect("no limits");
+                assert_eq!(answer.value, forward.signum(), "{}", root.board_name());
+                for (mv, value) in answer.moves {
+                    let child = root.play(mv);
+                    let want = match child.status() {
+                        Status::Ongoing => -engine.solve(&child).score.unwrap().signum(),
+                        Status::Draw => 0,
+                        Status::Win(p) if p == root.side_to_move() => 1,
+                        Status::Win(_) => -1,
+                    };
+                    assert_eq!(
+                        value,
+                        want,
+                        "{} {}",
+                        root.board_name(),
+                        root.format_move(mv)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
+#[test]
+#[ignore = "a measurement: cargo test --release -- --ignored --nocapture midgame_timing"]
+fn midgame_timing() {
+    use inarow::game::pentago::midgame;
+    let name = std::env::var("ROOT").unwrap_or("274440791932540184".to_string());
+    let root = board(&name);
+    let t = std::time::Instant::now();
+    let answer = midgame::solve(&root, 8 << 30, 2, |d, n| {
+        eprintln!("{d}/{n} {:?}", t.elapsed())
+    })
+    .unwrap();
+    eprintln!("{} value {} in {:?}", name, answer.value, t.elapsed());
+    for (m, v) in answer.moves {
+        eprintln!("{} {v}", root.play(m).board_name());
+    }
+}

@@ -322,6 +322,25 @@ impl<G: Tactics> DfPn<G> {
         }
     }
 
+    /// Searches below `pos` (open) for `attacker` and `goal` with no history, whatever the
+    /// table holds for `pos` itself: for proof extraction where the table kept a solved position
+    /// but lost its solved children. Best-first among the children, so that the moves that fail
+    /// cost no full disproof each; afterwards the table holds the child that settled it.
+    pub fn search_below(&mut self, pos: &G, attacker: Player, goal: Goal) -> Result<Verdict, Stop> {
+        let t = Instant::now();
+        self.begin(attacker, goal, &[]);
+        self.path.clear();
+        self.kids.clear();
+        let r = self.mid(pos, pos.canonical_key(), INF, INF, 0);
+        self.stats.elapsed += t.elapsed();
+        let (pn, _, _) = r?;
+        Ok(if pn == 0 {
+            Verdict::Proven
+        } else {
+            Verdict::Disproven
+        })
+    }
+
     /// Starts a question: a new generation when it is neither the session's question nor its
     /// complement, or when the history changes.
     fn begin(&mut self, attacker: Player, goal: Goal, history: &[u128]) {

@@ -2,8 +2,9 @@
 //!
 //! # Extraction
 //! [`extract_proof`] asks a [`DfPn`] which moves work: at a prover position it tries the safe
-//! moves whose child the table already knows to be proven, then the others, each confirmed by a
-//! df-pn proof of the child (whose table answers most of them at once: the df-pn searches are
+//! moves whose child the table already knows to be proven (when none is, it first searches
+//! below the position again, best-first, [`DfPn::search_below`]), then the others, each
+//! confirmed by a df-pn proof of the child (whose table answers most of them at once: the df-pn searches are
 //! asked without history, so they share the table with the proof that gave the verdict); at an
 //! opponent position it follows every legal move. It performs the verifier's walk as it goes (the
 //! same repetition judgement, the same memory of verified positions) and backtracks to another
@@ -189,9 +190,27 @@ impl<G: Tactics> Extractor<'_, G> {
             let mut safe = MoveList::new();
             pos.safe_moves(&mut safe);
             order_moves(pos, &mut safe);
-            let (known, rest): (Vec<_>, Vec<_>) = safe.iter().map(|rm| rm.mv).partition(|&m| {
-                self.solver.known(&pos.play(m), self.prover, self.goal) == Some(Verdict::Proven)
-            });
+            let proven = |solver: &DfPn<G>, m| {
+                solver.known(&pos.play(m), self.prover, self.goal) == Some(Verdict::Proven)
+            };
+            let (mut known, mut rest): (Vec<_>, Vec<_>) = safe
+                .iter()
+                .map(|rm| rm.mv)
+                .partition(|&m| proven(self.solver, m));
+            if known.is_empty() {
+                // The table lost the proof below this position, or holds it in another
+                // orientation: the search met a mirror image of it, and the children's keys
+                // are not canonical (Qubic's, beyond 12 stones). Search again, best-first,
+                // rather than try each move to its end in turn. (A failure leaves the moves
+                // that rely on this walk's repetitions.)
+                self.solver
+                    .search_below(pos, self.prover, self.goal)
+                    .map_err(Fail::Stop)?;
+                (known, rest) = safe
+                    .iter()
+                    .map(|rm| rm.mv)
+                    .partition(|&m| proven(self.solver, m));
+            }
             candidates.extend(known);
             candidates.extend(rest);
         }
@@ -430,6 +449,21 @@ mod tests {
             corrupted > 20,
             "only {corrupted} wrong-move corruptions were tried"
         );
+    }
+
+    #[test]
+    fn a_table_that_lost_the_proof_still_gives_a_certificate() {
+        // A table of two buckets forgets nearly everything: extraction searches again below
+        // the positions whose proven children are gone.
+        for &(w, h, k) in BOARDS {
+            let start = board(w, h, k);
+            let mut reference = Reference::new(&start);
+            let mut solver = DfPn::with_entries(8, Limits::default());
+            for (pos, moves) in random_positions(start, 4, 2, w * h - 4, 5 + w as u64) {
+                let (weak, _) = certify(&mut solver, &start, &moves);
+                assert_eq!(weak, reference.weak(&pos), "{w}x{h} k{k} after {moves:?}");
+            }
+        }
     }
 
     #[test]

@@ -30,6 +30,8 @@
 //! Moves that give the same position (turning an empty quadrant, or one that a half turn
 //! maps onto itself either way) are listed once: [`Game::legal_moves`] keeps the first.
 
+pub mod midgame;
+
 use super::geometry::{Geometry, Permutation};
 use super::{Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics};
 use std::fmt::{self, Debug};

@@ -1,0 +1,561 @@
+//! Pentago's midgame solver: the exact value of a position and of each of its moves, by
+//! enumerating every position below it stone by stone, with the quadrant turns abstracted (the
+//! idea of Irving's midgame solver; this is its own design).
+//!
+//! # The frame
+//! The root's empty cells are the frame. Any position below the root is a filling of some frame
+//! cells (which, and by whom) together with a rotation state: how many quarter turns clockwise
+//! each quadrant has made since the root, 4^4 = 256 states. The board itself is the filling
+//! with each quadrant turned by its state; a placement on an empty cell of the board is a
+//! placement on the frame cell under it, and a turn changes only the state. So each filling is
+//! stored once, with its values in all 256 states as bitsets ([`States`]): whether the side to
+//! move wins, and whether it does not lose.
+//!
+//! # The sweep
+//! Fillings of `k` stones form level `k`; the side that moves at the root places the stones of
+//! even levels. Level `k` follows from level `k + 1` (the last level, a full board, is a draw
+//! wherever no five ends the game first): for each empty frame cell, the fives of both players
+//! in every state ([`Fives`]: per line, the states whose turned quadrants cover it) give the
+//! placement's immediate wins and the outcome after each turn, and the child's bitsets give the
+//! rest, all as 256-bit operations. Only two levels are in memory at once; each is numbered by
+//! ranking its cell subsets, so a child is found by arithmetic.
+
+use super::{BOARD, Pentago, QUADRANT, base, gather, lines, turn};
+use crate::game::{Game, Player, Status};
+use std::sync::OnceLock;
+
+/// A set of rotation states: bit `r` for the state in which quadrant `q` has made
+/// `(r >> 2q) & 3` quarter turns clockwise.
+pub type States = [u64; 4];
+
+const NONE: States = [0; 4];
+const ALL: States = [!0; 4];
+
+#[inline(always)]
+fn and(a: States, b: States) -> States {
+    std::array::from_fn(|i| a[i] & b[i])
+}
+
+#[inline(always)]
+fn or(a: States, b: States) -> States {
+    std::array::from_fn(|i| a[i] | b[i])
+}
+
+#[inline(always)]
+fn not(a: States) -> States {
+    a.map(|w| !w)
+}
+
+#[inline(always)]
+fn has(s: &States, r: usize) -> bool {
+    s[r >> 6] >> (r & 63) & 1 == 1
+}
+
+/// `out[r] = x[r']`, where `r'` is `r` with quadrant `q` turned once more clockwise
+/// (`clockwise`) or anticlockwise: what a turn of `q` leads to, seen from before it.
+#[inline(always)]
+fn after_turn(x: States, q: u32, clockwise: bool) -> States {
+    match q {
+        0 | 1 => {
+            // A field of two bits inside each word: blocks of `b` bits in groups of four.
+            let b = 1u32 << (2 * q);
+            let (low, high) = if q == 0 {
+                (0x1111_1111_1111_1111u64, 0x8888_8888_8888_8888u64)
+            } else {
+                (0x000f_000f_000f_000fu64, 0xf000_f000_f000_f000u64)
+            };
+            x.map(|w| {
+                if clockwise {
+                    (w >> b) & !high | (w << (3 * b)) & high
+                } else {
+                    (w << b) & !low | (w >> (3 * b)) & low
+                }
+            })
+        }
+        2 => x.map(|w| {
+            if clockwise {
+                w.rotate_right(16)
+            } else {
+                w.rotate_left(16)
+            }
+        }),
+        _ => {
+            let d = if clockwise { 1 } else { 3 };
+            std::array::from_fn(|i| x[(i + d) & 3])
+        }
+    }
+}
+
+/// Where each player has five, state by state.
+struct Fives {
+    /// `by_orientation[q][m]`: the states in which quadrant `q` has made a number of turns
+    /// in the 4-bit set `m`.
+    by_orientation: [[States; 16]; 4],
+    /// For each line: the quadrants it crosses, with, for each of their 512 nine-cell patterns,
+    /// the turns after which the pattern covers the line's cells there.
+    lines: Vec<Vec<(u32, [u8; 512])>>,
+}
+
+impl Fives {
+    fn get() -> &'static Fives {
+        static FIVES: OnceLock<Fives> = OnceLock::new();
+        FIVES.get_or_init(|| {
+            let by_orientation = std::array::from_fn(|q| {
+                std::array::from_fn(|m| {
+                    let mut s = NONE;
+                    for r in 0..256 {
+                        if m >> ((r >> (2 * q)) & 3) & 1 == 1 {
+                            s[r >> 6] |= 1 << (r & 63);
+                        }
+                    }
+                    s
+                })
+            });
+            // Nine-cell patterns turned clockwise o times.
+            let mut turned = [[0u16; 512]; 4];
+            for p in 0..512 {
+                let mut b = (p & 7 | (p >> 3 & 7) << 6 | (p >> 6 & 7) << 12) as u64;
+                for t in turned.iter_mut() {
+                    t[p] = gather(b, 0) as u16;
+                    b = turn(b, 1);
+                }
+            }
+            let lines = lines()
+                .iter()
+                .map(|&line| {
+                    (0..4u32)
+                        .filter(|&q| line & QUADRANT << base(q) != 0)
+                        .map(|q| {
+                            let need = gather(line, q) as u16;
+                            let masks = std::array::from_fn(|p| {
+                                (0..4).fold(0u8, |m, o| {
+                                    m | (((turned[o][p] & need == need) as u8) << o)
+                                })
+                            });
+                            (q, masks)
+                        })
+                        .collect()
+                })
+                .collect();
+            Fives {
+                by_orientation,
+                lines,
+            }
+        })
+    }
+
+    /// The states in which the stones `side` (frame cells) make five.
+    #[inline]
+    fn of(&self, side: u64) -> States {
+        let patterns = [0, 1, 2, 3].map(|q| gather(side, q));
+        let mut out = NONE;
+        'lines: for line in &self.lines {
+            let mut s = ALL;
+            for &(q, ref masks) in line {
+                let m = masks[patterns[q as usize]];
+                if m == 0 {
+                    continue 'lines;
+                }
+                s = and(s, self.by_orientation[q as usize][m as usize]);
+            }
+            out = or(out, s);
+        }
+        out
+    }
+}
+
+/// The values of one filling for its side to move: the states where it wins, and those where
+/// it does not lose.
+#[derive(Copy, Clone, Default)]
+struct Values {
+    win: States,
+    not_lose: States,
+}
+
+/// What the mover reaches by turning a quadrant after its placement, state by state of the
+/// board after the turn: its own and the other's fives there (`mine`, `theirs`), and the
+/// values of the other side to move in the filling (`None` on a full board: a draw).
+#[inline(always)]
+fn after_placement(mine: States, theirs: States, child: Option<&Values>) -> Values {
+    let win_five = and(mine, not(theirs));
+    let no_five = not(or(mine, theirs));
+    match child {
+        Some(c) => Values {
+            win: or(win_five, and(no_five, not(c.not_lose))),
+            not_lose: or(mine, and(no_five, not(c.win))),
+        },
+        None => Values {
+            win: win_five,
+            not_lose: or(mine, no_five),
+        },
+    }
+}
+
+/// The values before the turn: the best of the eight turns, state by state.
+#[inline(always)]
+fn best_turn(after: &Values) -> Values {
+    let mut v = Values::default();
+    for q in 0..4 {
+        for clockwise in [false, true] {
+            v.win = or(v.win, after_turn(after.win, q, clockwise));
+            v.not_lose = or(v.not_lose, after_turn(after.not_lose, q, clockwise));
+        }
+    }
+    v
+}
+
+/// Binomial coefficients up to 36.
+fn choose(n: usize, k: usize) -> u64 {
+    static TABLE: OnceLock<[[u64; 37]; 37]> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u64; 37]; 37];
+        for n in 0..37 {
+            t[n][0] = 1;
+            for k in 1..=n {
+                t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            }
+        }
+        t
+    });
+    if k > n { 0 } else { t[n][k] }
+}
+
+/// The colex rank of the set of positions `set` (bit `i`: element `i`).
+#[inline]
+fn rank(mut set: u64) -> u64 {
+    let mut r = 0;
+    let mut i = 1;
+    while set != 0 {
+        r += choose(set.trailing_zeros() as usize, i);
+        set &= set - 1;
+        i += 1;
+    }
+    r
+}
+
+/// The set of `k` positions of colex rank `r` among `n`.
+fn unrank(mut r: u64, k: usize, n: usize) -> u64 {
+    let mut set = 0;
+    let mut top = n;
+    for i in (1..=k).rev() {
+        let mut c = top - 1;
+        while choose(c, i) > r {
+            c -= 1;
+        }
+        set |= 1 << c;
+        r -= choose(c, i);
+        top = c;
+    }
+    set
+}
+
+/// `bits` of `within`, as positions in `within` (the lowest set bit of `within` is position 0).
+#[inline]
+fn positions(bits: u64, within: u64) -> u64 {
+    let mut out = 0;
+    let mut w = within;
+    let mut i = 0;
+    while w != 0 {
+        let low = w & w.wrapping_neg();
+        if bits & low != 0 {
+            out |= 1 << i;
+        }
+        w ^= low;
+        i += 1;
+    }
+    out
+}
+
+/// The inverse of [`positions`]: the members of `within` at the positions `set`.
+#[inline]
+fn members(set: u64, within: u64) -> u64 {
+    let mut out = 0;
+    let mut w = within;
+    let mut i = 0;
+    while w != 0 {
+        let low = w & w.wrapping_neg();
+        if set >> i & 1 == 1 {
+            out |= low;
+        }
+        w ^= low;
+        i += 1;
+    }
+    out
+}
+
+/// The fillings of one level: `k` of the frame's `m` cells, `a` of them the root mover's.
+#[derive(Copy, Clone)]
+struct Level {
+    k: usize,
+    a: usize,
+    m: usize,
+}
+
+impl Level {
+    fn new(m: usize, k: usize) -> Level {
+        Level {
+            k,
+            a: k.div_ceil(2),
+            m,
+        }
+    }
+
+    fn len(&self) -> u64 {
+        choose(self.m, self.k) * choose(self.k, self.a)
+    }
+
+    /// The index of the filling `filled` (frame positions), `mine` those of the root mover.
+    #[inline]
+    fn index(&self, filled: u64, mine: u64) -> u64 {
+        rank(filled) * choose(self.k, self.a) + rank(positions(mine, filled))
+    }
+
+    fn filling(&self, index: u64) -> (u64, u64) {
+        let per = choose(self.k, self.a);
+        let filled = unrank(index / per, self.k, self.m);
+        let mine = members(unrank(index % per, self.a, self.k), filled);
+        (filled, mine)
+    }
+}
+
+/// The answer for a root: its value for the side to move (1 win, 0 draw, -1 loss) and each
+/// move's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MidAnswer {
+    pub value: i32,
+    pub moves: Vec<(u16, i32)>,
+}
+
+/// The bytes the solver needs for a root with `empty` empty cells: its two largest adjacent
+/// levels.
+pub fn bytes_needed(empty: usize) -> u64 {
+    (0..empty)
+        .map(|k| Level::new(empty, k).len() + Level::new(empty, k + 1).len())
+        .max()
+        .unwrap_or(1)
+        * size_of::<Values>() as u64
+}
+
+/// The rotation state `r` with quadrant `q` turned once more.
+#[inline]
+fn turn_state(r: usize, q: u32, clockwise: bool) -> usize {
+    let shift = 2 * q;
+    let o = (r >> shift) & 3;
+    let o = if clockwise { (o + 1) & 3 } else { (o + 3) & 3 };
+    r & !(3 << shift) | o << shift
+}
+
+/// The value of `v` in state `r`: 1 win, 0 draw, -1 loss.
+fn value_at(v: &Values, r: usize) -> i32 {
+    if has(&v.win, r) {
+        1
+    } else if has(&v.not_lose, r) {
+        0
+    } else {
+        -1
+    }
+}
+
+/// The frame and the root's stones, split by who places at even levels.
+#[derive(Copy, Clone)]
+struct Frame {
+    cells: u64,
+    m: usize,
+    /// The stones of the side that places at level 0, and of the other.
+    first_mover: u64,
+    other: u64,
+}
+
+impl Frame {
+    /// The stones of the side to move at a filling of `level` and of the other, and whether
+    /// the side to move is the level-0 mover.
+    #[inline]
+    fn sides(&self, level: &Level, filled: u64, mine: u64) -> (u64, u64, bool) {
+        let filled_cells = members(filled, self.cells);
+        let mine_cells = members(mine, self.cells);
+        let a = self.first_mover | mine_cells;
+        let b = self.other | (filled_cells & !mine_cells);
+        if level.k.is_multiple_of(2) {
+            (a, b, true)
+        } else {
+            (b, a, false)
+        }
+    }
+}
+
+/// The values of filling `index` of `level`, from the next level's.
+#[inline]
+fn settle(fives: &Fives, frame: &Frame, level: &Level, index: u64, next: &[Values]) -> Values {
+    let child_level = Level::new(frame.m, level.k + 1);
+    let (filled, mine) = level.filling(index);
+    let (me, them, first_mover) = frame.sides(level, filled, mine);
+    let theirs = fives.of(them);
+    let mut v = Values::default();
+    let mut empty = frame.cells & !members(filled, frame.cells);
+    while empty != 0 {
+        let cell = empty & empty.wrapping_neg();
+        empty ^= cell;
+        let placed = fives.of(me | cell);
+        let at = positions(cell, frame.cells);
+        let child = (child_level.k < frame.m).then(|| {
+            let child_mine = if first_mover { mine | at } else { mine };
+            &next[child_level.index(filled | at, child_mine) as usize]
+        });
+        let turned = best_turn(&after_placement(placed, theirs, child));
+        v.win = or(v.win, or(placed, turned.win));
+        v.not_lose = or(v.not_lose, or(placed, turned.not_lose));
+    }
+    v
+}
+
+/// Solves `root` (an open position) within `mem_bytes` on `threads` threads;
+/// `progress(done, total)` counts the fillings settled.
+pub fn solve(
+    root: &Pentago,
+    mem_bytes: u64,
+    threads: usize,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<MidAnswer, String> {
+    if root.status() != Status::Ongoing {
+        return Err("the game is over".to_string());
+    }
+    let [first, second] = root.stones();
+    let cells = !(first | second) & BOARD;
+    let m = cells.count_ones() as usize;
+    let need = bytes_needed(m);
+    if need > mem_bytes {
+        return Err(format!(
+            "the midgame solver needs {} MiB for {m} empty cells, more than the memory budget \
+             of {} MiB (--mem-mb)",
+            need.div_ceil(1 << 20),
+            mem_bytes >> 20
+        ));
+    }
+    let placer = root.side_to_move();
+    let stones_of = |p: Player| if p == Player::First { first } else { second };
+    // After a pending root's turn, the other side places first.
+    let level_mover = if root.pending() {
+        placer.opponent()
+    } else {
+        placer
+    };
+    let frame = Frame {
+        cells,
+        m,
+        first_mover: stones_of(level_mover),
+        other: stones_of(level_mover.opponent()),
+    };
+    let fives = Fives::get();
+    let total: u64 = (0..m).map(|k| Level::new(m, k).len()).sum();
+    let mut done = 0;
+    let mut next: Vec<Values> = Vec::new();
+    let mut level1: Vec<Values> = Vec::new();
+    for k in (0..m).rev() {
+        let level = Level::new(m, k);
+        let mut values = vec![Values::default(); level.len() as usize];
+        let chunk = values.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|s| {
+            for (c, part) in values.chunks_mut(chunk).enumerate() {
+                let (next, frame, level) = (&next, &frame, &level);
+                s.spawn(move || {
+                    for (i, v) in part.iter_mut().enumerate() {
+                        *v = settle(fives, frame, level, (c * chunk + i) as u64, next);
+                    }
+                });
+            }
+        });
+        done += level.len();
+        progress(done, total);
+        if k == 0 {
+            level1 = std::mem::take(&mut next);
+        }
+        next = values;
+    }
+    let level0 = next.first().copied();
+    let (mine, theirs) = (stones_of(placer), stones_of(placer.opponent()));
+    let mut list = crate::game::MoveList::new();
+    root.legal_moves(&mut list);
+    let mut moves = Vec::new();
+    for mv in list {
+        let v = if root.pending() {
+            let after = after_placement(fives.of(mine), fives.of(theirs), level0.as_ref());
+            let r = (mv - super::ROTATION_ONLY) as u32;
+            value_at(&after, turn_state(0, r / 2, r % 2 == 1))
+        } else {
+            let cell = 1u64 << (mv / 8);
+            let placed = fives.of(mine | cell);
+            if has(&placed, 0) {
+                1
+            } else {
+                let at = positions(cell, cells);
+                let child = level1.get(Level::new(m, 1).index(at, at) as usize);
+                let after = after_placement(placed, fives.of(theirs), child);
+                let r = (mv % 8) as u32;
+                value_at(&after, turn_state(0, r / 2, r % 2 == 1))
+            }
+        };
+        moves.push((mv, v));
+    }
+    let value = match (root.pending(), level0) {
+        (false, Some(v)) => value_at(&v, 0),
+        _ => moves.iter().map(|&(_, v)| v).max().unwrap_or(-1),
+    };
+    Ok(MidAnswer { value, moves })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turns_of_states_move_the_right_bits() {
+        let mut x = NONE;
+        let picks = [0usize, 5, 77, 130, 255, 200, 63, 64];
+        for &r in &picks {
+            x[r >> 6] |= 1 << (r & 63);
+        }
+        for q in 0..4 {
+            for clockwise in [false, true] {
+                let y = after_turn(x, q, clockwise);
+                for r in 0..256 {
+                    assert_eq!(has(&y, r), has(&x, turn_state(r, q, clockwise)), "{q} {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fives_by_state_are_the_turned_boards() {
+        let fives = Fives::get();
+        let mut seed = 99u64;
+        for _ in 0..300 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let side = (seed | seed >> 17) & BOARD;
+            let by_state = fives.of(side);
+            for r in 0..256 {
+                let mut b = side;
+                for q in 0..4 {
+                    for _ in 0..(r >> (2 * q)) & 3 {
+                        b = turn(b, 2 * q as u32 + 1);
+                    }
+                }
+                assert_eq!(has(&by_state, r), super::super::five(b), "{side:x} {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn ranks_round_trip() {
+        for (m, k) in [(10, 4), (7, 7), (12, 5), (5, 0)] {
+            let level = Level::new(m, k);
+            for index in 0..level.len() {
+                let (filled, mine) = level.filling(index);
+                assert_eq!(filled.count_ones() as usize, k);
+                assert_eq!(mine & !filled, 0);
+                assert_eq!(level.index(filled, mine), index);
+            }
+        }
+    }
+}
