@@ -36,6 +36,7 @@ use crate::search::score::{end_ply, win_at};
 
 use backend::{Backend, Build};
 use book::Book;
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -220,6 +221,12 @@ pub struct Engine<G: Tactics> {
     history: Vec<u128>,
     /// A strong solution answering before any search.
     database: Option<Arc<dyn Lookup<G>>>,
+    /// Whether the game's own exact solver ([`Tactics::solve_whole`]) answers where it applies
+    /// (by default, for win / draw / loss), and the values it gave: each position it solved and
+    /// its children, by exact key.
+    whole: Option<HashMap<u128, i32>>,
+    /// The nodes of the game's own solver.
+    whole_nodes: u64,
 }
 
 impl<G: Tactics> Engine<G> {
@@ -238,7 +245,8 @@ impl<G: Tactics> Engine<G> {
                     .into(),
             );
         }
-        let weak_only = options.algorithm.is_some_and(Algorithm::is_weak_only);
+        let weak_only = options.algorithm.is_some_and(Algorithm::is_weak_only)
+            || (G::WEAK_BY_DEFAULT && options.algorithm.is_none() && !options.distance);
         if options.distance && weak_only && !G::Kind::REPEATS {
             return Err(format!(
                 "--distance: {} scores are exact only with alpha-beta, not with {}",
@@ -260,6 +268,8 @@ impl<G: Tactics> Engine<G> {
             dfpn_threats: options.dfpn_threats,
             history: Vec::new(),
             database: None,
+            whole: (options.algorithm.is_none() && (options.weak || weak_only)).then(HashMap::new),
+            whole_nodes: 0,
         })
     }
 
@@ -276,6 +286,9 @@ impl<G: Tactics> Engine<G> {
     /// Forgets everything learnt (the tables), as before a benchmark position.
     pub fn reset(&mut self) {
         self.backend.reset();
+        if let Some(known) = &mut self.whole {
+            known.clear();
+        }
     }
 
     /// The exact keys of the positions that occurred before the next one to solve, oldest
@@ -312,7 +325,7 @@ impl<G: Tactics> Engine<G> {
 
     /// Nodes searched since the engine was made.
     pub fn nodes(&self) -> u64 {
-        self.backend.nodes()
+        self.backend.nodes() + self.whole_nodes
     }
 
     /// Runs `f` where the search may recurse as deep as it needs: on a thread with a stack for
@@ -333,7 +346,10 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// The score and distance of `pos` from the database, if it has them.
-    fn looked_up(&self, pos: &G) -> Option<(i32, Option<u32>)> {
+    fn looked_up(&mut self, pos: &G) -> Option<(i32, Option<u32>)> {
+        if let Some(value) = self.solved_whole(pos) {
+            return Some((value, None));
+        }
         let value = self.database.as_ref()?.lookup(pos)?;
         let (sign, plies) = match value {
             Value::Draw => return Some((0, None)),
@@ -345,6 +361,27 @@ impl<G: Tactics> Engine<G> {
             Some(m) if !self.weak => (sign * win_at(m, pos.ply() + plies), distance),
             _ => (sign, distance),
         })
+    }
+
+    /// The win / draw / loss value of `pos` by the game's own solver, where it applies and the
+    /// engine uses it; remembered with its children's.
+    fn solved_whole(&mut self, pos: &G) -> Option<i32> {
+        let known = self.whole.as_ref()?;
+        if let Some(&v) = known.get(&pos.key()) {
+            return Some(v);
+        }
+        let deadline = self.limits.time.map(|t| Instant::now() + t);
+        let answer = pos.solve_whole(self.mem_bytes, deadline)??;
+        self.whole_nodes += answer.nodes;
+        let known = self.whole.as_mut()?;
+        if known.len() > (1 << 20) {
+            known.clear();
+        }
+        known.insert(pos.key(), answer.value);
+        for (mv, v) in answer.moves {
+            known.insert(pos.play(mv).key(), -v);
+        }
+        Some(answer.value)
     }
 
     /// The score of `pos` under the limits already set: from the database if it has it.
@@ -518,6 +555,8 @@ impl<G: Tactics> Engine<G> {
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
+            // The game's own solver answers the moves with the position.
+            engine.solved_whole(pos);
             engine.history.push(pos.key());
             for mv in moves {
                 let score = engine.value(&pos.play(mv)).ok().map(|s| -s);

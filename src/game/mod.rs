@@ -248,6 +248,10 @@ pub trait Tactics: Game {
     /// engine's default, rather than alpha-beta (exact scores). Tuning only.
     const PROOF_NUMBERS_FIRST: bool = false;
 
+    /// Whether the engine answers win / draw / loss by default, rather than exact scores (the
+    /// values the game's literature gives; an algorithm asked for by name gives exact scores).
+    const WEAK_BY_DEFAULT: bool = false;
+
     /// Whether [`Tactics::threat_moves`] knows the game's threats: without them threat-space
     /// search finds nothing, and searches do not run it.
     const THREATS: bool = false;
@@ -308,6 +312,18 @@ pub trait Tactics: Game {
         None
     }
 
+    /// The game's own exact solver, where it beats the generic searches: the win / draw / loss
+    /// value of this position for the side to move and of each legal move, within `mem_bytes`
+    /// and by `deadline`. `None` where it does not apply (the generic searches answer then);
+    /// `Some(None)` when the deadline passed first. None by default.
+    fn solve_whole(
+        &self,
+        _mem_bytes: usize,
+        _deadline: Option<std::time::Instant>,
+    ) -> Option<Option<WholeAnswer<Self::Move>>> {
+        None
+    }
+
     /// Bounds `(lowest, highest)` on the score of the side to move in a [`Bounded`] game that
     /// follow from a strategy one side can play to the end (Connect Four: no quick win; Allis'
     /// claimeven). Asked only when the side to move has no immediate win. The default knows
@@ -315,6 +331,16 @@ pub trait Tactics: Game {
     fn strategy_bounds(&self) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }
+}
+
+/// What [`Tactics::solve_whole`] answers: the value of a position for the side to move and of
+/// each of its moves (1 win, 0 draw, -1 loss).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WholeAnswer<M> {
+    pub value: i32,
+    pub moves: Vec<(M, i32)>,
+    /// The positions (or groups of them) the solver settled: its nodes.
+    pub nodes: u64,
 }
 
 /// A game in which every play ends by a known ply.

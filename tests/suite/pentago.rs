@@ -305,7 +305,9 @@ fn the_midgame_solver_agrees_with_forward_search() {
                 roots.push(pending);
             }
             for root in roots {
-                let answer = midgame::solve(&root, 1 << 30, 2, |_, _| {}).unwrap();
+                let answer = midgame::solve(&root, 1 << 30, 2, None, |_, _| {})
+                    .unwrap()
+                    .unwrap();
                 let forward = engine.solve(&root).score.expect("no limits");
                 assert_eq!(answer.value, forward.signum(), "{}", root.board_name());
                 for (mv, value) in answer.moves {
@@ -338,12 +340,47 @@ fn midgame_timing() {
     let name = std::env::var("ROOT").unwrap_or("274440791932540184".to_string());
     let root = board(&name);
     let t = std::time::Instant::now();
-    let answer = midgame::solve(&root, 8 << 30, 2, |d, n| {
+    let answer = midgame::solve(&root, 8 << 30, 2, None, |d, n| {
         eprintln!("{d}/{n} {:?}", t.elapsed())
     })
+    .unwrap()
     .unwrap();
     eprintln!("{} value {} in {:?}", name, answer.value, t.elapsed());
     for (m, v) in answer.moves {
         eprintln!("{} {v}", root.play(m).board_name());
     }
+}
+
+#[test]
+fn irvings_values_from_23_stones_by_default() {
+    let Some(path) = shared_path("pentago/irving_game_values.tsv", "pentago values") else {
+        return;
+    };
+    // The default engine: the midgame solver down to 26 stones, alpha-beta above.
+    let lines: String = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[2].parse::<u32>().unwrap() >= 23).then(|| format!("{} {}\n", f[1], f[5]))
+        })
+        .collect();
+    let file = std::env::temp_dir().join(format!("inarow-pentago23-{}.txt", std::process::id()));
+    std::fs::write(&file, &lines).unwrap();
+    let run = inarow(
+        &["bench", "--game", "pentago", file.to_str().unwrap()],
+        None,
+    );
+    let n = lines.lines().count();
+    assert!(n > 300);
+    assert!(
+        run.stdout.contains(&format!("n={n} correct={n} ")),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    // The midgame solver answered the early ones: it counts its fillings as nodes.
+    assert!(!run.stdout.contains("mean_nodes=0.0 "), "{}", run.stdout);
+    std::fs::remove_file(file).ok();
 }

@@ -21,8 +21,9 @@
 //! ranking its cell subsets, so a child is found by arithmetic.
 
 use super::{BOARD, Pentago, QUADRANT, base, gather, lines, turn};
-use crate::game::{Game, Player, Status};
+use crate::game::{Game, Player, Status, WholeAnswer};
 use std::sync::OnceLock;
+use std::time::Instant;
 
 /// A set of rotation states: bit `r` for the state in which quadrant `q` has made
 /// `(r >> 2q) & 3` quarter turns clockwise.
@@ -165,11 +166,13 @@ impl Fives {
 }
 
 /// The values of one filling for its side to move: the states where it wins, and those where
-/// it does not lose.
+/// it does not lose; and where the other side, which placed last, has five (what each parent
+/// would otherwise find again for each of its moves that lead here).
 #[derive(Copy, Clone, Default)]
 struct Values {
     win: States,
     not_lose: States,
+    placed_fives: States,
 }
 
 /// What the mover reaches by turning a quadrant after its placement, state by state of the
@@ -183,10 +186,12 @@ fn after_placement(mine: States, theirs: States, child: Option<&Values>) -> Valu
         Some(c) => Values {
             win: or(win_five, and(no_five, not(c.not_lose))),
             not_lose: or(mine, and(no_five, not(c.win))),
+            placed_fives: NONE,
         },
         None => Values {
             win: win_five,
             not_lose: or(mine, no_five),
+            placed_fives: NONE,
         },
     }
 }
@@ -320,11 +325,7 @@ impl Level {
 
 /// The answer for a root: its value for the side to move (1 win, 0 draw, -1 loss) and each
 /// move's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MidAnswer {
-    pub value: i32,
-    pub moves: Vec<(u16, i32)>,
-}
+pub type MidAnswer = WholeAnswer<u16>;
 
 /// The bytes the solver needs for a root with `empty` empty cells: its two largest adjacent
 /// levels.
@@ -395,27 +396,33 @@ fn settle(fives: &Fives, frame: &Frame, level: &Level, index: u64, next: &[Value
     while empty != 0 {
         let cell = empty & empty.wrapping_neg();
         empty ^= cell;
-        let placed = fives.of(me | cell);
         let at = positions(cell, frame.cells);
         let child = (child_level.k < frame.m).then(|| {
             let child_mine = if first_mover { mine | at } else { mine };
             &next[child_level.index(filled | at, child_mine) as usize]
         });
+        let placed = match child {
+            Some(c) => c.placed_fives,
+            None => fives.of(me | cell),
+        };
         let turned = best_turn(&after_placement(placed, theirs, child));
         v.win = or(v.win, or(placed, turned.win));
         v.not_lose = or(v.not_lose, or(placed, turned.not_lose));
     }
+    v.placed_fives = theirs;
     v
 }
 
 /// Solves `root` (an open position) within `mem_bytes` on `threads` threads;
-/// `progress(done, total)` counts the fillings settled.
+/// `progress(done, total)` counts the fillings settled. Stops between levels once `deadline`
+/// has passed (`Ok(None)`).
 pub fn solve(
     root: &Pentago,
     mem_bytes: u64,
     threads: usize,
+    deadline: Option<Instant>,
     mut progress: impl FnMut(u64, u64),
-) -> Result<MidAnswer, String> {
+) -> Result<Option<MidAnswer>, String> {
     if root.status() != Status::Ongoing {
         return Err("the game is over".to_string());
     }
@@ -451,6 +458,9 @@ pub fn solve(
     let mut next: Vec<Values> = Vec::new();
     let mut level1: Vec<Values> = Vec::new();
     for k in (0..m).rev() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(None);
+        }
         let level = Level::new(m, k);
         let mut values = vec![Values::default(); level.len() as usize];
         let chunk = values.len().div_ceil(threads.max(1)).max(1);
@@ -500,7 +510,11 @@ pub fn solve(
         (false, Some(v)) => value_at(&v, 0),
         _ => moves.iter().map(|&(_, v)| v).max().unwrap_or(-1),
     };
-    Ok(MidAnswer { value, moves })
+    Ok(Some(MidAnswer {
+        value,
+        moves,
+        nodes: total,
+    }))
 }
 
 #[cfg(test)]
