@@ -28,7 +28,7 @@ pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
 
-use crate::game::{Goal, Kind, MoveList, Notation, Status, Tactics};
+use crate::game::{Goal, Kind, MoveList, Notation, Status, Tactics, WholeStop};
 use crate::search::pn::extract::extract_for_verdict;
 use crate::search::pn::{DfPn, Prover, Verdict};
 use crate::search::retro::Lookup;
@@ -346,10 +346,15 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// The score and distance of `pos` from the database, if it has them.
-    fn looked_up(&mut self, pos: &G) -> Option<(i32, Option<u32>)> {
-        if let Some(value) = self.solved_whole(pos) {
-            return Some((value, None));
+    fn looked_up(&mut self, pos: &G) -> Result<Option<(i32, Option<u32>)>, Stop> {
+        if let Some(value) = self.solved_whole(pos)? {
+            return Ok(Some((value, None)));
         }
+        Ok(self.database_value(pos))
+    }
+
+    /// The score and distance of `pos` from the database, if it has them.
+    fn database_value(&self, pos: &G) -> Option<(i32, Option<u32>)> {
         let value = self.database.as_ref()?.lookup(pos)?;
         let (sign, plies) = match value {
             Value::Draw => return Some((0, None)),
@@ -365,15 +370,24 @@ impl<G: Tactics> Engine<G> {
 
     /// The win / draw / loss value of `pos` by the game's own solver, where it applies and the
     /// engine uses it; remembered with its children's.
-    fn solved_whole(&mut self, pos: &G) -> Option<i32> {
-        let known = self.whole.as_ref()?;
+    fn solved_whole(&mut self, pos: &G) -> Result<Option<i32>, Stop> {
+        let Some(known) = self.whole.as_ref() else {
+            return Ok(None);
+        };
         if let Some(&v) = known.get(&pos.key()) {
-            return Some(v);
+            return Ok(Some(v));
         }
         let deadline = self.limits.time.map(|t| Instant::now() + t);
-        let answer = pos.solve_whole(self.mem_bytes, deadline)??;
+        let answer = match pos.solve_whole(self.mem_bytes, deadline) {
+            None => return Ok(None),
+            Some(Err(WholeStop::Time)) => return Err(Stop::Time),
+            Some(Err(WholeStop::Memory)) => return Err(Stop::Memory),
+            Some(Ok(answer)) => answer,
+        };
         self.whole_nodes += answer.nodes;
-        let known = self.whole.as_mut()?;
+        let Some(known) = self.whole.as_mut() else {
+            return Ok(None);
+        };
         if known.len() > (1 << 20) {
             known.clear();
         }
@@ -381,12 +395,12 @@ impl<G: Tactics> Engine<G> {
         for (mv, v) in answer.moves {
             known.insert(pos.play(mv).key(), -v);
         }
-        Some(answer.value)
+        Ok(Some(answer.value))
     }
 
     /// The score of `pos` under the limits already set: from the database if it has it.
     fn value(&mut self, pos: &G) -> Result<i32, Stop> {
-        match self.looked_up(pos) {
+        match self.looked_up(pos)? {
             Some((score, _)) => Ok(score),
             None => self.backend.value(pos, &self.history, self.weak),
         }
@@ -394,7 +408,7 @@ impl<G: Tactics> Engine<G> {
 
     /// The score of `pos`, and with [`Options::distance`] the plies to the end.
     fn score_and_plies(&mut self, pos: &G) -> Result<(i32, Option<u32>), Stop> {
-        if let Some(known) = self.looked_up(pos) {
+        if let Some(known) = self.looked_up(pos)? {
             return Ok(known);
         }
         let score = self.backend.value(pos, &self.history, self.weak)?;
@@ -444,8 +458,9 @@ impl<G: Tactics> Engine<G> {
             let start = Instant::now();
             let nodes0 = engine.nodes();
             let result = match engine.looked_up(pos) {
-                Some((score, _)) => Ok(score > 0),
-                None => engine.backend.wins(pos, &engine.history),
+                Ok(Some((score, _))) => Ok(score > 0),
+                Ok(None) => engine.backend.wins(pos, &engine.history),
+                Err(stop) => Err(stop),
             };
             Report {
                 score: result.ok().map(i32::from),
@@ -492,10 +507,11 @@ impl<G: Tactics> Engine<G> {
         let child = pos.play(mv);
         self.history.push(pos.key());
         let keeps = match self.looked_up(&child) {
-            Some((value, _)) => Ok(-value == score),
-            None => self
+            Ok(Some((value, _))) => Ok(-value == score),
+            Ok(None) => self
                 .backend
                 .value_at_most(&child, &self.history, self.weak, -score),
+            Err(stop) => Err(stop),
         };
         self.history.pop();
         keeps
@@ -556,7 +572,7 @@ impl<G: Tactics> Engine<G> {
             pos.legal_moves(&mut moves);
             let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
             // The game's own solver answers the moves with the position.
-            engine.solved_whole(pos);
+            let _ = engine.solved_whole(pos);
             engine.history.push(pos.key());
             for mv in moves {
                 let score = engine.value(&pos.play(mv)).ok().map(|s| -s);

@@ -315,12 +315,12 @@ pub trait Tactics: Game {
     /// The game's own exact solver, where it beats the generic searches: the win / draw / loss
     /// value of this position for the side to move and of each legal move, within `mem_bytes`
     /// and by `deadline`. `None` where it does not apply (the generic searches answer then);
-    /// `Some(None)` when the deadline passed first. None by default.
+    /// an error when it applies but stopped, or needs more memory. None by default.
     fn solve_whole(
         &self,
         _mem_bytes: usize,
         _deadline: Option<std::time::Instant>,
-    ) -> Option<Option<WholeAnswer<Self::Move>>> {
+    ) -> Option<Result<WholeAnswer<Self::Move>, WholeStop>> {
         None
     }
 
@@ -341,6 +341,15 @@ pub struct WholeAnswer<M> {
     pub moves: Vec<(M, i32)>,
     /// The positions (or groups of them) the solver settled: its nodes.
     pub nodes: u64,
+}
+
+/// Why [`Tactics::solve_whole`] gave no answer where it applies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WholeStop {
+    /// The deadline passed.
+    Time,
+    /// The memory budget is too small for it.
+    Memory,
 }
 
 /// A game in which every play ends by a known ply.

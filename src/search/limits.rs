@@ -47,7 +47,7 @@ impl fmt::Display for Stop {
         f.write_str(match self {
             Stop::Time => "time limit reached",
             Stop::Nodes => "node limit reached",
-            Stop::Memory => "memory budget reached",
+            Stop::Memory => "memory budget reached (raise --mem-mb)",
             Stop::Depth => "depth limit reached (a line of play longer than the search follows)",
             Stop::Handicap => "no win under the handicap, which proves nothing",
             Stop::NoThreatWin => "no win by threats found, which proves nothing",

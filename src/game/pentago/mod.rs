@@ -35,6 +35,7 @@ pub mod midgame;
 use super::geometry::{Geometry, Permutation};
 use super::{
     Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics, WholeAnswer,
+    WholeStop,
 };
 use std::fmt::{self, Debug};
 use std::sync::OnceLock;
@@ -496,22 +497,26 @@ const MIDGAME_FROM_EMPTY: u32 = 10;
 impl Tactics for Pentago {
     const WEAK_BY_DEFAULT: bool = true;
 
-    /// The midgame solver ([`midgame`]) from 10 empty cells on, when its two levels fit
-    /// `mem_bytes`; on both cores.
+    /// The midgame solver ([`midgame`]) from 10 empty cells on (on every core), or an error
+    /// when its two largest levels do not fit `mem_bytes`: forward search would not finish
+    /// there either.
     fn solve_whole(
         &self,
         mem_bytes: usize,
         deadline: Option<std::time::Instant>,
-    ) -> Option<Option<WholeAnswer<u16>>> {
+    ) -> Option<Result<WholeAnswer<u16>, WholeStop>> {
         let empty = (!self.filled() & BOARD).count_ones();
-        if self.status != Status::Ongoing
-            || empty < MIDGAME_FROM_EMPTY
-            || midgame::bytes_needed(empty as usize) > mem_bytes as u64
-        {
+        if self.status != Status::Ongoing || empty < MIDGAME_FROM_EMPTY {
             return None;
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        midgame::solve(self, mem_bytes as u64, threads, deadline, |_, _| {}).ok()
+        Some(
+            match midgame::solve(self, mem_bytes as u64, threads, deadline, |_, _| {}) {
+                Ok(Some(answer)) => Ok(answer),
+                Ok(None) => Err(WholeStop::Time),
+                Err(_) => Err(WholeStop::Memory),
+            },
+        )
     }
 
     fn has_winning_move(&self) -> bool {
