@@ -4,8 +4,9 @@
 //! slow for the test loop, each with a pass/fail line.
 
 use super::{Engine, Options, Report};
-use crate::game::{GameSpec, Notation, Player, Tactics, path_keys, read_position};
+use crate::game::{Game, GameSpec, Notation, Pentago, Player, Tactics, path_keys, read_position};
 use crate::with_game;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -267,8 +268,8 @@ fn check(name: &str, passed: bool, detail: String) -> Check {
 /// Runs the full suite: the empty boards of [`FULL_BOARDS`] (exact and weak, with `threads`
 /// threads), the public sets of [`FULL_SETS`] and [`FULL_CUBE_SETS`] found under `data` (the
 /// public data folder; one thread, the table cleared before each position, as the published
-/// timings), and the PopOut
-/// boards of [`FULL_POPOUT`] with the default method. `on_check` is told of each check as it
+/// timings), the PopOut boards of [`FULL_POPOUT`] with the default method, and Irving's
+/// 18-stone Pentago benchmark ([`PENTAGO_18`]). `on_check` is told of each check as it
 /// ends.
 pub fn run_full(data: &Path, threads: usize, mut on_check: impl FnMut(&Check)) -> Vec<Check> {
     let mut checks = Vec::new();
@@ -293,7 +294,78 @@ pub fn run_full(data: &Path, threads: usize, mut on_check: impl FnMut(&Check)) -
     for (spec, expected) in FULL_POPOUT {
         done(popout_board(spec, expected));
     }
+    done(pentago_benchmark(data));
     checks
+}
+
+/// Irving's 18-stone midgame benchmark (under the public data): its root and the positions
+/// one turn below it, with their values for the side to move there.
+pub const PENTAGO_18: (&str, &str) = (
+    "pentago/irving_midsolve_benchmark_18.tsv",
+    "274440791932540184",
+);
+
+/// The memory the 18-stone benchmark is given (the midgame solver needs about 3 GB).
+const PENTAGO_18_MB: usize = 4096;
+
+/// Irving's 18-stone benchmark solved as `solve` and `analyze` would, with the default method:
+/// the root's value and every move's, each against the value Irving gives the position it
+/// reaches.
+fn pentago_benchmark(data: &Path) -> Check {
+    let (relative, root_name) = PENTAGO_18;
+    let name = format!("{relative} (root and moves, default method, --mem-mb {PENTAGO_18_MB})");
+    let path = data.join(relative);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Check {
+            verdict: Verdict::Skip,
+            name,
+            detail: format!("{} is not there", path.display()),
+        };
+    };
+    let start = Pentago::new();
+    let mut values = HashMap::new();
+    for line in text.lines().skip(1) {
+        let mut fields = line.split_whitespace();
+        let parsed = fields.next().and_then(|n| start.parse_board(n)?.ok());
+        match (parsed, fields.next().and_then(|v| v.parse::<i32>().ok())) {
+            (Some(pos), Some(v)) => values.insert(pos.key(), v),
+            _ => return check(&name, false, format!("bad line '{line}'")),
+        };
+    }
+    let Some(Ok(root)) = start.parse_board(root_name) else {
+        return check(&name, false, format!("bad root {root_name}"));
+    };
+    let options = Options {
+        mem_mb: PENTAGO_18_MB,
+        ..Options::default()
+    };
+    let mut engine = match Engine::try_new(&start, options) {
+        Ok(e) => e,
+        Err(e) => return check(&name, false, e),
+    };
+    let began = Instant::now();
+    let report = engine.solve(&root);
+    let moves = engine.analyze(&root);
+    let right = moves
+        .iter()
+        .filter(|m| {
+            let want = values.get(&root.play(m.mv).key());
+            m.score.is_some() && want.map(|v| -v) == m.score
+        })
+        .count();
+    let want = values.get(&root.key()).copied();
+    check(
+        &name,
+        report.score.is_some() && report.score == want && right == moves.len() && right > 100,
+        format!(
+            "value={} expected={} moves_right={right}/{} nodes={} seconds={:.1}",
+            shown(report.score),
+            shown(want),
+            moves.len(),
+            report.nodes,
+            began.elapsed().as_secs_f64()
+        ),
+    )
 }
 
 /// The exact and the weak solve of an empty board.

@@ -23,6 +23,7 @@
 use super::{BOARD, Pentago, QUADRANT, base, gather, lines, turn};
 use crate::game::{Game, Player, Status, WholeAnswer};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// A set of rotation states: bit `r` for the state in which quadrant `q` has made
@@ -165,41 +166,112 @@ impl Fives {
     }
 }
 
-/// The values of one filling for its side to move: the states where it wins, and those where
-/// it does not lose; and where the other side, which placed last, has five (what each parent
-/// would otherwise find again for each of its moves that lead here).
+/// A set of the 128 rotation states of one turn parity (the parity of the total number of
+/// quarter turns): bit `i` for the state `2i` or `2i + 1` of that parity.
+type Half = [u64; 2];
+
+/// The states of odd number selected by parity `p`: the state `2i + 1` where it has parity `p`
+/// (the parity of a state is that of its bits 0, 2, 4 and 6).
+fn odd_selected(p: usize) -> &'static States {
+    static TABLE: OnceLock<[States; 2]> = OnceLock::new();
+    &TABLE.get_or_init(|| {
+        std::array::from_fn(|p| {
+            let mut s = NONE;
+            for r in (1..256).step_by(2) {
+                if (r ^ r >> 2 ^ r >> 4 ^ r >> 6) & 1 == p {
+                    s[r >> 6] |= 1 << (r & 63);
+                }
+            }
+            s
+        })
+    })[p]
+}
+
+/// Bit `j` of `x` to bit `2j`.
+#[inline(always)]
+fn spread(x: u32) -> u64 {
+    let mut x = x as u64;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
+}
+
+/// Bit `2j` of `x` to bit `j` (the odd bits are ignored).
+#[inline(always)]
+fn compact(x: u64) -> u32 {
+    let mut x = x & 0x5555_5555_5555_5555;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+    (x | x >> 16) as u32
+}
+
+/// The states of parity `p` in `x`.
+#[inline(always)]
+fn pack(x: &States, p: usize) -> Half {
+    let odd = odd_selected(p);
+    let evens: States = std::array::from_fn(|w| x[w] & !(odd[w] >> 1) | (x[w] & odd[w]) >> 1);
+    [
+        compact(evens[0]) as u64 | (compact(evens[1]) as u64) << 32,
+        compact(evens[2]) as u64 | (compact(evens[3]) as u64) << 32,
+    ]
+}
+
+/// The inverse of [`pack`]: the states of parity `p`, none of the other.
+#[inline(always)]
+fn unpack(h: &Half, p: usize) -> States {
+    let odd = odd_selected(p);
+    std::array::from_fn(|w| {
+        let e = spread((h[w / 2] >> (32 * (w % 2))) as u32);
+        let moved = e & odd[w] >> 1;
+        e & !moved | moved << 1
+    })
+}
+
+/// The values of one side to move, state by state: where it wins, and where it does not lose.
 #[derive(Copy, Clone, Default)]
-struct Values {
+struct Outcome {
     win: States,
     not_lose: States,
+}
+
+/// What a level keeps of one filling: its [`Outcome`] in the states of the level's turn parity
+/// (the only ones a game reaches there: every turn is one quarter turn); and where the other
+/// side, which placed last, has five, in every state (what each parent would otherwise find
+/// again for each of its moves that lead here, before and after its turn).
+#[derive(Copy, Clone, Default)]
+struct Values {
+    win: Half,
+    not_lose: Half,
     placed_fives: States,
 }
 
 /// What the mover reaches by turning a quadrant after its placement, state by state of the
 /// board after the turn: its own and the other's fives there (`mine`, `theirs`), and the
-/// values of the other side to move in the filling (`None` on a full board: a draw).
+/// outcome of the other side to move in the filling (`None` on a full board: a draw).
 #[inline(always)]
-fn after_placement(mine: States, theirs: States, child: Option<&Values>) -> Values {
+fn after_placement(mine: States, theirs: States, child: Option<&Outcome>) -> Outcome {
     let win_five = and(mine, not(theirs));
     let no_five = not(or(mine, theirs));
     match child {
-        Some(c) => Values {
+        Some(c) => Outcome {
             win: or(win_five, and(no_five, not(c.not_lose))),
             not_lose: or(mine, and(no_five, not(c.win))),
-            placed_fives: NONE,
         },
-        None => Values {
+        None => Outcome {
             win: win_five,
             not_lose: or(mine, no_five),
-            placed_fives: NONE,
         },
     }
 }
 
-/// The values before the turn: the best of the eight turns, state by state.
+/// The outcome before the turn: the best of the eight turns, state by state.
 #[inline(always)]
-fn best_turn(after: &Values) -> Values {
-    let mut v = Values::default();
+fn best_turn(after: &Outcome) -> Outcome {
+    let mut v = Outcome::default();
     for q in 0..4 {
         for clockwise in [false, true] {
             v.win = or(v.win, after_turn(after.win, q, clockwise));
@@ -327,11 +399,11 @@ impl Level {
 /// move's.
 pub type MidAnswer = WholeAnswer<u16>;
 
-/// The bytes the solver needs for a root with `empty` empty cells: its two largest adjacent
-/// levels.
+/// The bytes the solver needs for a root with `empty` empty cells: two buffers of its largest
+/// level.
 pub fn bytes_needed(empty: usize) -> u64 {
-    (0..empty)
-        .map(|k| Level::new(empty, k).len() + Level::new(empty, k + 1).len())
+    2 * (0..empty)
+        .map(|k| Level::new(empty, k).len())
         .max()
         .unwrap_or(1)
         * size_of::<Values>() as u64
@@ -347,7 +419,7 @@ fn turn_state(r: usize, q: u32, clockwise: bool) -> usize {
 }
 
 /// The value of `v` in state `r`: 1 win, 0 draw, -1 loss.
-fn value_at(v: &Values, r: usize) -> i32 {
+fn value_at(v: &Outcome, r: usize) -> i32 {
     if has(&v.win, r) {
         1
     } else if has(&v.not_lose, r) {
@@ -384,33 +456,47 @@ impl Frame {
     }
 }
 
-/// The values of filling `index` of `level`, from the next level's.
+/// The values of filling `index` of `level`, from the next level's. `parity` is the turn
+/// parity of the level's states.
 #[inline]
-fn settle(fives: &Fives, frame: &Frame, level: &Level, index: u64, next: &[Values]) -> Values {
+fn settle(
+    fives: &Fives,
+    frame: &Frame,
+    level: &Level,
+    parity: usize,
+    index: u64,
+    next: &[Values],
+) -> Values {
     let child_level = Level::new(frame.m, level.k + 1);
     let (filled, mine) = level.filling(index);
     let (me, them, first_mover) = frame.sides(level, filled, mine);
     let theirs = fives.of(them);
-    let mut v = Values::default();
+    let mut v = Outcome::default();
     let mut empty = frame.cells & !members(filled, frame.cells);
     while empty != 0 {
         let cell = empty & empty.wrapping_neg();
         empty ^= cell;
         let at = positions(cell, frame.cells);
-        let child = (child_level.k < frame.m).then(|| {
+        let (placed, child) = if child_level.k < frame.m {
             let child_mine = if first_mover { mine | at } else { mine };
-            &next[child_level.index(filled | at, child_mine) as usize]
-        });
-        let placed = match child {
-            Some(c) => c.placed_fives,
-            None => fives.of(me | cell),
+            let c = &next[child_level.index(filled | at, child_mine) as usize];
+            let outcome = Outcome {
+                win: unpack(&c.win, parity ^ 1),
+                not_lose: unpack(&c.not_lose, parity ^ 1),
+            };
+            (c.placed_fives, Some(outcome))
+        } else {
+            (fives.of(me | cell), None)
         };
-        let turned = best_turn(&after_placement(placed, theirs, child));
+        let turned = best_turn(&after_placement(placed, theirs, child.as_ref()));
         v.win = or(v.win, or(placed, turned.win));
         v.not_lose = or(v.not_lose, or(placed, turned.not_lose));
     }
-    v.placed_fives = theirs;
-    v
+    Values {
+        win: pack(&v.win, parity),
+        not_lose: pack(&v.not_lose, parity),
+        placed_fives: theirs,
+    }
 }
 
 /// Solves `root` (an open position) within `mem_bytes` on `threads` threads;
@@ -455,33 +541,56 @@ pub fn solve(
     let fives = Fives::get();
     let total: u64 = (0..m).map(|k| Level::new(m, k).len()).sum();
     let mut done = 0;
-    let mut next: Vec<Values> = Vec::new();
+    // Two buffers of the largest level, swapped level by level (new pages each level cost a
+    // sixth of the time in zeroing).
+    let largest = (0..m).map(|k| Level::new(m, k).len()).max().unwrap_or(0) as usize;
+    let mut next: Vec<Values> = vec![Values::default(); largest];
+    let mut current: Vec<Values> = vec![Values::default(); largest];
+    let mut next_len = 0;
     let mut level1: Vec<Values> = Vec::new();
+    let stopped = AtomicBool::new(false);
+    let pending = root.pending() as usize;
     for k in (0..m).rev() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(None);
-        }
         let level = Level::new(m, k);
-        let mut values = vec![Values::default(); level.len() as usize];
-        let chunk = values.len().div_ceil(threads.max(1)).max(1);
+        // Every turn is a quarter turn: the states of level k have k turns' parity (one more
+        // after a pending root's turn).
+        let parity = (k + pending) & 1;
+        let len = level.len() as usize;
+        let chunk = len.div_ceil(threads.max(1)).max(1);
         std::thread::scope(|s| {
-            for (c, part) in values.chunks_mut(chunk).enumerate() {
-                let (next, frame, level) = (&next, &frame, &level);
+            for (c, part) in current[..len].chunks_mut(chunk).enumerate() {
+                let (next, frame, level, stopped) = (&next[..next_len], &frame, &level, &stopped);
                 s.spawn(move || {
                     for (i, v) in part.iter_mut().enumerate() {
-                        *v = settle(fives, frame, level, (c * chunk + i) as u64, next);
+                        if i % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                            stopped.store(true, Ordering::Relaxed);
+                        }
+                        if stopped.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let index = (c * chunk + i) as u64;
+                        *v = settle(fives, frame, level, parity, index, next);
                     }
                 });
             }
         });
+        if stopped.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
         done += level.len();
         progress(done, total);
         if k == 0 {
-            level1 = std::mem::take(&mut next);
+            level1 = next[..next_len].to_vec();
         }
-        next = values;
+        std::mem::swap(&mut next, &mut current);
+        next_len = len;
     }
-    let level0 = next.first().copied();
+    // Level 0 and level 1 in every state (the other parity's are never read).
+    let outcome = |v: &Values, parity: usize| Outcome {
+        win: unpack(&v.win, parity),
+        not_lose: unpack(&v.not_lose, parity),
+    };
+    let level0 = next[..next_len].first().map(|v| outcome(v, pending));
     let (mine, theirs) = (stones_of(placer), stones_of(placer.opponent()));
     let mut list = crate::game::MoveList::new();
     root.legal_moves(&mut list);
@@ -498,8 +607,10 @@ pub fn solve(
                 1
             } else {
                 let at = positions(cell, cells);
-                let child = level1.get(Level::new(m, 1).index(at, at) as usize);
-                let after = after_placement(placed, fives.of(theirs), child);
+                let child = level1
+                    .get(Level::new(m, 1).index(at, at) as usize)
+                    .map(|v| outcome(v, 1));
+                let after = after_placement(placed, fives.of(theirs), child.as_ref());
                 let r = (mv % 8) as u32;
                 value_at(&after, turn_state(0, r / 2, r % 2 == 1))
             }
@@ -556,6 +667,27 @@ mod tests {
                     }
                 }
                 assert_eq!(has(&by_state, r), super::super::five(b), "{side:x} {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn halves_keep_the_states_of_their_parity() {
+        let mut seed = 5u64;
+        for _ in 0..200 {
+            let x: States = std::array::from_fn(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            });
+            for p in 0..2 {
+                let y = unpack(&pack(&x, p), p);
+                for r in 0..256 {
+                    let parity = (r ^ r >> 2 ^ r >> 4 ^ r >> 6) & 1;
+                    let want = parity == p && has(&x, r);
+                    assert_eq!(has(&y, r), want, "{r} {p}");
+                }
             }
         }
     }
