@@ -22,6 +22,7 @@
 
 use super::{BOARD, Pentago, QUADRANT, base, gather, lines, turn};
 use crate::game::{Game, Player, Status, WholeAnswer};
+use arrayvec::ArrayVec;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -238,11 +239,23 @@ struct Outcome {
     not_lose: States,
 }
 
+/// Starts loading `v` into the cache.
+#[inline(always)]
+fn prefetch(v: &Values) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; the address is a reference's.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(v as *const Values as *const i8);
+    }
+}
+
 /// What a level keeps of one filling: its [`Outcome`] in the states of the level's turn parity
 /// (the only ones a game reaches there: every turn is one quarter turn); and where the other
 /// side, which placed last, has five, in every state (what each parent would otherwise find
 /// again for each of its moves that lead here, before and after its turn).
 #[derive(Copy, Clone, Default)]
+#[repr(align(64))]
 struct Values {
     win: Half,
     not_lose: Half,
@@ -387,12 +400,74 @@ impl Level {
         rank(filled) * choose(self.k, self.a) + rank(positions(mine, filled))
     }
 
+    /// The filling of `index` (what [`Fillings`] steps through).
+    #[cfg(test)]
     fn filling(&self, index: u64) -> (u64, u64) {
         let per = choose(self.k, self.a);
         let filled = unrank(index / per, self.k, self.m);
         let mine = members(unrank(index % per, self.a, self.k), filled);
         (filled, mine)
     }
+}
+
+/// The next set of as many elements in colex order (the next larger number with as many bits:
+/// Gosper's hack); `set` is not empty.
+#[inline(always)]
+fn next_set(set: u64) -> u64 {
+    let low = set & set.wrapping_neg();
+    let ripple = set + low;
+    (((ripple ^ set) >> 2) / low) | ripple
+}
+
+/// The fillings of a level in index order, from `index` on.
+struct Fillings {
+    level: Level,
+    filled: u64,
+    /// The root mover's cells, as positions among `filled`.
+    mine: u64,
+}
+
+impl Fillings {
+    fn from(level: Level, index: u64) -> Fillings {
+        let per = choose(level.k, level.a);
+        Fillings {
+            level,
+            filled: unrank(index / per, level.k, level.m),
+            mine: unrank(index % per, level.a, level.k),
+        }
+    }
+
+    /// The current filling (frame positions of its cells, and of the root mover's), then a
+    /// step to the next.
+    #[inline]
+    fn step(&mut self) -> (u64, u64) {
+        let current = (self.filled, members(self.mine, self.filled));
+        let next_mine = if self.mine == 0 {
+            0
+        } else {
+            next_set(self.mine)
+        };
+        if next_mine == 0 || next_mine >> self.level.k != 0 {
+            self.mine = (1 << self.level.a) - 1;
+            if self.filled != 0 {
+                self.filled = next_set(self.filled);
+            }
+        } else {
+            self.mine = next_mine;
+        }
+        current
+    }
+}
+
+/// The positions of the set bits of `set`, lowest first.
+fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let b = set.trailing_zeros() as usize;
+            set &= set - 1;
+            b
+        })
+    })
 }
 
 /// The answer for a root: its value for the side to move (1 win, 0 draw, -1 loss) and each
@@ -456,42 +531,60 @@ impl Frame {
     }
 }
 
-/// The values of filling `index` of `level`, from the next level's. `parity` is the turn
-/// parity of the level's states.
+/// The values of the filling (`filled`, `mine`: frame positions) of `level`, from the next
+/// level's. `parity` is the turn parity of the level's states.
 #[inline]
 fn settle(
     fives: &Fives,
     frame: &Frame,
     level: &Level,
     parity: usize,
-    index: u64,
+    (filled, mine): (u64, u64),
     next: &[Values],
 ) -> Values {
     let child_level = Level::new(frame.m, level.k + 1);
-    let (filled, mine) = level.filling(index);
     let (me, them, first_mover) = frame.sides(level, filled, mine);
+    let empty = frame.cells & !members(filled, frame.cells);
+    // The children first, their loads started before any is read: the level below is far
+    // larger than the caches, and reading it is most of the time.
+    let mut children: ArrayVec<(u64, usize), 36> = ArrayVec::new();
+    if child_level.k < frame.m {
+        for at in bits(empty) {
+            let cell = 1u64 << at;
+            let p = positions(cell, frame.cells);
+            let child_mine = if first_mover { mine | p } else { mine };
+            let index = child_level.index(filled | p, child_mine) as usize;
+            prefetch(&next[index]);
+            children.push((cell, index));
+        }
+    } else {
+        children.extend(bits(empty).map(|at| (1u64 << at, usize::MAX)));
+    }
     let theirs = fives.of(them);
     let mut v = Outcome::default();
-    let mut empty = frame.cells & !members(filled, frame.cells);
-    while empty != 0 {
-        let cell = empty & empty.wrapping_neg();
-        empty ^= cell;
-        let at = positions(cell, frame.cells);
-        let (placed, child) = if child_level.k < frame.m {
-            let child_mine = if first_mover { mine | at } else { mine };
-            let c = &next[child_level.index(filled | at, child_mine) as usize];
-            let outcome = Outcome {
-                win: unpack(&c.win, parity ^ 1),
-                not_lose: unpack(&c.not_lose, parity ^ 1),
-            };
-            (c.placed_fives, Some(outcome))
-        } else {
-            (fives.of(me | cell), None)
+    let mut after_all = Outcome::default();
+    for (cell, index) in children {
+        let (placed, child) = match next.get(index) {
+            Some(c) => {
+                let outcome = Outcome {
+                    win: unpack(&c.win, parity ^ 1),
+                    not_lose: unpack(&c.not_lose, parity ^ 1),
+                };
+                (c.placed_fives, Some(outcome))
+            }
+            None => (fives.of(me | cell), None),
         };
-        let turned = best_turn(&after_placement(placed, theirs, child.as_ref()));
-        v.win = or(v.win, or(placed, turned.win));
-        v.not_lose = or(v.not_lose, or(placed, turned.not_lose));
+        // A turn permutes the states, so the best turn of the union of the children's
+        // outcomes is the union of their best turns: one turn for all of them, after the loop.
+        let after = after_placement(placed, theirs, child.as_ref());
+        after_all.win = or(after_all.win, after.win);
+        after_all.not_lose = or(after_all.not_lose, after.not_lose);
+        v.win = or(v.win, placed);
+        v.not_lose = or(v.not_lose, placed);
     }
+    let turned = best_turn(&after_all);
+    v.win = or(v.win, turned.win);
+    v.not_lose = or(v.not_lose, turned.not_lose);
     Values {
         win: pack(&v.win, parity),
         not_lose: pack(&v.not_lose, parity),
@@ -561,6 +654,7 @@ pub fn solve(
             for (c, part) in current[..len].chunks_mut(chunk).enumerate() {
                 let (next, frame, level, stopped) = (&next[..next_len], &frame, &level, &stopped);
                 s.spawn(move || {
+                    let mut fillings = Fillings::from(*level, (c * chunk) as u64);
                     for (i, v) in part.iter_mut().enumerate() {
                         if i % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                             stopped.store(true, Ordering::Relaxed);
@@ -568,8 +662,7 @@ pub fn solve(
                         if stopped.load(Ordering::Relaxed) {
                             return;
                         }
-                        let index = (c * chunk + i) as u64;
-                        *v = settle(fives, frame, level, parity, index, next);
+                        *v = settle(fives, frame, level, parity, fillings.step(), next);
                     }
                 });
             }
@@ -689,6 +782,19 @@ mod tests {
                     assert_eq!(has(&y, r), want, "{r} {p}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn fillings_step_in_index_order() {
+        for (m, k) in [(10, 4), (7, 6), (12, 5), (5, 0), (9, 1), (8, 3)] {
+            let level = Level::new(m, k);
+            let mut fillings = Fillings::from(level, 0);
+            for index in 0..level.len() {
+                assert_eq!(fillings.step(), level.filling(index), "{m} {k} {index}");
+            }
+            let mut later = Fillings::from(level, level.len() / 2);
+            assert_eq!(later.step(), level.filling(level.len() / 2));
         }
     }
 
