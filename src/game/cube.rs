@@ -31,7 +31,7 @@
 //! [`QUBIC_SYMMETRY_STONES`] stones (where symmetric positions are common and the table pays for
 //! the 192 images), the position itself beyond.
 
-use super::geometry::{Geometry, Permutation};
+use super::geometry::{self, Geometry};
 use super::{Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics};
 use arrayvec::ArrayVec;
 use std::fmt::{self, Debug};
@@ -437,7 +437,7 @@ impl<const GRAVITY: bool> Cube<GRAVITY> {
     #[inline]
     fn image(&self, i: usize) -> [u64; 2] {
         let t = &symmetries::<GRAVITY>()[i];
-        [apply(t, self.stones[0]), apply(t, self.stones[1])]
+        [t.apply(self.stones[0]), t.apply(self.stones[1])]
     }
 
     /// The key of the boards `[first, second]`.
@@ -467,36 +467,13 @@ fn symmetries<const GRAVITY: bool>() -> &'static [ByteTables] {
         Geometry::cube(GRAVITY)
             .symmetries()
             .iter()
-            .map(byte_tables)
+            .map(ByteTables::new)
             .collect()
     })
 }
 
-/// A permutation of 64 cells, as the image of each value of each byte of a board.
-type ByteTables = [[u64; 256]; 8];
-
-fn byte_tables(p: &Permutation) -> ByteTables {
-    let mut t = [[0u64; 256]; 8];
-    for (byte, table) in t.iter_mut().enumerate() {
-        for (value, image) in table.iter_mut().enumerate() {
-            for bit in 0..8 {
-                if value >> bit & 1 == 1 {
-                    *image |= 1 << p[byte * 8 + bit];
-                }
-            }
-        }
-    }
-    t
-}
-
-#[inline(always)]
-fn apply(t: &ByteTables, b: u64) -> u64 {
-    let mut out = 0;
-    for (i, table) in t.iter().enumerate() {
-        out |= table[(b >> (8 * i)) as usize & 0xff];
-    }
-    out
-}
+/// A permutation of 64 cells.
+type ByteTables = geometry::ByteTables<8>;
 
 impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
     type Move = u8;
@@ -602,9 +579,9 @@ impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
         let [a, b] = self.stones;
         let (mut least_b, mut least_a) = (u64::MAX, u64::MAX);
         for t in symmetries::<GRAVITY>() {
-            let image_b = apply(t, b);
+            let image_b = t.apply(b);
             if image_b <= least_b {
-                let image_a = apply(t, a);
+                let image_a = t.apply(a);
                 if image_b < least_b || image_a < least_a {
                     least_a = image_a;
                 }
@@ -1045,7 +1022,7 @@ mod tests {
             }
         }
         flips.sort_unstable();
-        let mut images: Vec<u64> = symmetries::<true>().iter().map(|t| apply(t, b)).collect();
+        let mut images: Vec<u64> = symmetries::<true>().iter().map(|t| t.apply(b)).collect();
         images.sort_unstable();
         assert_eq!(flips, images);
     }

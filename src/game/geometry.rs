@@ -309,6 +309,35 @@ impl Geometry {
     }
 }
 
+/// A permutation of the cells of a 64-bit board as byte tables (`table[byte][value]` is the
+/// image of that byte's cells), so that a board maps by one look-up per byte; the board's cells
+/// lie in its first `BYTES` bytes.
+pub struct ByteTables<const BYTES: usize>([[u64; 256]; BYTES]);
+
+impl<const BYTES: usize> ByteTables<BYTES> {
+    pub fn new(p: &Permutation) -> Self {
+        let mut t = [[0u64; 256]; BYTES];
+        for (byte, table) in t.iter_mut().enumerate() {
+            for (value, image) in table.iter_mut().enumerate() {
+                for bit in (0..8).filter(|bit| value >> bit & 1 == 1) {
+                    *image |= 1 << p[byte * 8 + bit];
+                }
+            }
+        }
+        ByteTables(t)
+    }
+
+    /// The image of the board `b`.
+    #[inline(always)]
+    pub fn apply(&self, b: u64) -> u64 {
+        let mut out = 0;
+        for (i, table) in self.0.iter().enumerate() {
+            out |= table[(b >> (8 * i)) as usize & 0xff];
+        }
+        out
+    }
+}
+
 /// The permutation that maps every cell to itself.
 pub fn identity() -> Permutation {
     std::array::from_fn(|i| i as u8)

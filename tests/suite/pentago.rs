@@ -224,23 +224,31 @@ fn board_counts_are_irvings() {
     }
 }
 
-#[test]
-fn late_positions_of_irvings_games_are_solved_right() {
-    let Some(path) = shared_path("pentago/irving_game_values.tsv", "pentago values") else {
-        return;
-    };
-    // The positions of 30 stones and more: alpha-beta answers each within milliseconds.
+/// Irving's game values of `stones` stones and more as a benchmark file (`NAME VALUE` lines) in
+/// the temporary folder, and how many lines it has; `None` without the public data.
+fn values_from(stones: u32) -> Option<(std::path::PathBuf, usize)> {
+    let path = shared_path("pentago/irving_game_values.tsv", "pentago values")?;
     let lines: String = std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .skip(1)
         .filter_map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            (f[2].parse::<u32>().unwrap() >= 30).then(|| format!("{} {}\n", f[1], f[5]))
+            (f[2].parse::<u32>().unwrap() >= stones).then(|| format!("{} {}\n", f[1], f[5]))
         })
         .collect();
-    let file = std::env::temp_dir().join(format!("inarow-pentago-{}.txt", std::process::id()));
+    let file =
+        std::env::temp_dir().join(format!("inarow-pentago{stones}-{}.txt", std::process::id()));
     std::fs::write(&file, &lines).unwrap();
+    Some((file, lines.lines().count()))
+}
+
+#[test]
+fn late_positions_of_irvings_games_are_solved_right() {
+    // The positions of 30 stones and more: alpha-beta answers each within milliseconds.
+    let Some((file, n)) = values_from(30) else {
+        return;
+    };
     for algo in ["gallop", "dfpn"] {
         let run = inarow(
             &[
@@ -254,7 +262,6 @@ fn late_positions_of_irvings_games_are_solved_right() {
             ],
             None,
         );
-        let n = lines.lines().count();
         assert!(
             run.stdout.contains(&format!("n={n} correct={n} ")),
             "{algo}: {}{}",
@@ -334,45 +341,16 @@ fn the_midgame_solver_agrees_with_forward_search() {
 }
 
 #[test]
-#[ignore = "a measurement: cargo test --release -- --ignored --nocapture midgame_timing"]
-fn midgame_timing() {
-    use inarow::game::pentago::midgame;
-    let name = std::env::var("ROOT").unwrap_or("274440791932540184".to_string());
-    let root = board(&name);
-    let t = std::time::Instant::now();
-    let answer = midgame::solve(&root, 8 << 30, 2, None, |d, n| {
-        eprintln!("{d}/{n} {:?}", t.elapsed())
-    })
-    .unwrap()
-    .unwrap();
-    eprintln!("{} value {} in {:?}", name, answer.value, t.elapsed());
-    for (m, v) in answer.moves {
-        eprintln!("{} {v}", root.play(m).board_name());
-    }
-}
-
-#[test]
 fn irvings_values_from_23_stones_by_default() {
-    let Some(path) = shared_path("pentago/irving_game_values.tsv", "pentago values") else {
+    // The default engine: the midgame solver down to 26 stones, alpha-beta above.
+    let Some((file, n)) = values_from(23) else {
         return;
     };
-    // The default engine: the midgame solver down to 26 stones, alpha-beta above.
-    let lines: String = std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            (f[2].parse::<u32>().unwrap() >= 23).then(|| format!("{} {}\n", f[1], f[5]))
-        })
-        .collect();
-    let file = std::env::temp_dir().join(format!("inarow-pentago23-{}.txt", std::process::id()));
-    std::fs::write(&file, &lines).unwrap();
     let run = inarow(
         &["bench", "--game", "pentago", file.to_str().unwrap()],
         None,
     );
-    let n = lines.lines().count();
+
     assert!(n > 300);
     assert!(
         run.stdout.contains(&format!("n={n} correct={n} ")),

@@ -21,6 +21,7 @@
 //! ranking its cell subsets, so a child is found by arithmetic.
 
 use super::{BOARD, Pentago, QUADRANT, base, gather, lines, turn};
+use crate::game::bits::cells;
 use crate::game::{Game, Player, Status, WholeAnswer};
 use arrayvec::ArrayVec;
 use std::sync::OnceLock;
@@ -459,17 +460,6 @@ impl Fillings {
     }
 }
 
-/// The positions of the set bits of `set`, lowest first.
-fn bits(mut set: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let b = set.trailing_zeros() as usize;
-            set &= set - 1;
-            b
-        })
-    })
-}
-
 /// The answer for a root: its value for the side to move (1 win, 0 draw, -1 loss) and each
 /// move's.
 pub type MidAnswer = WholeAnswer<u16>;
@@ -549,7 +539,7 @@ fn settle(
     // larger than the caches, and reading it is most of the time.
     let mut children: ArrayVec<(u64, usize), 36> = ArrayVec::new();
     if child_level.k < frame.m {
-        for at in bits(empty) {
+        for at in cells(empty) {
             let cell = 1u64 << at;
             let p = positions(cell, frame.cells);
             let child_mine = if first_mover { mine | p } else { mine };
@@ -558,7 +548,7 @@ fn settle(
             children.push((cell, index));
         }
     } else {
-        children.extend(bits(empty).map(|at| (1u64 << at, usize::MAX)));
+        children.extend(cells(empty).map(|at| (1u64 << at, usize::MAX)));
     }
     let theirs = fives.of(them);
     let mut v = Outcome::default();

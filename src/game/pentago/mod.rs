@@ -32,7 +32,7 @@
 
 pub mod midgame;
 
-use super::geometry::{Geometry, Permutation};
+use super::geometry::{ByteTables, Geometry};
 use super::{
     Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics, WholeAnswer,
     WholeStop,
@@ -336,38 +336,15 @@ fn judge(stones: [u64; 2]) -> Status {
     }
 }
 
-/// The board's 8 symmetries as byte tables (`table[byte][value]`: the image of that byte's
-/// cells). Built once.
-fn symmetries() -> &'static [[[u64; 256]; 5]] {
-    static TABLES: OnceLock<Vec<[[u64; 256]; 5]>> = OnceLock::new();
+/// The board's 8 symmetries (cells below 40: five bytes). Built once.
+fn symmetries() -> &'static [ByteTables<5>] {
+    static TABLES: OnceLock<Vec<ByteTables<5>>> = OnceLock::new();
     TABLES.get_or_init(|| {
         Geometry::pentago()
             .symmetries()
             .iter()
-            .map(byte_tables)
+            .map(ByteTables::new)
             .collect()
-    })
-}
-
-fn byte_tables(p: &Permutation) -> [[u64; 256]; 5] {
-    let mut t = [[0u64; 256]; 5];
-    for (byte, table) in t.iter_mut().enumerate() {
-        for (value, image) in table.iter_mut().enumerate() {
-            for bit in 0..8 {
-                let cell = byte * 8 + bit;
-                if value >> bit & 1 == 1 && cell < 36 {
-                    *image |= 1 << p[cell];
-                }
-            }
-        }
-    }
-    t
-}
-
-#[inline(always)]
-fn apply(t: &[[u64; 256]; 5], b: u64) -> u64 {
-    t.iter().enumerate().fold(0, |out, (i, table)| {
-        out | table[(b >> (8 * i)) as usize & 0xff]
     })
 }
 
@@ -470,7 +447,7 @@ impl Game for Pentago {
             .iter()
             .map(|t| {
                 key_of(
-                    [apply(t, self.stones[0]), apply(t, self.stones[1])],
+                    [t.apply(self.stones[0]), t.apply(self.stones[1])],
                     self.pending,
                 )
             })
