@@ -305,15 +305,12 @@ pub const PENTAGO_18: (&str, &str) = (
     "274440791932540184",
 );
 
-/// The memory the 18-stone benchmark is given (the midgame solver needs about 3 GB).
-const PENTAGO_18_MB: usize = 4096;
-
 /// Irving's 18-stone benchmark solved as `solve` and `analyze` would, with the default method:
 /// the root's value and every move's, each against the value Irving gives the position it
 /// reaches.
 fn pentago_benchmark(data: &Path) -> Check {
     let (relative, root_name) = PENTAGO_18;
-    let name = format!("{relative} (root and moves, default method, --mem-mb {PENTAGO_18_MB})");
+    let name = format!("{relative} (root and moves, default method and memory)");
     let path = data.join(relative);
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Check {
@@ -335,11 +332,7 @@ fn pentago_benchmark(data: &Path) -> Check {
     let Some(Ok(root)) = start.parse_board(root_name) else {
         return check(&name, false, format!("bad root {root_name}"));
     };
-    let options = Options {
-        mem_mb: PENTAGO_18_MB,
-        ..Options::default()
-    };
-    let mut engine = match Engine::try_new(&start, options) {
+    let mut engine = match Engine::try_new(&start, Options::default()) {
         Ok(e) => e,
         Err(e) => return check(&name, false, e),
     };

@@ -15,6 +15,8 @@ pub(crate) unsafe trait Zeroable {}
 unsafe impl Zeroable for AtomicU64 {}
 // SAFETY: as above.
 unsafe impl Zeroable for AtomicU8 {}
+// SAFETY: zero is a valid integer.
+unsafe impl Zeroable for u128 {}
 
 /// A vector of `len` zeros, or `None` when the allocator refuses (rather than aborting).
 pub(crate) fn zeroed<T: Zeroable>(len: usize) -> Option<Vec<T>> {

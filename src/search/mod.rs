@@ -11,7 +11,7 @@
 pub mod alphabeta;
 pub mod census;
 pub mod limits;
-mod memory;
+pub(crate) mod memory;
 pub mod minimax;
 pub mod pn;
 pub mod retro;

@@ -8,20 +8,26 @@
 //! each quadrant has made since the root, 4^4 = 256 states. The board itself is the filling
 //! with each quadrant turned by its state; a placement on an empty cell of the board is a
 //! placement on the frame cell under it, and a turn changes only the state. So each filling is
-//! stored once, with its values in all 256 states as bitsets ([`States`]): whether the side to
-//! move wins, and whether it does not lose.
+//! stored once, with one bit for each state ([`States`]).
+//!
+//! # One bit, two sweeps
+//! Every turn is one quarter turn, so the states a game reaches at a level all have the same
+//! turn parity: a level keeps 128 bits a filling ([`Half`]). A filling keeps one bit a state,
+//! and the sweep runs twice: once where the bit of the side that places first says "wins" and
+//! the other side's "does not lose", once the reverse. Together they give win, draw or loss.
 //!
 //! # The sweep
-//! Fillings of `k` stones form level `k`; the side that moves at the root places the stones of
-//! even levels. Level `k` follows from level `k + 1` (the last level, a full board, is a draw
-//! wherever no five ends the game first): for each empty frame cell, the fives of both players
-//! in every state ([`Fives`]: per line, the states whose turned quadrants cover it) give the
-//! placement's immediate wins and the outcome after each turn, and the child's bitsets give the
-//! rest, all as 256-bit operations. Only two levels are in memory at once; each is numbered by
-//! ranking its cell subsets, so a child is found by arithmetic.
+//! Fillings of `k` stones form level `k`; the side that places first (the level-0 mover)
+//! places the stones of even levels. Level `k` follows from level `k + 1`, and the last level,
+//! a full board, is a draw wherever no five ends the game first. A filling stores its value as
+//! the side that placed its last stone sees it before turning: a five made by that placement
+//! wins, and otherwise the best of the eight turns ([`any_turn`]) of the mover's value negated.
+//! The mover's value is then the union of its children's, overridden where a five already ends
+//! the game. The fives of each player's stones are looked up by the rank of the set of frame
+//! cells they fill ([`FiveTable`]). Only two levels are in memory at once, at the two ends of
+//! one buffer; each is numbered by ranking cell subsets, so a child is found by arithmetic.
 
 use super::{BOARD, Pentago, QUADRANT, base, gather, lines, turn};
-use crate::game::bits::cells;
 use crate::game::{Game, Player, Status, WholeAnswer};
 use arrayvec::ArrayVec;
 use std::sync::OnceLock;
@@ -46,48 +52,8 @@ fn or(a: States, b: States) -> States {
 }
 
 #[inline(always)]
-fn not(a: States) -> States {
-    a.map(|w| !w)
-}
-
-#[inline(always)]
 fn has(s: &States, r: usize) -> bool {
     s[r >> 6] >> (r & 63) & 1 == 1
-}
-
-/// `out[r] = x[r']`, where `r'` is `r` with quadrant `q` turned once more clockwise
-/// (`clockwise`) or anticlockwise: what a turn of `q` leads to, seen from before it.
-#[inline(always)]
-fn after_turn(x: States, q: u32, clockwise: bool) -> States {
-    match q {
-        0 | 1 => {
-            // A field of two bits inside each word: blocks of `b` bits in groups of four.
-            let b = 1u32 << (2 * q);
-            let (low, high) = if q == 0 {
-                (0x1111_1111_1111_1111u64, 0x8888_8888_8888_8888u64)
-            } else {
-                (0x000f_000f_000f_000fu64, 0xf000_f000_f000_f000u64)
-            };
-            x.map(|w| {
-                if clockwise {
-                    (w >> b) & !high | (w << (3 * b)) & high
-                } else {
-                    (w << b) & !low | (w >> (3 * b)) & low
-                }
-            })
-        }
-        2 => x.map(|w| {
-            if clockwise {
-                w.rotate_right(16)
-            } else {
-                w.rotate_left(16)
-            }
-        }),
-        _ => {
-            let d = if clockwise { 1 } else { 3 };
-            std::array::from_fn(|i| x[(i + d) & 3])
-        }
-    }
 }
 
 /// Where each player has five, state by state.
@@ -148,8 +114,7 @@ impl Fives {
         })
     }
 
-    /// The states in which the stones `side` (frame cells) make five.
-    #[inline]
+    /// The states in which the stones `side` (board cells, unturned) make five.
     fn of(&self, side: u64) -> States {
         let patterns = [0, 1, 2, 3].map(|q| gather(side, q));
         let mut out = NONE;
@@ -169,138 +134,79 @@ impl Fives {
 }
 
 /// A set of the 128 rotation states of one turn parity (the parity of the total number of
-/// quarter turns): bit `i` for the state `2i` or `2i + 1` of that parity.
-type Half = [u64; 2];
+/// quarter turns): bit `i` for the state `2i` or `2i + 1` of that parity. So bit 0 of `i` is
+/// the high bit of quadrant 0's count (its low bit follows from the parity), and bits 1-2, 3-4
+/// and 5-6 are the counts of quadrants 1, 2 and 3.
+pub type Half = u128;
 
-/// The states of odd number selected by parity `p`: the state `2i + 1` where it has parity `p`
-/// (the parity of a state is that of its bits 0, 2, 4 and 6).
-fn odd_selected(p: usize) -> &'static States {
-    static TABLE: OnceLock<[States; 2]> = OnceLock::new();
-    &TABLE.get_or_init(|| {
-        std::array::from_fn(|p| {
-            let mut s = NONE;
-            for r in (1..256).step_by(2) {
-                if (r ^ r >> 2 ^ r >> 4 ^ r >> 6) & 1 == p {
-                    s[r >> 6] |= 1 << (r & 63);
-                }
-            }
-            s
-        })
-    })[p]
+/// The parity of state `r`: that of its total number of quarter turns.
+#[inline(always)]
+fn parity_of(r: usize) -> usize {
+    (r ^ r >> 2 ^ r >> 4 ^ r >> 6) & 1
 }
 
-/// Bit `j` of `x` to bit `2j`.
-#[inline(always)]
-fn spread(x: u32) -> u64 {
-    let mut x = x as u64;
-    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
-    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
-    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | x << 2) & 0x3333_3333_3333_3333;
-    (x | x << 1) & 0x5555_5555_5555_5555
-}
-
-/// Bit `2j` of `x` to bit `j` (the odd bits are ignored).
-#[inline(always)]
-fn compact(x: u64) -> u32 {
-    let mut x = x & 0x5555_5555_5555_5555;
-    x = (x | x >> 1) & 0x3333_3333_3333_3333;
-    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
-    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
-    (x | x >> 16) as u32
-}
-
-/// The states of parity `p` in `x`.
-#[inline(always)]
+/// The states of parity `p` in `x`, as a [`Half`].
 fn pack(x: &States, p: usize) -> Half {
-    let odd = odd_selected(p);
-    let evens: States = std::array::from_fn(|w| x[w] & !(odd[w] >> 1) | (x[w] & odd[w]) >> 1);
-    [
-        compact(evens[0]) as u64 | (compact(evens[1]) as u64) << 32,
-        compact(evens[2]) as u64 | (compact(evens[3]) as u64) << 32,
-    ]
-}
-
-/// The inverse of [`pack`]: the states of parity `p`, none of the other.
-#[inline(always)]
-fn unpack(h: &Half, p: usize) -> States {
-    let odd = odd_selected(p);
-    std::array::from_fn(|w| {
-        let e = spread((h[w / 2] >> (32 * (w % 2))) as u32);
-        let moved = e & odd[w] >> 1;
-        e & !moved | moved << 1
+    (0..128).fold(0, |h, i| {
+        let r = if parity_of(2 * i) == p {
+            2 * i
+        } else {
+            2 * i + 1
+        };
+        h | (has(x, r) as u128) << i
     })
 }
 
-/// The values of one side to move, state by state: where it wins, and where it does not lose.
-#[derive(Copy, Clone, Default)]
-struct Outcome {
-    win: States,
-    not_lose: States,
-}
-
-/// Starts loading `v` into the cache.
+/// Whether the half `h` holds the state `r` (of the half's parity).
 #[inline(always)]
-fn prefetch(v: &Values) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; the address is a reference's.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(v as *const Values as *const i8);
-    }
+fn half_has(h: Half, r: usize) -> bool {
+    h >> (r >> 1) & 1 == 1
 }
 
-/// What a level keeps of one filling: its [`Outcome`] in the states of the level's turn parity
-/// (the only ones a game reaches there: every turn is one quarter turn); and where the other
-/// side, which placed last, has five, in every state (what each parent would otherwise find
-/// again for each of its moves that lead here, before and after its turn).
-#[derive(Copy, Clone, Default)]
-#[repr(align(64))]
-struct Values {
-    win: Half,
-    not_lose: Half,
-    placed_fives: States,
-}
-
-/// What the mover reaches by turning a quadrant after its placement, state by state of the
-/// board after the turn: its own and the other's fives there (`mine`, `theirs`), and the
-/// outcome of the other side to move in the filling (`None` on a full board: a draw).
-#[inline(always)]
-fn after_placement(mine: States, theirs: States, child: Option<&Outcome>) -> Outcome {
-    let win_five = and(mine, not(theirs));
-    let no_five = not(or(mine, theirs));
-    match child {
-        Some(c) => Outcome {
-            win: or(win_five, and(no_five, not(c.not_lose))),
-            not_lose: or(mine, and(no_five, not(c.win))),
-        },
-        None => Outcome {
-            win: win_five,
-            not_lose: or(mine, no_five),
-        },
-    }
-}
-
-/// The outcome before the turn: the best of the eight turns, state by state.
-#[inline(always)]
-fn best_turn(after: &Outcome) -> Outcome {
-    let mut v = Outcome::default();
-    for q in 0..4 {
-        for clockwise in [false, true] {
-            v.win = or(v.win, after_turn(after.win, q, clockwise));
-            v.not_lose = or(v.not_lose, after_turn(after.not_lose, q, clockwise));
+/// Bits `i` of a 128-bit half where the two-bit field at `shift` of `i` is in `values` (a
+/// 4-bit set).
+const fn field_mask(shift: u32, values: u32) -> u128 {
+    let mut m = 0u128;
+    let mut i = 0;
+    while i < 128 {
+        if values >> ((i >> shift) & 3) & 1 == 1 {
+            m |= 1 << i;
         }
+        i += 1;
     }
-    v
+    m
 }
 
-/// Binomial coefficients up to 36.
+/// `y[i] = x[i'] | x[i'']`, where `i'` and `i''` are `i` with the two-bit field at `SHIFT` one
+/// up and one down (mod 4).
+#[inline(always)]
+fn either_way<const SHIFT: u32>(x: Half) -> Half {
+    let step = 1u32 << SHIFT;
+    let up = (x >> step) & const { field_mask(SHIFT, 0b0111) }
+        | (x << (3 * step)) & const { field_mask(SHIFT, 0b1000) };
+    let down = (x << step) & const { field_mask(SHIFT, 0b1110) }
+        | (x >> (3 * step)) & const { field_mask(SHIFT, 0b0001) };
+    up | down
+}
+
+/// The states (of the other parity) from which one of the eight turns leads into `x`: what
+/// the side that turns reaches with its best turn, if `x` is where it would be happy.
+#[inline(always)]
+fn any_turn(x: Half) -> Half {
+    // A quarter turn of quadrant 0 flips the low bit of its count, so either way it reaches
+    // both values of the high bit, bit 0 of the index. The parity fixes the low bits of the
+    // others.
+    const LOW: u128 = field_mask(0, 0b0101);
+    let q0 = x & LOW | (x >> 1) & LOW;
+    (q0 | q0 << 1) | either_way::<1>(x) | either_way::<3>(x) | either_way::<5>(x)
+}
+
+/// Binomial coefficients up to 40 (0 where `k > n`).
 fn choose(n: usize, k: usize) -> u64 {
-    static TABLE: OnceLock<[[u64; 37]; 37]> = OnceLock::new();
+    static TABLE: OnceLock<[[u64; 41]; 41]> = OnceLock::new();
     let t = TABLE.get_or_init(|| {
-        let mut t = [[0u64; 37]; 37];
-        for n in 0..37 {
+        let mut t = [[0u64; 41]; 41];
+        for n in 0..41 {
             t[n][0] = 1;
             for k in 1..=n {
                 t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
@@ -311,17 +217,51 @@ fn choose(n: usize, k: usize) -> u64 {
     if k > n { 0 } else { t[n][k] }
 }
 
-/// The colex rank of the set of positions `set` (bit `i`: element `i`).
-#[inline]
-fn rank(mut set: u64) -> u64 {
-    let mut r = 0;
-    let mut i = 1;
-    while set != 0 {
-        r += choose(set.trailing_zeros() as usize, i);
-        set &= set - 1;
-        i += 1;
+/// Colex ranks of sets of up to 40 positions, ten bits at a time: the rank is
+/// `sum of choose(e_i, i + 1)` over the elements `e_0 < e_1 < ...`.
+struct Ranks {
+    /// `chunks[c][t][v]`: the part of the rank from the elements `v` of positions `10c` to
+    /// `10c + 9`, after `t` smaller elements (64 rows, so that a masked count needs no check).
+    chunks: Box<[[[u64; 1024]; 64]; 4]>,
+}
+
+impl Ranks {
+    fn get() -> &'static Ranks {
+        static RANKS: OnceLock<Ranks> = OnceLock::new();
+        RANKS.get_or_init(|| {
+            let mut chunks: Box<[[[u64; 1024]; 64]; 4]> = vec![[[0; 1024]; 64]; 4]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap();
+            for (c, chunk) in chunks.iter_mut().enumerate() {
+                for (t, row) in chunk.iter_mut().enumerate() {
+                    for (v, r) in row.iter_mut().enumerate() {
+                        *r = (0..10)
+                            .filter(|e| v >> e & 1 == 1)
+                            .enumerate()
+                            .map(|(i, e)| choose(10 * c + e, t + i + 1))
+                            .sum();
+                    }
+                }
+            }
+            Ranks { chunks }
+        })
     }
-    r
+
+    /// The colex rank of `set` (of at most 40 positions) among the sets of as many positions.
+    #[inline(always)]
+    fn rank(&self, set: u64) -> u64 {
+        let below = |bits: u32| (set & ((1 << bits) - 1)).count_ones() as usize & 63;
+        let part = |c: u32| (set >> (10 * c) & 1023) as usize;
+        let mut r = self.chunks[0][0][part(0)];
+        if set >> 10 != 0 {
+            r += self.chunks[1][below(10)][part(1)];
+            if set >> 20 != 0 {
+                r += self.chunks[2][below(20)][part(2)] + self.chunks[3][below(30)][part(3)];
+            }
+        }
+        r
+    }
 }
 
 /// The set of `k` positions of colex rank `r` among `n`.
@@ -340,25 +280,17 @@ fn unrank(mut r: u64, k: usize, n: usize) -> u64 {
     set
 }
 
-/// `bits` of `within`, as positions in `within` (the lowest set bit of `within` is position 0).
-#[inline]
-fn positions(bits: u64, within: u64) -> u64 {
-    let mut out = 0;
-    let mut w = within;
-    let mut i = 0;
-    while w != 0 {
-        let low = w & w.wrapping_neg();
-        if bits & low != 0 {
-            out |= 1 << i;
-        }
-        w ^= low;
-        i += 1;
-    }
-    out
+/// The next set of as many elements in colex order (the next larger number with as many bits:
+/// Gosper's hack); `set` is not empty.
+#[inline(always)]
+fn next_set(set: u64) -> u64 {
+    let low = set & set.wrapping_neg();
+    let ripple = set + low;
+    (((ripple ^ set) >> 2) / low) | ripple
 }
 
-/// The inverse of [`positions`]: the members of `within` at the positions `set`.
-#[inline]
+/// The members of `within` at the positions `set` (the lowest set bit of `within` is
+/// position 0).
 fn members(set: u64, within: u64) -> u64 {
     let mut out = 0;
     let mut w = within;
@@ -374,7 +306,9 @@ fn members(set: u64, within: u64) -> u64 {
     out
 }
 
-/// The fillings of one level: `k` of the frame's `m` cells, `a` of them the root mover's.
+/// The fillings of one level: `k` of the frame's `m` cells, `a` of them the level-0 mover's.
+/// A filling's index is the rank of its set of frame cells times `choose(k, a)`, plus the rank
+/// of the level-0 mover's cells as positions among them.
 #[derive(Copy, Clone)]
 struct Level {
     k: usize,
@@ -395,68 +329,211 @@ impl Level {
         choose(self.m, self.k) * choose(self.k, self.a)
     }
 
-    /// The index of the filling `filled` (frame positions), `mine` those of the root mover.
-    #[inline]
-    fn index(&self, filled: u64, mine: u64) -> u64 {
-        rank(filled) * choose(self.k, self.a) + rank(positions(mine, filled))
-    }
-
-    /// The filling of `index` (what [`Fillings`] steps through).
-    #[cfg(test)]
-    fn filling(&self, index: u64) -> (u64, u64) {
-        let per = choose(self.k, self.a);
-        let filled = unrank(index / per, self.k, self.m);
-        let mine = members(unrank(index % per, self.a, self.k), filled);
-        (filled, mine)
+    /// The patterns of the level-0 mover's cells for each set of cells.
+    fn per_set(&self) -> u64 {
+        choose(self.k, self.a)
     }
 }
 
-/// The next set of as many elements in colex order (the next larger number with as many bits:
-/// Gosper's hack); `set` is not empty.
-#[inline(always)]
-fn next_set(set: u64) -> u64 {
-    let low = set & set.wrapping_neg();
-    let ripple = set + low;
-    (((ripple ^ set) >> 2) / low) | ripple
+/// The fives of one player's stones over the fillings of `size` frame cells, by the rank of
+/// the set of cells, in both parities.
+struct FiveTable {
+    by_rank: Vec<[Half; 2]>,
 }
 
-/// The fillings of a level in index order, from `index` on.
-struct Fillings {
-    level: Level,
-    filled: u64,
-    /// The root mover's cells, as positions among `filled`.
-    mine: u64,
-}
-
-impl Fillings {
-    fn from(level: Level, index: u64) -> Fillings {
-        let per = choose(level.k, level.a);
-        Fillings {
-            level,
-            filled: unrank(index / per, level.k, level.m),
-            mine: unrank(index % per, level.a, level.k),
-        }
-    }
-
-    /// The current filling (frame positions of its cells, and of the root mover's), then a
-    /// step to the next.
-    #[inline]
-    fn step(&mut self) -> (u64, u64) {
-        let current = (self.filled, members(self.mine, self.filled));
-        let next_mine = if self.mine == 0 {
-            0
-        } else {
-            next_set(self.mine)
-        };
-        if next_mine == 0 || next_mine >> self.level.k != 0 {
-            self.mine = (1 << self.level.a) - 1;
-            if self.filled != 0 {
-                self.filled = next_set(self.filled);
+impl FiveTable {
+    fn new(fives: &Fives, frame: &Frame, stones: u64, size: usize) -> FiveTable {
+        let count = choose(frame.m, size) as usize;
+        let mut by_rank = Vec::with_capacity(count);
+        let mut set = (1u64 << size) - 1;
+        for _ in 0..count {
+            let all = fives.of(stones | members(set, frame.cells));
+            by_rank.push([pack(&all, 0), pack(&all, 1)]);
+            if set != 0 {
+                set = next_set(set);
             }
-        } else {
-            self.mine = next_mine;
         }
-        current
+        FiveTable { by_rank }
+    }
+}
+
+/// The frame: the root's empty cells, and the root's stones of the level-0 mover and of the
+/// other side.
+struct Frame {
+    cells: u64,
+    m: usize,
+    first: u64,
+    second: u64,
+}
+
+/// Which bit a sweep keeps: for the level-0 mover, whether it wins (`Win`) or does not lose
+/// (`NotLose`); the other side's bit is the other one.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Sweep {
+    Win,
+    NotLose,
+}
+
+/// What a sweep needs to settle the fillings of one level.
+struct LevelWork<'a> {
+    level: Level,
+    ranks: &'static Ranks,
+    /// The fives of the level-0 mover's and of the other side's stones at this level.
+    fives_first: &'a FiveTable,
+    fives_second: &'a FiveTable,
+    /// The turn parity of the level's states.
+    parity: usize,
+    /// Whether the side to move keeps "wins" (else "does not lose").
+    keeps_win: bool,
+}
+
+/// One set of filled frame cells, with, for each empty frame cell, where its children are.
+struct Block {
+    /// The filled frame cells (frame positions) in increasing order.
+    elements: ArrayVec<u8, 40>,
+    /// For each empty frame cell: how many filled cells are below it, and the index of the
+    /// first child filling with it added.
+    children: ArrayVec<(u32, u64), 40>,
+}
+
+impl Block {
+    fn new(filled: u64, work: &LevelWork) -> Block {
+        let Level { k, m, .. } = work.level;
+        let child = Level::new(m, k + 1);
+        let elements = (0..m as u8).filter(|&e| filled >> e & 1 == 1).collect();
+        let children = if k == m {
+            ArrayVec::new()
+        } else {
+            (0..m)
+                .filter(|&p| filled >> p & 1 == 0)
+                .map(|p| {
+                    let below = (filled & ((1 << p) - 1)).count_ones();
+                    let set = work.ranks.rank(filled | 1 << p);
+                    (below, set * child.per_set())
+                })
+                .collect()
+        };
+        Block { elements, children }
+    }
+}
+
+/// Settles `out`, the fillings of `work.level` from index `start` on, from `next`, the level
+/// below; `keep`, when given, gets the mover's own values (before the parent's turn). Stops
+/// early, leaving `stopped` set, once `deadline` has passed.
+fn settle(
+    work: &LevelWork,
+    start: u64,
+    out: &mut [Half],
+    mut keep: Option<&mut [Half]>,
+    next: &[Half],
+    deadline: Option<Instant>,
+    stopped: &AtomicBool,
+) {
+    let Level { k, a, .. } = work.level;
+    let per_set = work.level.per_set();
+    let first_moves = k.is_multiple_of(2);
+    let mut filled = unrank(start / per_set, k, work.level.m);
+    let mut mine = unrank(start % per_set, a, k);
+    let mut block = Block::new(filled, work);
+    // The children of a filling: the mover's stone on each empty frame cell. Their loads are
+    // started one filling ahead of their reads: the level below is far larger than the caches,
+    // and reading it is most of the time.
+    let children = |block: &Block, mine: u64, at: &mut ArrayVec<usize, 40>| {
+        at.clear();
+        for &(below, base) in &block.children {
+            let low = mine & ((1 << below) - 1);
+            let child = low | (mine ^ low) << 1 | (first_moves as u64) << below;
+            let index = (base + work.ranks.rank(child)) as usize;
+            prefetch(&next[index]);
+            at.push(index);
+        }
+    };
+    // The children of this filling and of the next, alternately.
+    let mut at: [ArrayVec<usize, 40>; 2] = [ArrayVec::new(), ArrayVec::new()];
+    children(&block, mine, &mut at[0]);
+    // Where the fives of each side's stones are in their tables (fetched one filling ahead
+    // too): fives already on the board end the game before any placement.
+    let fives_of = |block: &Block, filled: u64, mine: u64| {
+        let mut first_cells = 0;
+        let mut rest = mine;
+        while rest != 0 {
+            first_cells |= 1 << block.elements[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        let at = [
+            work.ranks.rank(first_cells) as usize,
+            work.ranks.rank(filled ^ first_cells) as usize,
+        ];
+        prefetch(&work.fives_first.by_rank[at[0]][0]);
+        prefetch(&work.fives_second.by_rank[at[1]][0]);
+        at
+    };
+    let mut five_at = fives_of(&block, filled, mine);
+    let len = out.len();
+    for (i, slot) in out.iter_mut().enumerate() {
+        if i % 4096 == 0 {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                stopped.store(true, Ordering::Relaxed);
+            }
+            if stopped.load(Ordering::Relaxed) {
+                return;
+            }
+        }
+        let (filled_first, filled_second) = (
+            work.fives_first.by_rank[five_at[0]],
+            work.fives_second.by_rank[five_at[1]],
+        );
+        // The next filling: the next pattern of the mover's cells, or the next set of cells.
+        if i + 1 < len {
+            let next_mine = if mine == 0 { 0 } else { next_set(mine) };
+            if next_mine == 0 || next_mine >> k != 0 {
+                mine = (1 << a) - 1;
+                filled = next_set(filled);
+                block = Block::new(filled, work);
+            } else {
+                mine = next_mine;
+            }
+        }
+        let (this, ahead) = (i & 1, (i + 1) & 1);
+        children(&block, mine, &mut at[ahead]);
+        five_at = fives_of(&block, filled, mine);
+        let mut us: Half = if k == work.level.m && !work.keeps_win {
+            // A full board without fives is a draw.
+            !0
+        } else {
+            0
+        };
+        for &index in &at[this] {
+            us |= next[index];
+        }
+        let (mover, placer) = if first_moves {
+            (filled_first, filled_second)
+        } else {
+            (filled_second, filled_first)
+        };
+        let p = work.parity;
+        let both_or_mine = if work.keeps_win {
+            mover[p] & !placer[p]
+        } else {
+            mover[p]
+        };
+        us = us & !(mover[p] | placer[p]) | both_or_mine;
+        if let Some(keep) = keep.as_deref_mut() {
+            keep[i] = us;
+        }
+        // As the placer sees it before its turn: a five by placing wins at once.
+        *slot = any_turn(!us) | placer[p ^ 1];
+    }
+}
+
+/// Starts loading `v` into the cache.
+#[inline(always)]
+fn prefetch(v: &Half) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; the address is a reference's.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(v as *const Half as *const i8);
     }
 }
 
@@ -464,14 +541,19 @@ impl Fillings {
 /// move's.
 pub type MidAnswer = WholeAnswer<u16>;
 
-/// The bytes the solver needs for a root with `empty` empty cells: two buffers of its largest
-/// level.
-pub fn bytes_needed(empty: usize) -> u64 {
-    2 * (0..empty)
-        .map(|k| Level::new(empty, k).len())
+/// The halves of the buffer: the most that two adjacent levels hold together.
+fn buffer_len(empty: usize) -> u64 {
+    (0..=empty)
+        .map(|k| Level::new(empty, k).len() + Level::new(empty, k + 1).len())
         .max()
         .unwrap_or(1)
-        * size_of::<Values>() as u64
+}
+
+/// The bytes the solver needs for a root with `empty` empty cells: the buffer of two adjacent
+/// levels, and the tables of fives.
+pub fn bytes_needed(empty: usize) -> u64 {
+    buffer_len(empty) * size_of::<Half>() as u64
+        + 2 * (1u64 << empty) * size_of::<[Half; 2]>() as u64
 }
 
 /// The rotation state `r` with quadrant `q` turned once more.
@@ -483,103 +565,23 @@ fn turn_state(r: usize, q: u32, clockwise: bool) -> usize {
     r & !(3 << shift) | o << shift
 }
 
-/// The value of `v` in state `r`: 1 win, 0 draw, -1 loss.
-fn value_at(v: &Outcome, r: usize) -> i32 {
-    if has(&v.win, r) {
+/// The value of a state from two bits: whether the side wins and whether it does not lose.
+fn value_of(wins: bool, not_lose: bool) -> i32 {
+    if wins {
         1
-    } else if has(&v.not_lose, r) {
+    } else if not_lose {
         0
     } else {
         -1
     }
 }
 
-/// The frame and the root's stones, split by who places at even levels.
-#[derive(Copy, Clone)]
-struct Frame {
-    cells: u64,
-    m: usize,
-    /// The stones of the side that places at level 0, and of the other.
-    first_mover: u64,
-    other: u64,
-}
-
-impl Frame {
-    /// The stones of the side to move at a filling of `level` and of the other, and whether
-    /// the side to move is the level-0 mover.
-    #[inline]
-    fn sides(&self, level: &Level, filled: u64, mine: u64) -> (u64, u64, bool) {
-        let filled_cells = members(filled, self.cells);
-        let mine_cells = members(mine, self.cells);
-        let a = self.first_mover | mine_cells;
-        let b = self.other | (filled_cells & !mine_cells);
-        if level.k.is_multiple_of(2) {
-            (a, b, true)
-        } else {
-            (b, a, false)
-        }
-    }
-}
-
-/// The values of the filling (`filled`, `mine`: frame positions) of `level`, from the next
-/// level's. `parity` is the turn parity of the level's states.
-#[inline]
-fn settle(
-    fives: &Fives,
-    frame: &Frame,
-    level: &Level,
-    parity: usize,
-    (filled, mine): (u64, u64),
-    next: &[Values],
-) -> Values {
-    let child_level = Level::new(frame.m, level.k + 1);
-    let (me, them, first_mover) = frame.sides(level, filled, mine);
-    let empty = frame.cells & !members(filled, frame.cells);
-    // The children first, their loads started before any is read: the level below is far
-    // larger than the caches, and reading it is most of the time.
-    let mut children: ArrayVec<(u64, usize), 36> = ArrayVec::new();
-    if child_level.k < frame.m {
-        for at in cells(empty) {
-            let cell = 1u64 << at;
-            let p = positions(cell, frame.cells);
-            let child_mine = if first_mover { mine | p } else { mine };
-            let index = child_level.index(filled | p, child_mine) as usize;
-            prefetch(&next[index]);
-            children.push((cell, index));
-        }
-    } else {
-        children.extend(cells(empty).map(|at| (1u64 << at, usize::MAX)));
-    }
-    let theirs = fives.of(them);
-    let mut v = Outcome::default();
-    let mut after_all = Outcome::default();
-    for (cell, index) in children {
-        let (placed, child) = match next.get(index) {
-            Some(c) => {
-                let outcome = Outcome {
-                    win: unpack(&c.win, parity ^ 1),
-                    not_lose: unpack(&c.not_lose, parity ^ 1),
-                };
-                (c.placed_fives, Some(outcome))
-            }
-            None => (fives.of(me | cell), None),
-        };
-        // A turn permutes the states, so the best turn of the union of the children's
-        // outcomes is the union of their best turns: one turn for all of them, after the loop.
-        let after = after_placement(placed, theirs, child.as_ref());
-        after_all.win = or(after_all.win, after.win);
-        after_all.not_lose = or(after_all.not_lose, after.not_lose);
-        v.win = or(v.win, placed);
-        v.not_lose = or(v.not_lose, placed);
-    }
-    let turned = best_turn(&after_all);
-    v.win = or(v.win, turned.win);
-    v.not_lose = or(v.not_lose, turned.not_lose);
-    Values {
-        win: pack(&v.win, parity),
-        not_lose: pack(&v.not_lose, parity),
-        placed_fives: theirs,
-    }
+/// What one sweep leaves of the top two levels: the level-0 mover's own value at the root,
+/// and the other side's own value after each of the level-0 mover's placements (by frame
+/// position).
+struct Top {
+    level0: Half,
+    level1: Vec<Half>,
 }
 
 /// Solves `root` (an open position) within `mem_bytes` on `threads` threads;
@@ -618,91 +620,126 @@ pub fn solve(
     let frame = Frame {
         cells,
         m,
-        first_mover: stones_of(level_mover),
-        other: stones_of(level_mover.opponent()),
+        first: stones_of(level_mover),
+        second: stones_of(level_mover.opponent()),
     };
     let fives = Fives::get();
-    let total: u64 = (0..m).map(|k| Level::new(m, k).len()).sum();
+    let ranks = Ranks::get();
+    // The fives tables by number of stones, built as the levels need them.
+    let mut first_tables: Vec<Option<FiveTable>> = (0..=m).map(|_| None).collect();
+    let mut second_tables: Vec<Option<FiveTable>> = (0..=m).map(|_| None).collect();
+    let per_sweep: u64 = (0..=m).map(|k| Level::new(m, k).len()).sum();
+    let total = 2 * per_sweep;
     let mut done = 0;
-    // Two buffers of the largest level, swapped level by level (new pages each level cost a
-    // sixth of the time in zeroing).
-    let largest = (0..m).map(|k| Level::new(m, k).len()).max().unwrap_or(0) as usize;
-    let mut next: Vec<Values> = vec![Values::default(); largest];
-    let mut current: Vec<Values> = vec![Values::default(); largest];
-    let mut next_len = 0;
-    let mut level1: Vec<Values> = Vec::new();
+    let width = buffer_len(m) as usize;
+    let mut buffer: Vec<Half> = crate::search::memory::zeroed_huge(width).ok_or_else(|| {
+        format!(
+            "the midgame solver could not allocate {} MiB",
+            (width * 16) >> 20
+        )
+    })?;
     let stopped = AtomicBool::new(false);
     let pending = root.pending() as usize;
-    for k in (0..m).rev() {
-        let level = Level::new(m, k);
-        // Every turn is a quarter turn: the states of level k have k turns' parity (one more
-        // after a pending root's turn).
-        let parity = (k + pending) & 1;
-        let len = level.len() as usize;
-        let chunk = len.div_ceil(threads.max(1)).max(1);
-        std::thread::scope(|s| {
-            for (c, part) in current[..len].chunks_mut(chunk).enumerate() {
-                let (next, frame, level, stopped) = (&next[..next_len], &frame, &level, &stopped);
-                s.spawn(move || {
-                    let mut fillings = Fillings::from(*level, (c * chunk) as u64);
-                    for (i, v) in part.iter_mut().enumerate() {
-                        if i % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
-                            stopped.store(true, Ordering::Relaxed);
-                        }
-                        if stopped.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        *v = settle(fives, frame, level, parity, fillings.step(), next);
+    let mut tops = Vec::new();
+    for sweep in [Sweep::Win, Sweep::NotLose] {
+        let mut top = Top {
+            level0: 0,
+            level1: vec![0; m],
+        };
+        for k in (0..=m).rev() {
+            let level = Level::new(m, k);
+            let (a, b) = (level.a, k - level.a);
+            let first_table = first_tables[a]
+                .get_or_insert_with(|| FiveTable::new(fives, &frame, frame.first, a));
+            let second_table = second_tables[b]
+                .get_or_insert_with(|| FiveTable::new(fives, &frame, frame.second, b));
+            let work = LevelWork {
+                level,
+                ranks,
+                fives_first: first_table,
+                fives_second: second_table,
+                // Every turn is a quarter turn: the states of level k have k turns' parity
+                // (one more after a pending root's turn).
+                parity: (k + pending) & 1,
+                keeps_win: k.is_multiple_of(2) == (sweep == Sweep::Win),
+            };
+            let len = level.len() as usize;
+            let next_len = Level::new(m, k + 1).len() as usize;
+            // Even levels at the front of the buffer, odd ones at the back.
+            let (out, next) = if k.is_multiple_of(2) {
+                let (out, rest) = buffer.split_at_mut(len);
+                (out, &rest[rest.len() - next_len..])
+            } else {
+                let (rest, out) = buffer.split_at_mut(width - len);
+                (out, &rest[..next_len])
+            };
+            let next = if k == m { &next[..0] } else { next };
+            if k <= 1 {
+                let keep = if k == 0 {
+                    std::slice::from_mut(&mut top.level0)
+                } else {
+                    &mut top.level1[..]
+                };
+                settle(&work, 0, out, Some(keep), next, deadline, &stopped);
+            } else {
+                let chunk = len.div_ceil(threads.max(1)).max(1);
+                std::thread::scope(|s| {
+                    for (c, part) in out.chunks_mut(chunk).enumerate() {
+                        let (work, stopped) = (&work, &stopped);
+                        s.spawn(move || {
+                            settle(
+                                work,
+                                (c * chunk) as u64,
+                                part,
+                                None,
+                                next,
+                                deadline,
+                                stopped,
+                            )
+                        });
                     }
                 });
             }
-        });
-        if stopped.load(Ordering::Relaxed) {
-            return Ok(None);
+            if stopped.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            done += level.len();
+            progress(done, total);
         }
-        done += level.len();
-        progress(done, total);
-        if k == 0 {
-            level1 = next[..next_len].to_vec();
-        }
-        std::mem::swap(&mut next, &mut current);
-        next_len = len;
+        tops.push(top);
     }
-    // Level 0 and level 1 in every state (the other parity's are never read).
-    let outcome = |v: &Values, parity: usize| Outcome {
-        win: unpack(&v.win, parity),
-        not_lose: unpack(&v.not_lose, parity),
-    };
-    let level0 = next[..next_len].first().map(|v| outcome(v, pending));
-    let (mine, theirs) = (stones_of(placer), stones_of(placer.opponent()));
+    let (win, not_lose) = (&tops[0], &tops[1]);
+    let mine = stones_of(placer);
     let mut list = crate::game::MoveList::new();
     root.legal_moves(&mut list);
     let mut moves = Vec::new();
     for mv in list {
         let v = if root.pending() {
-            let after = after_placement(fives.of(mine), fives.of(theirs), level0.as_ref());
+            // Level 0 belongs to the other side: the root mover wins where the other does
+            // not even draw, and does not lose where the other does not win.
             let r = (mv - super::ROTATION_ONLY) as u32;
-            value_at(&after, turn_state(0, r / 2, r % 2 == 1))
+            let t = turn_state(0, r / 2, r % 2 == 1);
+            value_of(!half_has(not_lose.level0, t), !half_has(win.level0, t))
         } else {
             let cell = 1u64 << (mv / 8);
-            let placed = fives.of(mine | cell);
-            if has(&placed, 0) {
+            if has(&fives.of(mine | cell), 0) {
                 1
             } else {
-                let at = positions(cell, cells);
-                let child = level1
-                    .get(Level::new(m, 1).index(at, at) as usize)
-                    .map(|v| outcome(v, 1));
-                let after = after_placement(placed, fives.of(theirs), child.as_ref());
+                let at = (cells & (cell - 1)).count_ones() as usize;
                 let r = (mv % 8) as u32;
-                value_at(&after, turn_state(0, r / 2, r % 2 == 1))
+                let t = turn_state(0, r / 2, r % 2 == 1);
+                value_of(
+                    !half_has(win.level1[at], t),
+                    !half_has(not_lose.level1[at], t),
+                )
             }
         };
         moves.push((mv, v));
     }
-    let value = match (root.pending(), level0) {
-        (false, Some(v)) => value_at(&v, 0),
-        _ => moves.iter().map(|&(_, v)| v).max().unwrap_or(-1),
+    let value = if root.pending() {
+        moves.iter().map(|&(_, v)| v).max().unwrap_or(-1)
+    } else {
+        value_of(half_has(win.level0, 0), half_has(not_lose.level0, 0))
     };
     Ok(Some(MidAnswer {
         value,
@@ -715,21 +752,11 @@ pub fn solve(
 mod tests {
     use super::*;
 
-    #[test]
-    fn turns_of_states_move_the_right_bits() {
-        let mut x = NONE;
-        let picks = [0usize, 5, 77, 130, 255, 200, 63, 64];
-        for &r in &picks {
-            x[r >> 6] |= 1 << (r & 63);
-        }
-        for q in 0..4 {
-            for clockwise in [false, true] {
-                let y = after_turn(x, q, clockwise);
-                for r in 0..256 {
-                    assert_eq!(has(&y, r), has(&x, turn_state(r, q, clockwise)), "{q} {r}");
-                }
-            }
-        }
+    fn random(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
     }
 
     #[test]
@@ -737,10 +764,8 @@ mod tests {
         let fives = Fives::get();
         let mut seed = 99u64;
         for _ in 0..300 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let side = (seed | seed >> 17) & BOARD;
+            let x = random(&mut seed);
+            let side = (x | x >> 17) & BOARD;
             let by_state = fives.of(side);
             for r in 0..256 {
                 let mut b = side;
@@ -758,45 +783,48 @@ mod tests {
     fn halves_keep_the_states_of_their_parity() {
         let mut seed = 5u64;
         for _ in 0..200 {
-            let x: States = std::array::from_fn(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                seed
-            });
+            let x: States = std::array::from_fn(|_| random(&mut seed));
             for p in 0..2 {
-                let y = unpack(&pack(&x, p), p);
-                for r in 0..256 {
-                    let parity = (r ^ r >> 2 ^ r >> 4 ^ r >> 6) & 1;
-                    let want = parity == p && has(&x, r);
-                    assert_eq!(has(&y, r), want, "{r} {p}");
+                let h = pack(&x, p);
+                for r in (0..256).filter(|&r| parity_of(r) == p) {
+                    assert_eq!(half_has(h, r), has(&x, r), "{r} {p}");
                 }
             }
         }
     }
 
     #[test]
-    fn fillings_step_in_index_order() {
-        for (m, k) in [(10, 4), (7, 6), (12, 5), (5, 0), (9, 1), (8, 3)] {
-            let level = Level::new(m, k);
-            let mut fillings = Fillings::from(level, 0);
-            for index in 0..level.len() {
-                assert_eq!(fillings.step(), level.filling(index), "{m} {k} {index}");
+    fn any_turn_reaches_back_from_every_turn() {
+        let mut seed = 17u64;
+        for _ in 0..200 {
+            // Sparse sets, so that a wrong bit shows.
+            let x = (random(&mut seed) & random(&mut seed)) as u128
+                | ((random(&mut seed) & random(&mut seed)) as u128) << 64;
+            let y = any_turn(x);
+            for p in 0..2 {
+                for r in (0..256).filter(|&r| parity_of(r) == 1 - p) {
+                    let reaches = (0..4).any(|q| {
+                        [false, true]
+                            .into_iter()
+                            .any(|c| half_has(x, turn_state(r, q, c)))
+                    });
+                    assert_eq!(half_has(y, r), reaches, "{x:x} {r}");
+                }
             }
-            let mut later = Fillings::from(level, level.len() / 2);
-            assert_eq!(later.step(), level.filling(level.len() / 2));
         }
     }
 
     #[test]
-    fn ranks_round_trip() {
-        for (m, k) in [(10, 4), (7, 7), (12, 5), (5, 0)] {
-            let level = Level::new(m, k);
-            for index in 0..level.len() {
-                let (filled, mine) = level.filling(index);
-                assert_eq!(filled.count_ones() as usize, k);
-                assert_eq!(mine & !filled, 0);
-                assert_eq!(level.index(filled, mine), index);
+    fn ranks_count_the_sets_before() {
+        let ranks = Ranks::get();
+        for (n, k) in [(10, 4), (7, 7), (12, 5), (5, 0), (22, 11), (36, 3)] {
+            let mut set = (1u64 << k) - 1;
+            for r in 0..choose(n, k).min(5000) {
+                assert_eq!(ranks.rank(set), r, "{n} {k}");
+                assert_eq!(unrank(r, k, n), set, "{n} {k}");
+                if set != 0 {
+                    set = next_set(set);
+                }
             }
         }
     }
