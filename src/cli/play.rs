@@ -2,6 +2,7 @@
 
 use super::{GameArg, KnowledgeArgs, Outcome, RuleArgs, seconds};
 use clap::{Args, ValueEnum};
+use inarow::engine::heuristic::{self, Value};
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Kind, MoveList, Notation, Status, Tactics};
 use inarow::with_game;
@@ -30,33 +31,33 @@ pub struct PlayArgs {
     /// Who is human.
     #[arg(long, value_enum, default_value = "first")]
     human: Humans,
-    /// Seconds the engine may think per move before it falls back to its move ordering.
+    /// Seconds the engine may think per move. In a game with an evaluation (Pentago) the exact
+    /// solver gets half and, if it cannot finish, the heuristic search the other half; in
+    /// others the exact solver gets all, then the engine falls back to its move ordering.
     #[arg(long, default_value_t = 10.0)]
     think: f64,
 }
 
 pub fn run(args: PlayArgs) -> Result<Outcome, String> {
-    let options = Options {
-        limits: Limits {
-            time: seconds("--think", Some(args.think))?,
-            nodes: None,
-        },
-        repetition: args.rules.repetition,
-        ..Options::default()
-    };
-    let repetition = options.repetition as usize;
+    let think = seconds("--think", Some(args.think))?;
+    let repetition = args.rules.repetition;
     with_game!(args.game.start()?, start => {
+        let share = if start.evaluate().is_some() { think.map(|t| t / 2) } else { think };
+        let limits = Limits { time: share, nodes: None };
+        let options = Options { limits, repetition, ..Options::default() };
         let engine = args.knowledge.engine(&start, options)?;
-        play(start, engine, args.human, repetition)
+        play(start, engine, args.human, repetition as usize, limits)
     })
 }
 
-/// `repetition`: the occurrence of a position that draws, in games that repeat.
+/// `repetition`: the occurrence of a position that draws, in games that repeat; `heuristic`:
+/// the limits of the heuristic search where the exact one does not finish.
 fn play<G: Tactics + Notation>(
     start: G,
     mut engine: Engine<G>,
     humans: Humans,
     repetition: usize,
+    heuristic: Limits,
 ) -> Result<Outcome, String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
@@ -95,7 +96,7 @@ fn play<G: Tactics + Notation>(
             Humans::None => false,
         };
         if !human_turn {
-            let mv = engine_move(&mut engine, &pos);
+            let mv = engine_move(&mut engine, &pos, heuristic);
             println!("engine plays {}", pos.format_move(mv));
             history.push(pos.play(mv));
             continue;
@@ -117,12 +118,7 @@ fn play<G: Tactics + Notation>(
                     }
                 }
             }
-            "hint" | "h" | "?" => {
-                for s in engine.analyze(&pos) {
-                    let score = s.score.map_or("?".to_string(), |v| v.to_string());
-                    println!("  {} {score}", pos.format_move(s.mv));
-                }
-            }
+            "hint" | "h" | "?" => hint(&mut engine, &pos, heuristic),
             token => match pos.parse_move(token) {
                 Ok(mv) => history.push(pos.play(mv)),
                 Err(e) => println!("{e}"),
@@ -131,12 +127,45 @@ fn play<G: Tactics + Notation>(
     }
 }
 
-/// The engine's choice: a best move by exact analysis, or, when the time runs out, the first
-/// move of its ordering that does not lose at once.
-fn engine_move<G: Tactics>(engine: &mut Engine<G>, pos: &G) -> G::Move {
+/// The table of the heuristic search.
+const HEURISTIC_TABLE_BYTES: usize = 64 << 20;
+
+/// Every move's value: exact where the solver finishes; otherwise, in a game with an
+/// evaluation, the heuristic search's (marked `~` unless exact).
+fn hint<G: Tactics + Notation>(engine: &mut Engine<G>, pos: &G, limits: Limits) {
+    let exact = engine.analyze(pos);
+    if exact.iter().all(|s| s.score.is_none())
+        && pos.evaluate().is_some()
+        && let Some(choice) = heuristic::search(pos, limits, HEURISTIC_TABLE_BYTES, true)
+    {
+        println!("  (heuristic search, {} plies)", choice.depth);
+        for (mv, value) in choice.moves {
+            let shown = match value {
+                Value::Exact(v) => v.to_string(),
+                Value::Heuristic(v) => format!("~{v}"),
+            };
+            println!("  {} {shown}", pos.format_move(mv));
+        }
+        return;
+    }
+    for s in exact {
+        let score = s.score.map_or("?".to_string(), |v| v.to_string());
+        println!("  {} {score}", pos.format_move(s.mv));
+    }
+}
+
+/// The engine's choice: a best move by exact analysis; when the time runs out, the heuristic
+/// search's best in a game with an evaluation, else the first move of its ordering that does
+/// not lose at once.
+fn engine_move<G: Tactics>(engine: &mut Engine<G>, pos: &G, heuristic: Limits) -> G::Move {
     let report = engine.solve_detailed(pos);
     if let Some(&mv) = report.best_moves.first() {
         return mv;
+    }
+    if pos.evaluate().is_some()
+        && let Some(choice) = heuristic::search(pos, heuristic, HEURISTIC_TABLE_BYTES, false)
+    {
+        return choice.best;
     }
     if !pos.has_winning_move() {
         let mut safe = MoveList::new();

@@ -22,6 +22,7 @@ pub mod retro;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
 pub use crate::search::census::{Census, count};
+pub use crate::search::heuristic;
 pub use crate::search::limits::{Limits, MAX_DEPTH, Stop, nodes_searched};
 pub use crate::search::retro::{Progress, Value};
 pub use crate::search::threats::ThreatBudget;
@@ -381,7 +382,9 @@ impl<G: Tactics> Engine<G> {
         let answer = match pos.solve_whole(self.mem_bytes, deadline) {
             None => return Ok(None),
             Some(Err(WholeStop::Time)) => return Err(Stop::Time),
-            Some(Err(WholeStop::Memory)) => return Err(Stop::Memory),
+            Some(Err(WholeStop::Memory(bytes))) => {
+                return Err(Stop::MemoryNeeded(bytes.div_ceil(1 << 20)));
+            }
             Some(Ok(answer)) => answer,
         };
         self.whole_nodes += answer.nodes;

@@ -324,6 +324,13 @@ pub trait Tactics: Game {
         None
     }
 
+    /// A zero-sum heuristic value of the position for the side to move (positive favours it),
+    /// for the playing engine ([`crate::search::heuristic`]) where exact search cannot finish.
+    /// `None` where the game has none.
+    fn evaluate(&self) -> Option<i32> {
+        None
+    }
+
     /// Bounds `(lowest, highest)` on the score of the side to move in a [`Bounded`] game that
     /// follow from a strategy one side can play to the end (Connect Four: no quick win; Allis'
     /// claimeven). Asked only when the side to move has no immediate win. The default knows
@@ -348,8 +355,8 @@ pub struct WholeAnswer<M> {
 pub enum WholeStop {
     /// The deadline passed.
     Time,
-    /// The memory budget is too small for it.
-    Memory,
+    /// The memory budget is too small for it: it needs this many bytes.
+    Memory(u64),
 }
 
 /// A game in which every play ends by a known ply.

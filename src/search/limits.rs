@@ -34,6 +34,9 @@ pub enum Stop {
     Nodes,
     /// The search's memory budget is spent.
     Memory,
+    /// The memory budget is too small for the method, which needs this many MiB: refused up
+    /// front.
+    MemoryNeeded(u64),
     /// A line of play went deeper than [`MAX_DEPTH`] plies below the root.
     Depth,
     /// Under a handicap the side to move did not win: that proves nothing about the real game.
@@ -48,6 +51,12 @@ impl fmt::Display for Stop {
             Stop::Time => "time limit reached",
             Stop::Nodes => "node limit reached",
             Stop::Memory => "memory budget reached (raise --mem-mb)",
+            Stop::MemoryNeeded(mib) => {
+                return write!(
+                    f,
+                    "memory budget too small: this needs {mib} MiB (--mem-mb {mib})"
+                );
+            }
             Stop::Depth => "depth limit reached (a line of play longer than the search follows)",
             Stop::Handicap => "no win under the handicap, which proves nothing",
             Stop::NoThreatWin => "no win by threats found, which proves nothing",

@@ -4,12 +4,14 @@
 //! - [`alphabeta`]: the exact solver of bounded games;
 //! - [`winner`]: "does this player win?" for games whose positions repeat, with handicaps;
 //! - [`pn`]: the proof-number family (PNS, PN², df-pn) and certificate extraction;
+//! - [`heuristic`]: iterative-deepening alpha-beta over a game's evaluation, for play;
 //! - [`minimax`]: the exhaustive reference; [`census`]: exact position counts; [`retro`]:
 //!   retrograde analysis;
 //! - [`limits`], [`score`], [`tt`]: what they share.
 
 pub mod alphabeta;
 pub mod census;
+pub mod heuristic;
 pub mod limits;
 pub(crate) mod memory;
 pub mod minimax;

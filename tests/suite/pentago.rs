@@ -3,7 +3,7 @@
 
 use super::cli::inarow;
 use super::common::shared_path;
-use inarow::game::{Game, MoveList, Notation, Pentago, Player, Status, read_position};
+use inarow::game::{Game, MoveList, Notation, Pentago, Player, Status, Tactics, read_position};
 use std::collections::BTreeSet;
 
 fn board(text: &str) -> Pentago {
@@ -361,4 +361,113 @@ fn irvings_values_from_23_stones_by_default() {
     // The midgame solver answered the early ones: it counts its fillings as nodes.
     assert!(!run.stdout.contains("mean_nodes=0.0 "), "{}", run.stdout);
     std::fs::remove_file(file).ok();
+}
+
+#[test]
+fn the_thesis_evaluation_counts_runs_and_the_centre() {
+    // A row of three in the centre (100 for the run, 5 for each stone) against three corners
+    // (nothing); then a diagonal four (one run of four, two of three, four centre stones).
+    let row = board(&["o....o", ".xxx..", "......", "......", "......", "o....."].concat());
+    assert_eq!(row.side_to_move(), Player::First);
+    assert_eq!(row.evaluate(), Some(3 * 5 + 100));
+    let diagonal = board(&["o....o", ".x....", "..x...", "...x..", "....x.", "o....o"].concat());
+    assert_eq!(diagonal.evaluate(), Some(4 * 5 + 1_000 + 2 * 100));
+    // Zero-sum: with a fourth stone on the edge, the other side is to move and sees the
+    // negation.
+    let theirs = board(&["o....o", ".xxx..", "......", ".....x", "......", "o....."].concat());
+    assert_eq!(theirs.side_to_move(), Player::Second);
+    assert_eq!(theirs.evaluate(), Some(-(3 * 5 + 100)));
+}
+
+#[test]
+fn the_heuristic_engine_is_exact_where_every_line_ends() {
+    use inarow::game::pentago::midgame;
+    use inarow::search::Limits;
+    use inarow::search::heuristic::{Value, search};
+    for (i, pos) in random_positions(31, 12, 41)
+        .into_iter()
+        .chain(random_positions(32, 12, 42))
+        .enumerate()
+    {
+        let exact = midgame::solve(&pos, 1 << 30, 1, None, |_, _| {})
+            .unwrap()
+            .unwrap();
+        let choice = search(&pos, Limits::default(), 1 << 20, true).unwrap();
+        assert_eq!(choice.stop, None, "{i}");
+        assert_eq!(
+            choice.value,
+            Value::Exact(exact.value),
+            "{i}\n{}",
+            pos.render()
+        );
+        let mut want = exact.moves.clone();
+        let mut got: Vec<(u16, Value)> = choice.moves.clone();
+        want.sort();
+        got.sort_by_key(|&(m, _)| m);
+        let want: Vec<(u16, Value)> = want
+            .into_iter()
+            .map(|(m, v)| (m, Value::Exact(v)))
+            .collect();
+        assert_eq!(got, want, "{i}\n{}", pos.render());
+    }
+}
+
+#[test]
+fn the_heuristic_engine_takes_wins_and_avoids_immediate_losses() {
+    use inarow::search::Limits;
+    use inarow::search::heuristic::{Value, search};
+    let limits = Limits {
+        time: None,
+        nodes: Some(400_000),
+    };
+    let (mut wins, mut checked) = (0, 0);
+    for pos in [14, 18, 22, 26]
+        .into_iter()
+        .flat_map(|stones| random_positions(stones, 10, stones as u64))
+    {
+        let choice = search(&pos, limits, 1 << 22, false).unwrap();
+        // Two plies at least, unless a win in one ended the search.
+        assert!(
+            choice.depth >= 2 || choice.value == Value::Exact(1),
+            "{}",
+            pos.render()
+        );
+        let after = pos.play(choice.best);
+        let me = pos.side_to_move();
+        if pos.has_winning_move() {
+            assert_eq!(after.status(), Status::Win(me), "{}", pos.render());
+            wins += 1;
+            continue;
+        }
+        let loses_at_once =
+            |p: &Pentago| p.status() == Status::Win(me.opponent()) || p.has_winning_move();
+        if loses_at_once(&after) {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            assert!(
+                moves.iter().all(|&m| loses_at_once(&pos.play(m))),
+                "{} lets the opponent win at once\n{}",
+                pos.format_move(choice.best),
+                pos.render()
+            );
+        }
+        checked += 1;
+    }
+    assert!(wins >= 5 && checked >= 5, "{wins} wins, {checked} others");
+}
+
+#[test]
+fn the_engine_plays_a_whole_game_against_itself() {
+    let run = inarow(
+        &[
+            "play", "--game", "pentago", "--human", "none", "--think", "0.2",
+        ],
+        Some(""),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("player wins.") || run.stdout.contains("Draw."),
+        "{}",
+        run.stdout
+    );
 }

@@ -145,15 +145,37 @@ fn parity_of(r: usize) -> usize {
     (r ^ r >> 2 ^ r >> 4 ^ r >> 6) & 1
 }
 
-/// The states of parity `p` in `x`, as a [`Half`].
+/// The states of odd number selected by parity `p`: the state `2i + 1` where it has parity `p`.
+fn odd_selected(p: usize) -> &'static States {
+    static TABLE: OnceLock<[States; 2]> = OnceLock::new();
+    &TABLE.get_or_init(|| {
+        std::array::from_fn(|p| {
+            let mut s = NONE;
+            for r in (1..256).step_by(2).filter(|&r| parity_of(r) == p) {
+                s[r >> 6] |= 1 << (r & 63);
+            }
+            s
+        })
+    })[p]
+}
+
+/// Bit `2j` of `x` to bit `j` (the odd bits are ignored).
+fn compact(x: u64) -> u64 {
+    let mut x = x & 0x5555_5555_5555_5555;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+    (x | x >> 16) & 0xffff_ffff
+}
+
+/// The states of parity `p` in `x`, as a [`Half`]: each state of parity `p` moved to the even
+/// slot of its pair, then the even slots gathered.
 fn pack(x: &States, p: usize) -> Half {
-    (0..128).fold(0, |h, i| {
-        let r = if parity_of(2 * i) == p {
-            2 * i
-        } else {
-            2 * i + 1
-        };
-        h | (has(x, r) as u128) << i
+    let odd = odd_selected(p);
+    (0..4).fold(0, |h, w| {
+        let evens = x[w] & !(odd[w] >> 1) | (x[w] & odd[w]) >> 1;
+        h | (compact(evens) as u128) << (32 * w)
     })
 }
 
@@ -234,13 +256,13 @@ impl Ranks {
                 .try_into()
                 .unwrap();
             for (c, chunk) in chunks.iter_mut().enumerate() {
-                for (t, row) in chunk.iter_mut().enumerate() {
-                    for (v, r) in row.iter_mut().enumerate() {
-                        *r = (0..10)
-                            .filter(|e| v >> e & 1 == 1)
-                            .enumerate()
-                            .map(|(i, e)| choose(10 * c + e, t + i + 1))
-                            .sum();
+                // At most 10c elements lie below chunk c; the other rows are never read.
+                for (t, row) in chunk.iter_mut().enumerate().take(10 * c + 1) {
+                    for v in 1..1024usize {
+                        // The highest element is the last in increasing order.
+                        let top = 63 - (v as u64).leading_zeros() as usize;
+                        let rest = v & !(1 << top);
+                        row[v] = row[rest] + choose(10 * c + top, t + v.count_ones() as usize);
                     }
                 }
             }

@@ -109,6 +109,61 @@ fn five(b: u64) -> bool {
         .any(|&(s, starts)| b & b >> s & b >> (2 * s) & b >> (3 * s) & b >> (4 * s) & starts != 0)
 }
 
+/// Cells `(x, y)` from which `k` cells in direction `(dx, dy)` stay on the board.
+const fn run_starts(dx: i32, dy: i32, k: i32) -> u64 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < 36 {
+        let (x, y) = (i % 6, i / 6);
+        let (ex, ey) = (x + (k - 1) * dx, y + (k - 1) * dy);
+        if ex >= 0 && ex < 6 && ey >= 0 && ey < 6 {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+}
+
+/// The directions of lines: the cell step and `(dx, dy)`.
+const DIRECTIONS: [(u32, i32, i32); 4] = [(1, 1, 0), (6, 0, 1), (7, 1, 1), (5, -1, 1)];
+
+/// For each direction, the cells that start a run of three, four and five.
+const RUN_STARTS: [[u64; 3]; 4] = {
+    let mut t = [[0; 3]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut j = 0;
+        while j < 3 {
+            t[d][j] = run_starts(DIRECTIONS[d].1, DIRECTIONS[d].2, 3 + j as i32);
+            j += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// The thesis' evaluation weights (its Table 6.1): a run of three, four and five stones in a
+/// line, and a stone off the board's edge ("in the centre"; a stone on the edge scores 0).
+const RUN_WEIGHTS: [i32; 3] = [100, 1_000, 100_000];
+const CENTRE_WEIGHT: i32 = 5;
+/// The 16 cells off the board's edge.
+const CENTRE: u64 = 0o36363636 << 6;
+
+/// The thesis' linear evaluation of one player's stones: each run of three, four or five in a
+/// row, column or diagonal (overlapping runs all count, as the thesis' shifted bit masks do),
+/// plus each stone in the centre.
+fn evaluation(b: u64) -> i32 {
+    let mut sum = CENTRE_WEIGHT * (b & CENTRE).count_ones() as i32;
+    for (&(step, _, _), starts) in DIRECTIONS.iter().zip(&RUN_STARTS) {
+        let mut run = b & b >> step;
+        for (k, (&weight, &start)) in RUN_WEIGHTS.iter().zip(starts).enumerate() {
+            run &= b >> ((k as u32 + 2) * step);
+            sum += weight * (run & start).count_ones() as i32;
+        }
+    }
+    sum
+}
+
 /// The 32 lines of five.
 fn lines() -> &'static [u64] {
     static LINES: OnceLock<Vec<u64>> = OnceLock::new();
@@ -491,9 +546,15 @@ impl Tactics for Pentago {
             match midgame::solve(self, mem_bytes as u64, threads, deadline, |_, _| {}) {
                 Ok(Some(answer)) => Ok(answer),
                 Ok(None) => Err(WholeStop::Time),
-                Err(_) => Err(WholeStop::Memory),
+                Err(_) => Err(WholeStop::Memory(midgame::bytes_needed(empty as usize))),
             },
         )
+    }
+
+    /// The thesis' Table 6.1: the side to move's [`evaluation`] less the other's.
+    fn evaluate(&self) -> Option<i32> {
+        let me = self.side_to_move() as usize;
+        Some(evaluation(self.stones[me]) - evaluation(self.stones[me ^ 1]))
     }
 
     fn has_winning_move(&self) -> bool {

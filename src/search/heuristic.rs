@@ -1,0 +1,264 @@
+//! Iterative-deepening alpha-beta over a game's heuristic evaluation
+//! ([`Tactics::evaluate`]): a playing engine for positions too big to solve, as in the Pentago
+//! thesis (PentagoAI: negamax with alpha-beta, a table and iterative deepening under a time
+//! limit). Its values are heuristic, except where the search saw every line to the end of the
+//! game or found a forced win or loss: those are exact, and said to be.
+
+use super::limits::{Clock, Limits, Stop};
+use super::tt::Bound;
+use crate::game::{Kind, MoveList, Status, Tactics};
+
+/// What the search says of a position or a move, for the side to move there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// The value of the game: 1 win, 0 draw, -1 loss.
+    Exact(i32),
+    /// The evaluation of the principal line's last position (zero-sum: positive favours the
+    /// side to move).
+    Heuristic(i32),
+}
+
+/// A win `p` plies below the root scores `WIN - p`; evaluations stay below [`FORCED`].
+const WIN: i32 = 1 << 28;
+const FORCED: i32 = WIN - 100_000;
+
+/// The answer of [`search`].
+#[derive(Clone, Debug)]
+pub struct Choice<M> {
+    pub best: M,
+    pub value: Value,
+    /// Each move's value (best first), when all were asked for; else empty.
+    pub moves: Vec<(M, Value)>,
+    /// The depth of the last finished iteration, in plies.
+    pub depth: u32,
+    pub nodes: u64,
+    /// Why the deepening stopped before the end of the game (`None`: it saw every line end).
+    pub stop: Option<Stop>,
+}
+
+/// One slot of the direct-mapped table.
+#[derive(Copy, Clone, Default)]
+struct Entry {
+    key: u128,
+    score: i32,
+    depth: u8,
+    bound: Option<Bound>,
+    /// Whether every line below ended within the depth (the score is exact).
+    ended: bool,
+    /// The best move's index in the move list.
+    best: u16,
+}
+
+struct Searcher {
+    table: Vec<Entry>,
+    clock: Clock,
+    /// Whether the search evaluated a position at its horizon since this was last cleared.
+    horizon: bool,
+    /// Whether the game's wins and losses may be claimed exact (not where positions repeat:
+    /// this search does not apply the repetition rule).
+    exact_allowed: bool,
+}
+
+impl Searcher {
+    fn slot(&self, key: u128) -> usize {
+        ((key ^ key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize % self.table.len()
+    }
+
+    /// Negamax with alpha-beta: the score of `pos` for its side to move, `ply` plies below the
+    /// root, searched `depth` plies deep.
+    fn negamax<G: Tactics>(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> Result<i32, Stop> {
+        self.clock.tick()?;
+        match pos.status() {
+            Status::Win(p) if p == pos.side_to_move() => return Ok(WIN - ply),
+            Status::Win(_) => return Ok(ply - WIN),
+            Status::Draw => return Ok(0),
+            Status::Ongoing => {}
+        }
+        if depth == 0 {
+            self.horizon = true;
+            return Ok(pos.evaluate().unwrap_or(0).clamp(1 - FORCED, FORCED - 1));
+        }
+        let key = pos.key();
+        let slot = self.slot(key);
+        let entry = self.table[slot];
+        let mut first = None;
+        if entry.key == key && entry.bound.is_some() {
+            first = Some(entry.best as usize);
+            // Forced wins are stored relative to the position.
+            let score = from_table(entry.score, ply);
+            let usable = entry.depth as u32 >= depth || entry.ended;
+            let cuts = match entry.bound {
+                Some(Bound::Exact) => true,
+                Some(Bound::Lower) => score >= beta,
+                Some(Bound::Upper) => score <= alpha,
+                None => false,
+            };
+            if usable && cuts {
+                self.horizon |= !entry.ended;
+                return Ok(score);
+            }
+        }
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let order = first
+            .filter(|&i| i < moves.len())
+            .into_iter()
+            .chain((0..moves.len()).filter(|&i| Some(i) != first));
+        let outer = std::mem::replace(&mut self.horizon, false);
+        let alpha0 = alpha;
+        let mut best = (i32::MIN, 0);
+        for i in order {
+            let score = -self.negamax(&pos.play(moves[i]), depth - 1, -beta, -alpha, ply + 1)?;
+            if score > best.0 {
+                best = (score, i);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let ended = !self.horizon;
+        self.horizon |= outer;
+        let bound = if best.0 >= beta {
+            Bound::Lower
+        } else if best.0 <= alpha0 {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.table[slot] = Entry {
+            key,
+            score: to_table(best.0, ply),
+            depth: depth.min(255) as u8,
+            bound: Some(bound),
+            ended,
+            best: best.1 as u16,
+        };
+        Ok(best.0)
+    }
+
+    /// What a root score means, given whether its lines all ended.
+    fn value(&self, score: i32, ended: bool) -> Value {
+        if !self.exact_allowed {
+            Value::Heuristic(score)
+        } else if score >= FORCED {
+            Value::Exact(1)
+        } else if score <= -FORCED {
+            Value::Exact(-1)
+        } else if ended {
+            Value::Exact(score.signum())
+        } else {
+            Value::Heuristic(score)
+        }
+    }
+}
+
+/// A forced-win score at `ply` as the table keeps it: counted from the position.
+fn to_table(score: i32, ply: i32) -> i32 {
+    if score >= FORCED {
+        score + ply
+    } else if score <= -FORCED {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: i32) -> i32 {
+    if score >= FORCED {
+        score - ply
+    } else if score <= -FORCED {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// Deepens an alpha-beta search of `pos` over the game's evaluation until `limits` stop it or
+/// every line has ended, with a table of `table_bytes`. With `all_moves`, every move is
+/// searched with a full window, so that each gets its own value; otherwise only the best is
+/// sure. `None` if the position is over, or the limits stopped the first iteration.
+pub fn search<G: Tactics>(
+    pos: &G,
+    limits: Limits,
+    table_bytes: usize,
+    all_moves: bool,
+) -> Option<Choice<G::Move>> {
+    if pos.status() != Status::Ongoing {
+        return None;
+    }
+    let mut s = Searcher {
+        table: vec![Entry::default(); (table_bytes / size_of::<Entry>()).max(1024)],
+        clock: Clock::new(limits),
+        horizon: false,
+        exact_allowed: !G::Kind::REPEATS,
+    };
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    // The root's moves, best first after each iteration, with their scores and whether their
+    // lines ended.
+    let mut ranked: Vec<(G::Move, i32, bool)> = moves.iter().map(|&m| (m, 0, false)).collect();
+    let mut done: Option<Choice<G::Move>> = None;
+    // Deeper than the end of a bounded game is pointless; elsewhere the limits decide.
+    let deepest = G::Kind::max_plies(pos).map_or(64, |m| m.saturating_sub(pos.ply()).max(1));
+    for depth in 1..=deepest {
+        let mut alpha = -WIN;
+        let mut stop = None;
+        let mut scored = Vec::with_capacity(ranked.len());
+        for &(mv, _, _) in &ranked {
+            s.horizon = false;
+            let window = if all_moves { -WIN } else { alpha };
+            match s.negamax(&pos.play(mv), depth - 1, -WIN, -window, 1) {
+                Ok(score) => {
+                    let score = -score;
+                    alpha = alpha.max(score);
+                    scored.push((mv, score, !s.horizon));
+                }
+                Err(e) => {
+                    stop = Some(e);
+                    break;
+                }
+            }
+        }
+        if let Some(e) = stop {
+            if let Some(c) = done.as_mut() {
+                c.stop = Some(e);
+                c.nodes = s.clock.ticks;
+            }
+            return done;
+        }
+        // Stable: among equal scores the earlier move stays first.
+        scored.sort_by_key(|&(_, score, _)| std::cmp::Reverse(score));
+        ranked = scored;
+        let (best, score, _) = ranked[0];
+        // Without all moves, a move that failed low has only an upper bound; the best is
+        // exact all the same.
+        let all_ended = ranked.iter().all(|&(_, _, ended)| ended);
+        done = Some(Choice {
+            best,
+            value: s.value(score, all_ended || score >= FORCED),
+            moves: if all_moves {
+                ranked
+                    .iter()
+                    .map(|&(m, sc, ended)| (m, s.value(sc, ended)))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            depth,
+            nodes: s.clock.ticks,
+            stop: None,
+        });
+        if all_ended || (score >= FORCED && !all_moves) {
+            break;
+        }
+    }
+    done
+}
