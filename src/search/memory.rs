@@ -17,6 +17,8 @@ unsafe impl Zeroable for AtomicU64 {}
 unsafe impl Zeroable for AtomicU8 {}
 // SAFETY: zero is a valid integer.
 unsafe impl Zeroable for u128 {}
+// SAFETY: an array of zeroable values is zeroable.
+unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
 
 /// A vector of `len` zeros, or `None` when the allocator refuses (rather than aborting).
 pub(crate) fn zeroed<T: Zeroable>(len: usize) -> Option<Vec<T>> {

@@ -397,7 +397,7 @@ enum Sweep {
 }
 
 /// What a sweep needs to settle the fillings of one level.
-struct LevelWork<'a> {
+struct LevelWork<'a, const N: usize> {
     level: Level,
     ranks: &'static Ranks,
     /// The fives of the level-0 mover's and of the other side's stones at this level.
@@ -405,8 +405,9 @@ struct LevelWork<'a> {
     fives_second: &'a FiveTable,
     /// The turn parity of the level's states.
     parity: usize,
-    /// Whether the side to move keeps "wins" (else "does not lose").
-    keeps_win: bool,
+    /// For each bit a filling keeps: whether the side to move's bit is "wins" (else "does not
+    /// lose").
+    keeps_win: [bool; N],
 }
 
 /// One set of filled frame cells, with, for each empty frame cell, where its children are.
@@ -419,7 +420,7 @@ struct Block {
 }
 
 impl Block {
-    fn new(filled: u64, work: &LevelWork) -> Block {
+    fn new<const N: usize>(filled: u64, work: &LevelWork<N>) -> Block {
         let Level { k, m, .. } = work.level;
         let child = Level::new(m, k + 1);
         let elements = (0..m as u8).filter(|&e| filled >> e & 1 == 1).collect();
@@ -442,12 +443,12 @@ impl Block {
 /// Settles `out`, the fillings of `work.level` from index `start` on, from `next`, the level
 /// below; `keep`, when given, gets the mover's own values (before the parent's turn). Stops
 /// early, leaving `stopped` set, once `deadline` has passed.
-fn settle(
-    work: &LevelWork,
+fn settle<const N: usize>(
+    work: &LevelWork<N>,
     start: u64,
-    out: &mut [Half],
-    mut keep: Option<&mut [Half]>,
-    next: &[Half],
+    out: &mut [[Half; N]],
+    mut keep: Option<&mut [[Half; N]]>,
+    next: &[[Half; N]],
     deadline: Option<Instant>,
     stopped: &AtomicBool,
 ) {
@@ -519,14 +520,15 @@ fn settle(
         let (this, ahead) = (i & 1, (i + 1) & 1);
         children(&block, mine, &mut at[ahead]);
         five_at = fives_of(&block, filled, mine);
-        let mut us: Half = if k == work.level.m && !work.keeps_win {
-            // A full board without fives is a draw.
-            !0
-        } else {
-            0
-        };
+        // A full board without fives is a draw.
+        let full = k == work.level.m;
+        let mut us: [Half; N] =
+            std::array::from_fn(|c| if full && !work.keeps_win[c] { !0 } else { 0 });
         for &index in &at[this] {
-            us |= next[index];
+            let child = &next[index];
+            for c in 0..N {
+                us[c] |= child[c];
+            }
         }
         let (mover, placer) = if first_moves {
             (filled_first, filled_second)
@@ -534,28 +536,30 @@ fn settle(
             (filled_second, filled_first)
         };
         let p = work.parity;
-        let both_or_mine = if work.keeps_win {
-            mover[p] & !placer[p]
-        } else {
-            mover[p]
-        };
-        us = us & !(mover[p] | placer[p]) | both_or_mine;
+        for (c, us) in us.iter_mut().enumerate() {
+            let both_or_mine = if work.keeps_win[c] {
+                mover[p] & !placer[p]
+            } else {
+                mover[p]
+            };
+            *us = *us & !(mover[p] | placer[p]) | both_or_mine;
+        }
         if let Some(keep) = keep.as_deref_mut() {
             keep[i] = us;
         }
         // As the placer sees it before its turn: a five by placing wins at once.
-        *slot = any_turn(!us) | placer[p ^ 1];
+        *slot = us.map(|us| any_turn(!us) | placer[p ^ 1]);
     }
 }
 
 /// Starts loading `v` into the cache.
 #[inline(always)]
-fn prefetch(v: &Half) {
+fn prefetch<T>(v: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is a hint; the address is a reference's.
     unsafe {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(v as *const Half as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(v as *const T as *const i8);
     }
 }
 
@@ -571,11 +575,16 @@ fn buffer_len(empty: usize) -> u64 {
         .unwrap_or(1)
 }
 
-/// The bytes the solver needs for a root with `empty` empty cells: the buffer of two adjacent
-/// levels, and the tables of fives.
-pub fn bytes_needed(empty: usize) -> u64 {
-    buffer_len(empty) * size_of::<Half>() as u64
+/// The bytes the solver needs for a root with `empty` empty cells, keeping `bits` bits a state
+/// (one sweep a bit, or both in one): the buffer of two adjacent levels, and the fives tables.
+fn bytes_for(empty: usize, bits: u64) -> u64 {
+    bits * buffer_len(empty) * size_of::<Half>() as u64
         + 2 * (1u64 << empty) * size_of::<[Half; 2]>() as u64
+}
+
+/// The least memory the solver needs for a root with `empty` empty cells (one sweep a bit).
+pub fn bytes_needed(empty: usize) -> u64 {
+    bytes_for(empty, 1)
 }
 
 /// The rotation state `r` with quadrant `q` turned once more.
@@ -604,6 +613,102 @@ fn value_of(wins: bool, not_lose: bool) -> i32 {
 struct Top {
     level0: Half,
     level1: Vec<Half>,
+}
+
+/// One solve: the frame, its limits, the fives tables (built as the levels need them, kept for
+/// every sweep) and the progress so far.
+struct Run<'p, P: FnMut(u64, u64)> {
+    frame: Frame,
+    m: usize,
+    pending: usize,
+    threads: usize,
+    deadline: Option<Instant>,
+    first_tables: Vec<Option<FiveTable>>,
+    second_tables: Vec<Option<FiveTable>>,
+    done: u64,
+    total: u64,
+    progress: &'p mut P,
+}
+
+impl<P: FnMut(u64, u64)> Run<'_, P> {
+    /// Settles every level, from the full board to the root, keeping one bit a state for each
+    /// of `sweeps`; `None` once the deadline has passed.
+    fn sweep<const N: usize>(&mut self, sweeps: [Sweep; N]) -> Result<Option<[Top; N]>, String> {
+        let (m, fives, ranks) = (self.m, Fives::get(), Ranks::get());
+        let width = buffer_len(m) as usize;
+        let mut buffer: Vec<[Half; N]> =
+            crate::search::memory::zeroed_huge(width).ok_or_else(|| {
+                format!(
+                    "the midgame solver could not allocate {} MiB",
+                    (width * size_of::<[Half; N]>()) >> 20
+                )
+            })?;
+        let mut tops: [Top; N] = std::array::from_fn(|_| Top {
+            level0: 0,
+            level1: vec![0; m],
+        });
+        let mut level0 = [[0; N]; 1];
+        let mut level1 = vec![[0; N]; m];
+        let stopped = AtomicBool::new(false);
+        for k in (0..=m).rev() {
+            let level = Level::new(m, k);
+            let (a, b) = (level.a, k - level.a);
+            let frame = &self.frame;
+            let first_table = self.first_tables[a]
+                .get_or_insert_with(|| FiveTable::new(fives, frame, frame.first, a));
+            let second_table = self.second_tables[b]
+                .get_or_insert_with(|| FiveTable::new(fives, frame, frame.second, b));
+            let work = LevelWork {
+                level,
+                ranks,
+                fives_first: first_table,
+                fives_second: second_table,
+                // Every turn is a quarter turn: the states of level k have k turns' parity
+                // (one more after a pending root's turn).
+                parity: (k + self.pending) & 1,
+                keeps_win: sweeps.map(|w| k.is_multiple_of(2) == (w == Sweep::Win)),
+            };
+            let len = level.len() as usize;
+            let next_len = Level::new(m, k + 1).len() as usize;
+            // Even levels at the front of the buffer, odd ones at the back.
+            let (out, next) = if k.is_multiple_of(2) {
+                let (out, rest) = buffer.split_at_mut(len);
+                (out, &rest[rest.len() - next_len..])
+            } else {
+                let (rest, out) = buffer.split_at_mut(width - len);
+                (out, &rest[..next_len])
+            };
+            let next = if k == m { &next[..0] } else { next };
+            let deadline = self.deadline;
+            if k <= 1 {
+                let keep = if k == 0 {
+                    &mut level0[..]
+                } else {
+                    &mut level1[..]
+                };
+                settle(&work, 0, out, Some(keep), next, deadline, &stopped);
+            } else {
+                let chunk = len.div_ceil(self.threads.max(1)).max(1);
+                std::thread::scope(|s| {
+                    for (c, part) in out.chunks_mut(chunk).enumerate() {
+                        let (work, stopped) = (&work, &stopped);
+                        let start = (c * chunk) as u64;
+                        s.spawn(move || settle(work, start, part, None, next, deadline, stopped));
+                    }
+                });
+            }
+            if stopped.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            self.done += N as u64 * level.len();
+            (self.progress)(self.done, self.total);
+        }
+        for (c, top) in tops.iter_mut().enumerate() {
+            top.level0 = level0[0][c];
+            top.level1 = level1.iter().map(|v| v[c]).collect();
+        }
+        Ok(Some(tops))
+    }
 }
 
 /// Solves `root` (an open position) within `mem_bytes` on `threads` threads;
@@ -645,92 +750,36 @@ pub fn solve(
         first: stones_of(level_mover),
         second: stones_of(level_mover.opponent()),
     };
-    let fives = Fives::get();
-    let ranks = Ranks::get();
-    // The fives tables by number of stones, built as the levels need them.
-    let mut first_tables: Vec<Option<FiveTable>> = (0..=m).map(|_| None).collect();
-    let mut second_tables: Vec<Option<FiveTable>> = (0..=m).map(|_| None).collect();
-    let per_sweep: u64 = (0..=m).map(|k| Level::new(m, k).len()).sum();
-    let total = 2 * per_sweep;
-    let mut done = 0;
-    let width = buffer_len(m) as usize;
-    let mut buffer: Vec<Half> = crate::search::memory::zeroed_huge(width).ok_or_else(|| {
-        format!(
-            "the midgame solver could not allocate {} MiB",
-            (width * 16) >> 20
-        )
-    })?;
-    let stopped = AtomicBool::new(false);
-    let pending = root.pending() as usize;
-    let mut tops = Vec::new();
-    for sweep in [Sweep::Win, Sweep::NotLose] {
-        let mut top = Top {
-            level0: 0,
-            level1: vec![0; m],
-        };
-        for k in (0..=m).rev() {
-            let level = Level::new(m, k);
-            let (a, b) = (level.a, k - level.a);
-            let first_table = first_tables[a]
-                .get_or_insert_with(|| FiveTable::new(fives, &frame, frame.first, a));
-            let second_table = second_tables[b]
-                .get_or_insert_with(|| FiveTable::new(fives, &frame, frame.second, b));
-            let work = LevelWork {
-                level,
-                ranks,
-                fives_first: first_table,
-                fives_second: second_table,
-                // Every turn is a quarter turn: the states of level k have k turns' parity
-                // (one more after a pending root's turn).
-                parity: (k + pending) & 1,
-                keeps_win: k.is_multiple_of(2) == (sweep == Sweep::Win),
-            };
-            let len = level.len() as usize;
-            let next_len = Level::new(m, k + 1).len() as usize;
-            // Even levels at the front of the buffer, odd ones at the back.
-            let (out, next) = if k.is_multiple_of(2) {
-                let (out, rest) = buffer.split_at_mut(len);
-                (out, &rest[rest.len() - next_len..])
-            } else {
-                let (rest, out) = buffer.split_at_mut(width - len);
-                (out, &rest[..next_len])
-            };
-            let next = if k == m { &next[..0] } else { next };
-            if k <= 1 {
-                let keep = if k == 0 {
-                    std::slice::from_mut(&mut top.level0)
-                } else {
-                    &mut top.level1[..]
-                };
-                settle(&work, 0, out, Some(keep), next, deadline, &stopped);
-            } else {
-                let chunk = len.div_ceil(threads.max(1)).max(1);
-                std::thread::scope(|s| {
-                    for (c, part) in out.chunks_mut(chunk).enumerate() {
-                        let (work, stopped) = (&work, &stopped);
-                        s.spawn(move || {
-                            settle(
-                                work,
-                                (c * chunk) as u64,
-                                part,
-                                None,
-                                next,
-                                deadline,
-                                stopped,
-                            )
-                        });
-                    }
-                });
-            }
-            if stopped.load(Ordering::Relaxed) {
-                return Ok(None);
-            }
-            done += level.len();
-            progress(done, total);
+    let mut run = Run {
+        frame,
+        m,
+        pending: root.pending() as usize,
+        threads,
+        deadline,
+        first_tables: (0..=m).map(|_| None).collect(),
+        second_tables: (0..=m).map(|_| None).collect(),
+        done: 0,
+        total: 2 * (0..=m).map(|k| Level::new(m, k).len()).sum::<u64>(),
+        progress: &mut progress,
+    };
+    let total = run.total;
+    // Both bits in one sweep where the budget allows twice the buffer (each filling's children
+    // are then found once, not twice); else one sweep for each.
+    let [win, not_lose] = if bytes_for(m, 2) <= mem_bytes {
+        match run.sweep([Sweep::Win, Sweep::NotLose])? {
+            Some(tops) => tops,
+            None => return Ok(None),
         }
-        tops.push(top);
-    }
-    let (win, not_lose) = (&tops[0], &tops[1]);
+    } else {
+        let Some([win]) = run.sweep([Sweep::Win])? else {
+            return Ok(None);
+        };
+        let Some([not_lose]) = run.sweep([Sweep::NotLose])? else {
+            return Ok(None);
+        };
+        [win, not_lose]
+    };
+    let fives = Fives::get();
     let mine = stones_of(placer);
     let mut list = crate::game::MoveList::new();
     root.legal_moves(&mut list);
