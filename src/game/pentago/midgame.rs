@@ -495,6 +495,10 @@ fn settle<const N: usize>(
     let len = out.len();
     for (i, slot) in out.iter_mut().enumerate() {
         if i % 4096 == 0 {
+            if i > 0 {
+                // What the progress display counts.
+                crate::search::limits::count_nodes(4096 * N as u64);
+            }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 stopped.store(true, Ordering::Relaxed);
             }

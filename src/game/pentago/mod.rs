@@ -587,7 +587,10 @@ impl Tactics for Pentago {
                 Status::Win(p) => p == me,
             };
             if safe {
-                out.push(RankedMove { mv: m, rank: 0 });
+                // Rotation-aware: the thesis' evaluation of the board after the turn, for the
+                // mover (the side to move there is the opponent).
+                let rank = next.evaluate().map_or(0, |v| -v);
+                out.push(RankedMove { mv: m, rank });
             }
         }
     }
