@@ -405,9 +405,12 @@ struct LevelWork<'a, const N: usize> {
     fives_second: &'a FiveTable,
     /// The turn parity of the level's states.
     parity: usize,
-    /// For each bit a filling keeps: whether the side to move's bit is "wins" (else "does not
-    /// lose").
-    keeps_win: [bool; N],
+    /// For each bit a filling keeps, all ones where the side to move's bit is "wins" (a tie
+    /// then counts as not winning), none where it is "does not lose".
+    tie_loses: [Half; N],
+    /// For each bit, the mover's value before the children: on the full board, where no five
+    /// ends the game, a draw.
+    start: [Half; N],
 }
 
 /// One set of filled frame cells, with, for each empty frame cell, where its children are.
@@ -524,10 +527,7 @@ fn settle<const N: usize>(
         let (this, ahead) = (i & 1, (i + 1) & 1);
         children(&block, mine, &mut at[ahead]);
         five_at = fives_of(&block, filled, mine);
-        // A full board without fives is a draw.
-        let full = k == work.level.m;
-        let mut us: [Half; N] =
-            std::array::from_fn(|c| if full && !work.keeps_win[c] { !0 } else { 0 });
+        let mut us = work.start;
         for &index in &at[this] {
             let child = &next[index];
             for c in 0..N {
@@ -540,19 +540,18 @@ fn settle<const N: usize>(
             (filled_second, filled_first)
         };
         let p = work.parity;
-        for (c, us) in us.iter_mut().enumerate() {
-            let both_or_mine = if work.keeps_win[c] {
-                mover[p] & !placer[p]
-            } else {
-                mover[p]
-            };
-            *us = *us & !(mover[p] | placer[p]) | both_or_mine;
+        let ended = mover[p] | placer[p];
+        for (us, tie_loses) in us.iter_mut().zip(work.tie_loses) {
+            // Fives for both: a win only where the bit means "does not lose".
+            *us = *us & !ended | mover[p] & !(placer[p] & tie_loses);
         }
         if let Some(keep) = keep.as_deref_mut() {
             keep[i] = us;
         }
         // As the placer sees it before its turn: a five by placing wins at once.
-        *slot = us.map(|us| any_turn(!us) | placer[p ^ 1]);
+        for (slot, us) in slot.iter_mut().zip(us) {
+            *slot = any_turn(!us) | placer[p ^ 1];
+        }
     }
 }
 
@@ -619,6 +618,17 @@ struct Top {
     level1: Vec<Half>,
 }
 
+/// The buffer of two adjacent levels for a frame of `m` cells, `N` bits a state.
+fn buffer<const N: usize>(m: usize) -> Result<Vec<[Half; N]>, String> {
+    let width = buffer_len(m) as usize;
+    crate::search::memory::zeroed_huge(width).ok_or_else(|| {
+        format!(
+            "the midgame solver could not allocate {} MiB",
+            (width * size_of::<[Half; N]>()) >> 20
+        )
+    })
+}
+
 /// One solve: the frame, its limits, the fives tables (built as the levels need them, kept for
 /// every sweep) and the progress so far.
 struct Run<'p, P: FnMut(u64, u64)> {
@@ -637,16 +647,13 @@ struct Run<'p, P: FnMut(u64, u64)> {
 impl<P: FnMut(u64, u64)> Run<'_, P> {
     /// Settles every level, from the full board to the root, keeping one bit a state for each
     /// of `sweeps`; `None` once the deadline has passed.
-    fn sweep<const N: usize>(&mut self, sweeps: [Sweep; N]) -> Result<Option<[Top; N]>, String> {
+    fn sweep<const N: usize>(
+        &mut self,
+        sweeps: [Sweep; N],
+        buffer: &mut [[Half; N]],
+    ) -> Result<Option<[Top; N]>, String> {
         let (m, fives, ranks) = (self.m, Fives::get(), Ranks::get());
-        let width = buffer_len(m) as usize;
-        let mut buffer: Vec<[Half; N]> =
-            crate::search::memory::zeroed_huge(width).ok_or_else(|| {
-                format!(
-                    "the midgame solver could not allocate {} MiB",
-                    (width * size_of::<[Half; N]>()) >> 20
-                )
-            })?;
+        let width = buffer.len();
         let mut tops: [Top; N] = std::array::from_fn(|_| Top {
             level0: 0,
             level1: vec![0; m],
@@ -670,7 +677,17 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
                 // Every turn is a quarter turn: the states of level k have k turns' parity
                 // (one more after a pending root's turn).
                 parity: (k + self.pending) & 1,
-                keeps_win: sweeps.map(|w| k.is_multiple_of(2) == (w == Sweep::Win)),
+                tie_loses: sweeps.map(|w| {
+                    if k.is_multiple_of(2) == (w == Sweep::Win) {
+                        !0
+                    } else {
+                        0
+                    }
+                }),
+                start: sweeps.map(|w| {
+                    let keeps_win = k.is_multiple_of(2) == (w == Sweep::Win);
+                    if k == m && !keeps_win { !0 } else { 0 }
+                }),
             };
             let len = level.len() as usize;
             let next_len = Level::new(m, k + 1).len() as usize;
@@ -770,15 +787,17 @@ pub fn solve(
     // Both bits in one sweep where the budget allows twice the buffer (each filling's children
     // are then found once, not twice); else one sweep for each.
     let [win, not_lose] = if bytes_for(m, 2) <= mem_bytes {
-        match run.sweep([Sweep::Win, Sweep::NotLose])? {
+        match run.sweep([Sweep::Win, Sweep::NotLose], &mut buffer::<2>(m)?)? {
             Some(tops) => tops,
             None => return Ok(None),
         }
     } else {
-        let Some([win]) = run.sweep([Sweep::Win])? else {
+        // One buffer for both sweeps: new pages would be zeroed again.
+        let mut buffer = buffer::<1>(m)?;
+        let Some([win]) = run.sweep([Sweep::Win], &mut buffer)? else {
             return Ok(None);
         };
-        let Some([not_lose]) = run.sweep([Sweep::NotLose])? else {
+        let Some([not_lose]) = run.sweep([Sweep::NotLose], &mut buffer)? else {
             return Ok(None);
         };
         [win, not_lose]
