@@ -5,7 +5,7 @@
 //! game or found a forced win or loss: those are exact, and said to be.
 
 use super::limits::{Clock, Limits, Stop};
-use super::tt::Bound;
+use super::tt::{Bound, spread};
 use crate::game::{Kind, MoveList, Status, Tactics};
 
 /// What the search says of a position or a move, for the side to move there.
@@ -18,7 +18,8 @@ pub enum Value {
     Heuristic(i32),
 }
 
-/// A win `p` plies below the root scores `WIN - p`; evaluations stay below [`FORCED`].
+/// A win that ends the game at ply `p` of the game scores `WIN - p` (the same on every path, so
+/// the table keeps it as it is); evaluations stay below [`FORCED`].
 const WIN: i32 = 1 << 28;
 const FORCED: i32 = WIN - 100_000;
 
@@ -60,21 +61,17 @@ struct Searcher {
 }
 
 impl Searcher {
-    fn slot(&self, key: u128) -> usize {
-        ((key ^ key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize % self.table.len()
-    }
-
-    /// Negamax with alpha-beta: the score of `pos` for its side to move, `ply` plies below the
-    /// root, searched `depth` plies deep.
+    /// Negamax with alpha-beta: the score of `pos` for its side to move, searched `depth`
+    /// plies deep.
     fn negamax<G: Tactics>(
         &mut self,
         pos: &G,
         depth: u32,
         mut alpha: i32,
         beta: i32,
-        ply: i32,
     ) -> Result<i32, Stop> {
         self.clock.tick()?;
+        let ply = pos.ply() as i32;
         match pos.status() {
             Status::Win(p) if p == pos.side_to_move() => return Ok(WIN - ply),
             Status::Win(_) => return Ok(ply - WIN),
@@ -86,13 +83,12 @@ impl Searcher {
             return Ok(pos.evaluate().unwrap_or(0).clamp(1 - FORCED, FORCED - 1));
         }
         let key = pos.key();
-        let slot = self.slot(key);
+        let slot = spread(key, self.table.len());
         let entry = self.table[slot];
         let mut first = None;
         if entry.key == key && entry.bound.is_some() {
             first = Some(entry.best as usize);
-            // Forced wins are stored relative to the position.
-            let score = from_table(entry.score, ply);
+            let score = entry.score;
             let usable = entry.depth as u32 >= depth || entry.ended;
             let cuts = match entry.bound {
                 Some(Bound::Exact) => true,
@@ -115,7 +111,7 @@ impl Searcher {
         let alpha0 = alpha;
         let mut best = (i32::MIN, 0);
         for i in order {
-            let score = -self.negamax(&pos.play(moves[i]), depth - 1, -beta, -alpha, ply + 1)?;
+            let score = -self.negamax(&pos.play(moves[i]), depth - 1, -beta, -alpha)?;
             if score > best.0 {
                 best = (score, i);
             }
@@ -135,7 +131,7 @@ impl Searcher {
         };
         self.table[slot] = Entry {
             key,
-            score: to_table(best.0, ply),
+            score: best.0,
             depth: depth.min(255) as u8,
             bound: Some(bound),
             ended,
@@ -157,27 +153,6 @@ impl Searcher {
         } else {
             Value::Heuristic(score)
         }
-    }
-}
-
-/// A forced-win score at `ply` as the table keeps it: counted from the position.
-fn to_table(score: i32, ply: i32) -> i32 {
-    if score >= FORCED {
-        score + ply
-    } else if score <= -FORCED {
-        score - ply
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, ply: i32) -> i32 {
-    if score >= FORCED {
-        score - ply
-    } else if score <= -FORCED {
-        score + ply
-    } else {
-        score
     }
 }
 
@@ -215,7 +190,7 @@ pub fn search<G: Tactics>(
         for &(mv, _, _) in &ranked {
             s.horizon = false;
             let window = if all_moves { -WIN } else { alpha };
-            match s.negamax(&pos.play(mv), depth - 1, -WIN, -window, 1) {
+            match s.negamax(&pos.play(mv), depth - 1, -WIN, -window) {
                 Ok(score) => {
                     let score = -score;
                     alpha = alpha.max(score);

@@ -394,6 +394,17 @@ impl Table {
     }
 }
 
+/// `key` mixed and mapped onto `0..n` (a multiply-shift range reduction): the slot of a key in
+/// the tables that index by hash rather than by remainder.
+#[inline(always)]
+pub(crate) fn spread(key: u128, n: usize) -> usize {
+    let mut h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    (((h as u128) * (n as u128)) >> 64) as usize
+}
+
 /// A zeroed vector of at least `words` entries and the offset at which an aligned run of them
 /// starts. On Linux the run is marked for transparent huge pages: a probe then costs one cache
 /// miss instead of a cache miss and a page walk.

@@ -633,7 +633,6 @@ fn buffer<const N: usize>(m: usize) -> Result<Vec<[Half; N]>, String> {
 /// every sweep) and the progress so far.
 struct Run<'p, P: FnMut(u64, u64)> {
     frame: Frame,
-    m: usize,
     pending: usize,
     threads: usize,
     deadline: Option<Instant>,
@@ -652,7 +651,7 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
         sweeps: [Sweep; N],
         buffer: &mut [[Half; N]],
     ) -> Result<Option<[Top; N]>, String> {
-        let (m, fives, ranks) = (self.m, Fives::get(), Ranks::get());
+        let (m, fives, ranks) = (self.frame.m, Fives::get(), Ranks::get());
         let width = buffer.len();
         let mut tops: [Top; N] = std::array::from_fn(|_| Top {
             level0: 0,
@@ -773,7 +772,6 @@ pub fn solve(
     };
     let mut run = Run {
         frame,
-        m,
         pending: root.pending() as usize,
         threads,
         deadline,

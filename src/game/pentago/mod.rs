@@ -90,25 +90,6 @@ fn turn(b: u64, rotation: u32) -> u64 {
     b & !(QUADRANT << base(q)) | turned << base(q)
 }
 
-/// The first cells of the lines of five in each direction: along a row (step 1), a column
-/// (step 6), a diagonal (step 7) and an antidiagonal (step 5, up and to the left).
-const STARTS: [(u32, u64); 4] = [
-    (1, 0b11 * ROWS),
-    (6, 0o7777),
-    (7, 0b11 * 0o101),
-    (5, 0b110000 * 0o101),
-];
-/// The first cell of every row.
-const ROWS: u64 = 0o010101010101;
-
-/// Whether `b` holds five in a row.
-#[inline(always)]
-fn five(b: u64) -> bool {
-    STARTS
-        .iter()
-        .any(|&(s, starts)| b & b >> s & b >> (2 * s) & b >> (3 * s) & b >> (4 * s) & starts != 0)
-}
-
 /// Cells `(x, y)` from which `k` cells in direction `(dx, dy)` stay on the board.
 const fn run_starts(dx: i32, dy: i32, k: i32) -> u64 {
     let mut m = 0;
@@ -124,7 +105,8 @@ const fn run_starts(dx: i32, dy: i32, k: i32) -> u64 {
     m
 }
 
-/// The directions of lines: the cell step and `(dx, dy)`.
+/// The directions of lines: the cell step and `(dx, dy)`: along a row, a column, a diagonal
+/// and an antidiagonal (up and to the left).
 const DIRECTIONS: [(u32, i32, i32); 4] = [(1, 1, 0), (6, 0, 1), (7, 1, 1), (5, -1, 1)];
 
 /// For each direction, the cells that start a run of three, four and five.
@@ -141,6 +123,17 @@ const RUN_STARTS: [[u64; 3]; 4] = {
     }
     t
 };
+
+/// Whether `b` holds five in a row.
+#[inline(always)]
+fn five(b: u64) -> bool {
+    DIRECTIONS
+        .iter()
+        .zip(&RUN_STARTS)
+        .any(|(&(s, _, _), starts)| {
+            b & b >> s & b >> (2 * s) & b >> (3 * s) & b >> (4 * s) & starts[2] != 0
+        })
+}
 
 /// The thesis' evaluation weights (its Table 6.1): a run of three, four and five stones in a
 /// line, and a stone off the board's edge ("in the centre"; a stone on the edge scores 0).

@@ -705,11 +705,7 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
 /// The first entry of the bucket of `key` among `buckets`.
 #[inline(always)]
 fn bucket_of(key: u128, buckets: usize) -> usize {
-    let mut h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-    h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    h ^= h >> 29;
-    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    (((h as u128) * (buckets as u128)) >> 64) as usize * BUCKET
+    crate::search::tt::spread(key, buckets) * BUCKET
 }
 
 /// Puts `entry` in its bucket: over the entry of the same key, else an empty (or other
