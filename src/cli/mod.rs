@@ -66,7 +66,7 @@ enum Command {
 #[derive(Args, Clone, Debug)]
 pub struct GameArg {
     /// Game: connect4 (7x6, k=4), connect4:WxH, connect4:WxH:kK, popout (7x6), popout:WxH, cube
-    /// (Connect Four 3D) or qubic.
+    /// (Connect Four 3D), qubic or pentago.
     #[arg(long, short, default_value = "connect4")]
     game: String,
 }
