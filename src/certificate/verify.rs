@@ -20,7 +20,7 @@
 use super::class_of;
 use super::format::{MAGIC, VERSION, moves_text};
 use crate::game::{
-    Goal, MoveList, Notation, Player, RepetitionRule, Status, play_moves, repetition_draw,
+    Goal, MoveList, Notation, Player, RepetitionRule, Status, one_line, play_moves, repetition_draw,
 };
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -97,6 +97,14 @@ enum Visit<G: Notation> {
 
 /// [`verify`] with another repetition rule.
 pub fn verify_with_rule<G: Notation>(
+    start: G,
+    text: &str,
+    rule: RepetitionRule<G>,
+) -> Result<VerifySummary, String> {
+    check(start, text, rule).map_err(|e| one_line(&e))
+}
+
+fn check<G: Notation>(
     start: G,
     text: &str,
     rule: RepetitionRule<G>,

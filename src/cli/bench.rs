@@ -8,7 +8,7 @@ use super::{Outcome, SolverArgs, progress_bar};
 use clap::{Args, ValueEnum};
 use inarow::engine::bench::{BUILTIN_SUITE, Verdict, bench_text, run_builtin, run_full};
 use inarow::engine::{Engine, Options};
-use inarow::game::{Notation, Tactics};
+use inarow::game::{Notation, Tactics, one_line};
 use inarow::with_game;
 use std::path::Path;
 
@@ -56,7 +56,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
                 Ok(true) => {}
                 Ok(false) => outcome = Outcome::Failed,
                 Err(e) => {
-                    eprintln!("inarow: {e}");
+                    eprintln!("inarow: {}", one_line(&e));
                     outcome = Outcome::Failed;
                 }
             }

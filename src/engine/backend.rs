@@ -6,7 +6,7 @@
 use super::{Algorithm, Options};
 use crate::game::{Bounded, Game, Goal, KindVisitor, Player, Repeating, Status, Tactics};
 use crate::search::alphabeta::{AlphaBeta, Oracle};
-use crate::search::limits::{Limits, Stop};
+use crate::search::limits::{Clock, Limits, Stop};
 use crate::search::minimax::Minimax;
 use crate::search::pn::{DfPn, Pn2, Pns, Prover, Verdict, weak_value};
 use crate::search::threats::{ThreatBudget, wins_by_threats};
@@ -84,6 +84,8 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
             Algorithm::Minimax => Box::new(Reference {
                 minimax: Minimax::new(),
                 nodes: 0,
+                limits: o.limits,
+                max_positions: o.mem_bytes()? / Reference::BYTES_PER_POSITION,
             }),
             Algorithm::Tss => Box::new(Threats::new(o.limits)),
             family => Box::new(ProofNumbers(prover(family, o)?)),
@@ -201,19 +203,32 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
 struct Reference {
     minimax: Minimax,
     nodes: u64,
+    limits: Limits,
+    /// The memo's size under the memory budget.
+    max_positions: usize,
+}
+
+impl Reference {
+    /// The memo's bytes a position: a key and a score, and the map's own overhead.
+    const BYTES_PER_POSITION: usize = 32;
 }
 
 impl<G: Bounded> Backend<G> for Reference {
     fn value(&mut self, pos: &G, _: &[u128], weak: bool) -> Result<i32, Stop> {
-        let before = self.minimax.positions();
-        let v = self.minimax.value(pos);
-        self.nodes += (self.minimax.positions() - before) as u64;
+        let mut clock = Clock::new(self.limits);
+        let v = self
+            .minimax
+            .value_within(pos, &mut clock, self.max_positions);
+        self.nodes += clock.ticks;
+        let v = v?;
         Ok(if weak { v.signum() } else { v })
     }
     fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
-    fn set_limits(&mut self, _: Limits) {}
+    fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
     fn reset(&mut self) {
         self.minimax = Minimax::new();
     }
@@ -224,8 +239,7 @@ impl<G: Bounded> Backend<G> for Reference {
         0
     }
     fn peak_bytes(&self) -> usize {
-        // The memo: a key and a score per position, and the map's own overhead.
-        self.minimax.positions() * 32
+        self.minimax.positions() * Reference::BYTES_PER_POSITION
     }
     fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
         Err("--book works with the alpha-beta algorithms".into())

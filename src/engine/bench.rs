@@ -4,7 +4,9 @@
 //! slow for the test loop, each with a pass/fail line.
 
 use super::{Engine, Options, Report};
-use crate::game::{Game, GameSpec, Notation, Pentago, Player, Tactics, path_keys, read_position};
+use crate::game::{
+    Game, GameSpec, Notation, Pentago, Player, Tactics, one_line, path_keys, read_position,
+};
 use crate::with_game;
 use std::collections::HashMap;
 use std::path::Path;
@@ -160,7 +162,7 @@ pub fn bench_text<G: Tactics + Notation>(
         let (pos, expected) = match parsed {
             Ok(p) => p,
             Err(e) => {
-                problems.push(format!("{place}: {e}"));
+                problems.push(one_line(&format!("{place}: {e}")));
                 tally.record_bad_line();
                 continue;
             }
@@ -176,7 +178,9 @@ pub fn bench_text<G: Tactics + Notation>(
                 (None, Some(stopped)) => stopped.to_string(),
                 (None, None) => "no score".to_string(),
             };
-            problems.push(format!("{place}: {moves} expected {expected} {got}"));
+            problems.push(one_line(&format!(
+                "{place}: {moves} expected {expected} {got}"
+            )));
         }
     }
     (tally, problems)

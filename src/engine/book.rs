@@ -20,12 +20,18 @@
 //! Building solves the positions at the book's depth with the engine, deepest first, and
 //! derives every shallower score from its children's. Solved records are appended to
 //! `FILE.partial` as they come (same header without `entries` and `crc32`, first line
-//! `inarow-book-partial 1`), so an interrupted build resumes where it stopped; the finished book
-//! is written to a temporary file and renamed.
+//! `inarow-book-partial 2`; each record followed by the crc32 of its bytes, so that a damaged
+//! record is refused rather than trusted), and an interrupted build resumes where it stopped;
+//! the finished book is written to a temporary file and renamed.
 
 use super::Engine;
-use super::file::{crc_field, field, header_fields, number_field, with_suffix, write_atomically};
-use crate::game::{Bounded, Game, Kind, KindVisitor, MoveList, Repeating, Status, Tactics};
+use super::file::{
+    crc_field, field, header_fields, number_field, remove_build_files, with_suffix,
+    write_atomically, write_error,
+};
+use crate::game::{
+    Bounded, Game, Kind, KindVisitor, MoveList, Repeating, Status, Tactics, one_line,
+};
 use crate::search::alphabeta::Oracle;
 use crate::search::score::final_score;
 use std::collections::{HashMap, HashSet};
@@ -34,7 +40,7 @@ use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
 const MAGIC: &str = "inarow-book 1";
-const PARTIAL_MAGIC: &str = "inarow-book-partial 1";
+const PARTIAL_MAGIC: &str = "inarow-book-partial 2";
 
 /// A loaded book.
 pub struct Book {
@@ -123,8 +129,18 @@ impl Book {
     pub fn load(path: &Path, game: &str) -> Result<Book, String> {
         let shown = path.display();
         let bytes = fs::read(path).map_err(|e| format!("cannot read book '{shown}': {e}"))?;
+        Self::parse(&bytes, &shown.to_string(), game)
+    }
+
+    /// Checks and decodes the bytes of a book file for `game`; `shown` names the file in
+    /// errors.
+    pub fn parse(bytes: &[u8], shown: &str, game: &str) -> Result<Book, String> {
+        Self::decode_file(bytes, shown, game).map_err(|e| one_line(&e))
+    }
+
+    fn decode_file(bytes: &[u8], shown: &str, game: &str) -> Result<Book, String> {
         let bad = |why: String| format!("book '{shown}' is corrupt: {why}");
-        let (fields, start) = header_fields(&bytes, MAGIC)
+        let (fields, start) = header_fields(bytes, MAGIC)
             .map_err(|why| format!("'{shown}' is not an inarow book ({why})"))?;
         let body = &bytes[start..];
         let get = |name: &str| field(&fields, name).map(str::to_string).map_err(bad);
@@ -180,6 +196,7 @@ impl Book {
             engine,
             progress,
         })
+        .map_err(|e| one_line(&e))
     }
 
     fn build_bounded<G: Bounded + Tactics>(
@@ -193,8 +210,9 @@ impl Book {
         let width = key_bytes(start.key_bits());
         let levels = positions_by_ply(start, depth);
         let partial_path = with_suffix(out, ".partial");
-        let mut known = read_partial(&partial_path, &game, depth, width)?;
         let deepest = levels.last().map_or(&[][..], |l| &l[..]);
+        let deepest_keys: HashSet<u128> = deepest.iter().map(|p| p.canonical_key()).collect();
+        let mut known = read_partial(&partial_path, &game, depth, width, &deepest_keys)?;
         let mut stats = BuildStats {
             resumed: deepest
                 .iter()
@@ -204,8 +222,11 @@ impl Book {
         };
 
         // The costly part: search every position at the book's depth, saving each answer.
-        let mut partial = open_partial(&partial_path, &game, depth, width, known.len())?;
         let total = deepest.len();
+        let partial_len =
+            (partial_header(&game, depth, width).len() + total * partial_record_len(width)) as u64;
+        let mut partial = open_partial(&partial_path, &game, depth, width, known.len())
+            .map_err(|e| write_error(&partial_path, partial_len, &e))?;
         let mut done = stats.resumed;
         progress(done, total);
         for pos in deepest {
@@ -228,10 +249,11 @@ impl Book {
             };
             let mut record = key.to_le_bytes()[..width].to_vec();
             record.push(score as i8 as u8);
+            record.extend_from_slice(&crc32fast::hash(&record).to_le_bytes());
             partial
                 .write_all(&record)
                 .and_then(|_| partial.flush())
-                .map_err(|e| format!("cannot write '{}': {e}", partial_path.display()))?;
+                .map_err(|e| write_error(&partial_path, partial_len, &e))?;
             known.insert(key, score as i8);
             stats.solved += 1;
             done += 1;
@@ -268,7 +290,7 @@ impl Book {
             crc32fast::hash(&body)
         );
         write_atomically(out, header.as_bytes(), &body)?;
-        let _ = fs::remove_file(&partial_path);
+        remove_build_files(out);
         stats.entries = records.len();
         Ok(stats)
     }
@@ -362,12 +384,19 @@ fn partial_header(game: &str, depth: u32, width: usize) -> String {
     format!("{PARTIAL_MAGIC}\ngame {game}\ndepth {depth}\nkey-bytes {width}\n\n")
 }
 
-/// The records of an earlier, interrupted build (none if there is no partial file).
+/// The bytes of one record of the partial file: key, score, crc32 of the two.
+fn partial_record_len(width: usize) -> usize {
+    width + 1 + 4
+}
+
+/// The records of an earlier, interrupted build (none if there is no partial file), each a
+/// position at the book's depth (`deepest`) and checked by its crc32.
 fn read_partial(
     path: &Path,
     game: &str,
     depth: u32,
     width: usize,
+    deepest: &HashSet<u128>,
 ) -> Result<HashMap<u128, i8>, String> {
     let mut bytes = Vec::new();
     match File::open(path) {
@@ -385,11 +414,24 @@ fn read_partial(
             path.display()
         ));
     }
-    let body = &bytes[expected.len()..];
     // A record cut short by an interruption is dropped (and overwritten on resume).
-    let whole = body.len() / (width + 1) * (width + 1);
-    let (keys, scores) = decode(&body[..whole], width);
-    Ok(keys.into_iter().zip(scores).collect())
+    let mut known = HashMap::new();
+    for (i, record) in bytes[expected.len()..]
+        .chunks_exact(partial_record_len(width))
+        .enumerate()
+    {
+        let (data, check) = record.split_at(width + 1);
+        let (keys, scores) = decode(data, width);
+        if crc32fast::hash(data).to_le_bytes() != check || !deepest.contains(&keys[0]) {
+            return Err(format!(
+                "'{}' is damaged (record {}); remove it to start afresh",
+                path.display(),
+                i + 1
+            ));
+        }
+        known.insert(keys[0], scores[0]);
+    }
+    Ok(known)
 }
 
 /// The partial file, ready to append after its `records` whole records.
@@ -399,21 +441,19 @@ fn open_partial(
     depth: u32,
     width: usize,
     records: usize,
-) -> Result<BufWriter<File>, String> {
-    let fail = |e: std::io::Error| format!("cannot write '{}': {e}", path.display());
+) -> std::io::Result<BufWriter<File>> {
     let header = partial_header(game, depth, width);
     let mut file = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(path)
-        .map_err(fail)?;
-    let length = (header.len() + records * (width + 1)) as u64;
-    file.set_len(length).map_err(fail)?;
+        .open(path)?;
+    let length = (header.len() + records * partial_record_len(width)) as u64;
+    file.set_len(length)?;
     if records == 0 {
-        file.write_all(header.as_bytes()).map_err(fail)?;
+        file.write_all(header.as_bytes())?;
     }
     use std::io::Seek;
-    file.seek(std::io::SeekFrom::Start(length)).map_err(fail)?;
+    file.seek(std::io::SeekFrom::Start(length))?;
     Ok(BufWriter::new(file))
 }

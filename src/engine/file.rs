@@ -14,6 +14,14 @@ pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Removes what a build of `out` keeps while it runs (its saved state, and temporary files an
+/// interruption may have left), once `out` is written.
+pub(crate) fn remove_build_files(out: &Path) {
+    for suffix in [".partial", ".partial.tmp", ".cells", ".cells.tmp"] {
+        let _ = fs::remove_file(with_suffix(out, suffix));
+    }
+}
+
 /// The header (up to the first blank line) and the data after it.
 pub(crate) fn split_header(bytes: &[u8]) -> Option<(&str, &[u8])> {
     let end = bytes.windows(2).position(|w| w == b"\n\n")?;
@@ -76,26 +84,75 @@ pub(crate) fn crc_field(fields: &Fields) -> Result<u32, String> {
         .map_err(|_| "'crc32' is not a hexadecimal number".to_string())
 }
 
-/// Writes `header` and then whatever `body` writes to a temporary file beside `path`, then
-/// renames it over `path`.
+/// Free bytes for an unprivileged user on the file system that holds `path` (a file that may
+/// not exist yet); `None` when it cannot be told.
+pub(crate) fn free_bytes(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `name` is a NUL-terminated path and `stat` a valid out-parameter.
+    if unsafe { libc::statvfs(name.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    Some(stat.f_bavail as u64 * stat.f_frsize as u64)
+}
+
+/// The one-line error of a write to `path` that failed: what the system said, and the bytes
+/// the write needs beside the bytes free there.
+pub(crate) fn write_error(path: &Path, needed: u64, e: &dyn std::fmt::Display) -> String {
+    let free = free_bytes(path).map_or(String::new(), |f| format!(", {f} free there"));
+    format!(
+        "cannot write '{}': {e} (it needs {needed} bytes{free})",
+        path.display()
+    )
+}
+
+/// An error up front, before anything is written, when the disk that holds `path` has less
+/// than `needed` bytes free.
+pub(crate) fn check_room(path: &Path, needed: u64) -> Result<(), String> {
+    match free_bytes(path) {
+        Some(free) if free < needed => Err(write_error(path, needed, &"not enough space on disk")),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `header` and then `body_len` bytes that `body` writes to a temporary file beside
+/// `path`, then renames it over `path`. A write that fails (a full disk, a size limit) leaves
+/// no temporary file and nothing under `path` but what was there before.
 pub(crate) fn write_atomically_with(
     path: &Path,
     header: &[u8],
+    body_len: u64,
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
+    let needed = header.len() as u64 + body_len;
+    // The file is replaced by a rename: never a device, a directory or a pipe of that name.
+    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(format!(
+            "cannot write '{}': it exists and is not a regular file",
+            path.display()
+        ));
+    }
+    check_room(path, needed)?;
     let tmp = with_suffix(path, ".tmp");
-    let fail = |e: std::io::Error| format!("cannot write '{}': {e}", path.display());
-    let mut file = BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(fail)?);
-    file.write_all(header).map_err(fail)?;
-    body(&mut file).map_err(fail)?;
-    file.into_inner()
-        .map_err(|e| fail(e.into_error()))?
-        .sync_all()
-        .map_err(fail)?;
-    fs::rename(&tmp, path).map_err(fail)
+    let written = File::create(&tmp).and_then(|file| {
+        let mut file = BufWriter::with_capacity(1 << 20, file);
+        file.write_all(header)?;
+        body(&mut file)?;
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()
+    });
+    if let Err(e) = written.and_then(|_| fs::rename(&tmp, path)) {
+        let _ = fs::remove_file(&tmp);
+        return Err(write_error(path, needed, &e));
+    }
+    Ok(())
 }
 
 /// [`write_atomically_with`] for a body in one piece.
 pub(crate) fn write_atomically(path: &Path, header: &[u8], body: &[u8]) -> Result<(), String> {
-    write_atomically_with(path, header, |w| w.write_all(body))
+    write_atomically_with(path, header, body.len() as u64, |w| w.write_all(body))
 }

@@ -19,17 +19,18 @@
 //! ```
 //!
 //! While building, `FILE.partial` holds the state after the last saved round (first line
-//! `inarow-retro-partial 1`, fields `game`, `cells`, `round`, `crc32`, then the cells and the
-//! frontier bitset as little-endian 64-bit words); a new build of the same file resumes from it.
+//! `inarow-retro-partial 2`, fields `game`, `cells`, `round`, `crc32`, then the cells and the
+//! frontier bitset as little-endian 64-bit words; the crc32 covers the header lines above it
+//! and the data); a new build of the same file resumes from it.
 //! Both files are written to a temporary file and renamed.
 
 mod sliced;
 
 use super::file::{
-    Fields, crc_field, field, header_fields, number_field, read_head, with_suffix,
-    write_atomically_with,
+    Fields, crc_field, field, header_fields, number_field, read_head, remove_build_files,
+    with_suffix, write_atomically_with,
 };
-use crate::game::{Game, Indexed, IndexedVisitor};
+use crate::game::{Game, Indexed, IndexedVisitor, one_line};
 use crate::search::retro::{Lookup, Progress, Solution, State, Summary, Value, memory_needed};
 use std::fs;
 use std::path::Path;
@@ -38,7 +39,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 const MAGIC: &str = "inarow-retro 1";
-const PARTIAL_MAGIC: &str = "inarow-retro-partial 1";
+const PARTIAL_MAGIC: &str = "inarow-retro-partial 2";
 
 /// A loaded database.
 pub struct Database {
@@ -174,20 +175,35 @@ pub fn build<G: Game>(
             Database::build(self.0, self.1, self.2, self.3)
         }
     }
-    G::visit_indexed(Build(game, out, options, progress)).unwrap_or_else(|| Err(no_numbering(game)))
+    G::visit_indexed(Build(game, out, options, progress))
+        .unwrap_or_else(|| Err(no_numbering(game)))
+        .map_err(|e| one_line(&e))
 }
 
 impl Database {
     /// Reads and checks the database of `game` at `path`.
     pub fn load<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
         let what = format!("database '{}'", path.display());
-        let mut bytes = fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
-        let (fields, start) = fields(&bytes, MAGIC, &what)?;
+        let bytes = fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        Self::parse(bytes, &what, game)
+    }
+
+    /// Checks and decodes the bytes of a database file of `game`; `what` names it in errors.
+    pub fn parse<G: Indexed>(bytes: Vec<u8>, what: &str, game: &G) -> Result<Database, String> {
+        Self::decode_file(bytes, what, game).map_err(|e| one_line(&e))
+    }
+
+    fn decode_file<G: Indexed>(
+        mut bytes: Vec<u8>,
+        what: &str,
+        game: &G,
+    ) -> Result<Database, String> {
+        let (fields, start) = fields(&bytes, MAGIC, what)?;
         let name = fields.get("game").cloned().unwrap_or_default();
         if name != game.name() {
             return Err(format!("{what} is for {name}, not for {}", game.name()));
         }
-        let cells = number(&fields, "cells", &what)?;
+        let cells = number(&fields, "cells", what)?;
         let body = &bytes[start..];
         if Some(cells) != game.index_len() || body.len() as u64 != cells {
             return Err(format!(
@@ -196,16 +212,16 @@ impl Database {
                 game.index_len().unwrap_or(0)
             ));
         }
-        if crc32fast::hash(body) != checksum(&fields, &what)? {
+        if crc32fast::hash(body) != checksum(&fields, what)? {
             return Err(format!("{what} is corrupt: checksum mismatch"));
         }
         let summary = Summary {
-            wins: number(&fields, "wins", &what)?,
-            losses: number(&fields, "losses", &what)?,
-            draws: number(&fields, "draws", &what)?,
-            longest: number(&fields, "longest", &what)? as u32,
+            wins: number(&fields, "wins", what)?,
+            losses: number(&fields, "losses", what)?,
+            draws: number(&fields, "draws", what)?,
+            longest: number(&fields, "longest", what)? as u32,
         };
-        if number(&fields, "positions", &what)? != summary.positions() {
+        if number(&fields, "positions", what)? != summary.positions() {
             return Err(format!("{what} is corrupt: its counts do not add up"));
         }
         // The cells in place: no second copy of a large file.
@@ -302,8 +318,8 @@ impl Database {
         let solution = Solution::new(cells);
         let cells = solution.cells();
         let header = db_header(game, len, &summary, crc32fast::hash(cells));
-        write_atomically_with(out, header.as_bytes(), |w| w.write_all(cells))?;
-        let _ = fs::remove_file(&partial);
+        write_atomically_with(out, header.as_bytes(), len, |w| w.write_all(cells))?;
+        remove_build_files(out);
         Ok(BuildReport {
             summary,
             resumed_at,
@@ -344,7 +360,14 @@ impl<G: Indexed> Lookup<G> for Database {
 }
 
 fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(), String> {
+    let fields = format!(
+        "{PARTIAL_MAGIC}\ngame {}\ncells {}\nround {}\n",
+        game.name(),
+        state.cells.len(),
+        state.round,
+    );
     let mut crc = crc32fast::Hasher::new();
+    crc.update(fields.as_bytes());
     let mut hash = |b: &[u8]| {
         crc.update(b);
         Ok(())
@@ -352,14 +375,9 @@ fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(),
     for_each_block(&state.cells, &mut hash)
         .and_then(|_| for_each_frontier_block(&state.frontier, &mut hash))
         .expect("hashing does not fail");
-    let header = format!(
-        "{PARTIAL_MAGIC}\ngame {}\ncells {}\nround {}\ncrc32 {:08x}\n\n",
-        game.name(),
-        state.cells.len(),
-        state.round,
-        crc.finalize()
-    );
-    write_atomically_with(path, header.as_bytes(), |w| {
+    let header = format!("{fields}crc32 {:08x}\n\n", crc.finalize());
+    let body_len = state.cells.len() as u64 + state.frontier.len() as u64 * 8;
+    write_atomically_with(path, header.as_bytes(), body_len, |w| {
         for_each_block(&state.cells, |b| w.write_all(b))?;
         for_each_frontier_block(&state.frontier, |b| w.write_all(b))
     })
@@ -390,11 +408,22 @@ fn saved_state<G: Indexed>(
         ));
     }
     let body = &bytes[start..];
-    if body.len() as u64 != body_len || crc32fast::hash(body) != checksum(&fields, &what)? {
+    if body.len() as u64 != body_len || state_crc(&bytes, start) != Some(checksum(&fields, &what)?)
+    {
         return Err(format!("{what} is damaged; {afresh}"));
     }
     bytes.drain(..start);
     Ok(Some((fields, bytes)))
+}
+
+/// The checksum of a partial file: of its header lines above the `crc32` line, and of its
+/// data (from `start`); `None` if the header has no `crc32` line.
+fn state_crc(bytes: &[u8], start: usize) -> Option<u32> {
+    let crc_line = bytes[..start].windows(7).position(|w| w == b"\ncrc32 ")?;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&bytes[..crc_line + 1]);
+    crc.update(&bytes[start..]);
+    Some(crc.finalize())
 }
 
 /// A frontier bitset from its little-endian words.

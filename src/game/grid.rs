@@ -319,9 +319,18 @@ impl Shape for Standard {
 pub struct Runtime(pub &'static Grid);
 
 impl Runtime {
-    /// Leaks the dims: a program makes a handful of geometries and keeps them to the end.
+    /// Positions are `Copy` and carry a `&'static Grid`: each distinct grid is leaked once and
+    /// shared, so that a process that makes boards again and again (a server, a fuzzer) does
+    /// not grow.
     pub fn new(grid: Grid) -> Runtime {
-        Runtime(Box::leak(Box::new(grid)))
+        static GRIDS: std::sync::Mutex<Vec<&'static Grid>> = std::sync::Mutex::new(Vec::new());
+        let mut grids = GRIDS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&known) = grids.iter().find(|&&known| *known == grid) {
+            return Runtime(known);
+        }
+        let leaked: &'static Grid = Box::leak(Box::new(grid));
+        grids.push(leaked);
+        Runtime(leaked)
     }
 }
 
@@ -335,6 +344,16 @@ impl Shape for Runtime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grid_is_made_once_however_often_it_is_asked_for() {
+        let a = Runtime::new(Grid::new(5, 4, 4).unwrap());
+        let b = Runtime::new(Grid::new(5, 4, 4).unwrap());
+        let c = Runtime::new(Grid::new(5, 4, 3).unwrap());
+        assert!(std::ptr::eq(a.0, b.0));
+        assert!(!std::ptr::eq(a.0, c.0));
+        assert_eq!(c.0.k, 3);
+    }
 
     /// Random positions reached by dropping stones, as (first player's, second's, all).
     fn positions(grid: &Grid, count: usize, seed: u64) -> Vec<(u128, u128, u128)> {

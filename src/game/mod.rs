@@ -532,15 +532,30 @@ pub struct MoveError {
 
 impl Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.index == 0 {
-            return write!(f, "bad position '{}': {}", self.text, self.reason);
-        }
-        write!(
-            f,
-            "illegal move string '{}': move {}: {}",
-            self.text, self.index, self.reason
-        )
+        let message = if self.index == 0 {
+            format!("bad position '{}': {}", self.text, self.reason)
+        } else {
+            format!(
+                "illegal move string '{}': move {}: {}",
+                self.text, self.index, self.reason
+            )
+        };
+        f.write_str(&one_line(&message))
     }
+}
+
+/// `text` with its control characters (line breaks among them) escaped: a message that quotes
+/// what a user typed stays one printable line.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 impl std::error::Error for MoveError {}

@@ -63,7 +63,7 @@ impl FromStr for GameSpec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        let bad = |why: &str| format!("bad game spec '{s}': {why}");
+        let bad = |why: &str| super::one_line(&format!("bad game spec '{s}': {why}"));
         let mut parts = s.trim().split(':');
         let name = parts.next().unwrap_or_default();
         let size = |part: Option<&str>| -> Result<(u32, u32), String> {

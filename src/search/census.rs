@@ -59,9 +59,19 @@ pub fn count<G: Game>(
     };
     insert(start.key());
     record(&start, &mut census);
+    // The two layers of the frontier share what the key set leaves of the budget.
+    let max_frontier = (mem_bytes - set_bytes) / std::mem::size_of::<G>().max(1);
+    let outgrown = |discs: usize| {
+        format!(
+            "counting {} needs more than the memory budget of {} MiB: the frontier outgrew it at \
+             {discs} discs (raise --mem-mb)",
+            start.name(),
+            mem_bytes >> 20
+        )
+    };
     let mut layer = vec![start];
     while !layer.is_empty() {
-        let mut next = Vec::new();
+        let mut next: Vec<G> = Vec::new();
         for pos in &layer {
             if pos.status() != Status::Ongoing {
                 continue;
@@ -75,6 +85,14 @@ pub fn count<G: Game>(
                 let child = pos.play(m);
                 if insert(child.key()) {
                     record(&child, &mut census);
+                    if next.len() == next.capacity() {
+                        let room = max_frontier.saturating_sub(layer.len());
+                        let grown = (2 * next.capacity()).max(1024).min(room);
+                        if grown <= next.len() {
+                            return Err(outgrown(G::Kind::stones(&child) as usize));
+                        }
+                        next.reserve_exact(grown - next.len());
+                    }
                     next.push(child);
                 }
             }

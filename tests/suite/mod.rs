@@ -3,11 +3,13 @@
 #[macro_use]
 mod common;
 mod cube;
+mod faults;
 
 mod agreement;
 mod book;
 mod census;
 mod cli;
+mod cli_fuzz;
 mod layout;
 mod pentago;
 mod popout_rules;

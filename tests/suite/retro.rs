@@ -373,13 +373,13 @@ fn damaged_and_foreign_files_are_refused() {
     let build = ["retro", "build", "--game", "connect4:4x4", "--out", path];
     std::fs::write(
         &partial,
-        b"inarow-retro-partial 1\ngame popout:4x4\ncells 3\n\n",
+        b"inarow-retro-partial 2\ngame popout:4x4\ncells 3\n\n",
     )
     .unwrap();
     refused(&good, &build, "remove it to start afresh");
     std::fs::write(
         &partial,
-        b"inarow-retro-partial 1\ngame connect4:4x4:k4\ncells 462241\nround 2\ncrc32 0\n\n",
+        b"inarow-retro-partial 2\ngame connect4:4x4:k4\ncells 462241\nround 2\ncrc32 0\n\n",
     )
     .unwrap();
     refused(&good, &build, "damaged; remove it to start afresh");

@@ -9,7 +9,9 @@ use super::{
     BuildOptions, BuildReport, PARTIAL_MAGIC, db_header, for_each_block, for_each_frontier_block,
     frontier_from, number, saved_state,
 };
-use crate::engine::file::{with_suffix, write_atomically_with};
+use crate::engine::file::{
+    check_room, remove_build_files, with_suffix, write_atomically_with, write_error,
+};
 use crate::game::Indexed;
 use crate::search::retro::{
     Progress, Summary, allocate, apply, bitset, check_distance, clear, expand, finished,
@@ -49,28 +51,39 @@ fn read_saved<G: Indexed>(
     };
     let what = format!("partial build '{}'", partial.display());
     let want = number(&fields, "cells-crc32", &what)? as u32;
+    // A build stopped between saving the partial file and renaming the new cells file over the
+    // old one left the cells that go with it under the temporary name.
+    let next = with_suffix(cells_path, ".tmp");
+    if file_crc(cells_path)? != (len, want) {
+        if !next.exists() || file_crc(&next)? != (len, want) {
+            return Err(format!(
+                "'{}' does not match {what}; {afresh}",
+                cells_path.display()
+            ));
+        }
+        fs::rename(&next, cells_path).map_err(io_error(cells_path))?;
+    }
+    Ok(Some((
+        number(&fields, "round", &what)? as u32,
+        frontier_from(&body),
+    )))
+}
+
+/// The size and crc32 of a file.
+fn file_crc(path: &Path) -> Result<(u64, u32), String> {
     let mut crc = crc32fast::Hasher::new();
-    let mut file = File::open(cells_path).map_err(io_error(cells_path))?;
+    let mut file = File::open(path).map_err(io_error(path))?;
     let mut block = vec![0u8; 1 << 20];
     let mut size = 0u64;
     loop {
-        let n = file.read(&mut block).map_err(io_error(cells_path))?;
+        let n = file.read(&mut block).map_err(io_error(path))?;
         if n == 0 {
             break;
         }
         crc.update(&block[..n]);
         size += n as u64;
     }
-    if size != len || crc.finalize() != want {
-        return Err(format!(
-            "'{}' does not match {what}; {afresh}",
-            cells_path.display()
-        ));
-    }
-    Ok(Some((
-        number(&fields, "round", &what)? as u32,
-        frontier_from(&body),
-    )))
+    Ok((size, crc.finalize()))
 }
 
 /// Saves the round and the frontier beside the cells file whose checksum is `cells_crc`.
@@ -82,26 +95,27 @@ fn save<G: Indexed>(
     frontier: &[AtomicU64],
     cells_crc: u32,
 ) -> Result<(), String> {
+    let fields = format!(
+        "{PARTIAL_MAGIC}\ngame {}\ncells {len}\nround {round}\nsliced yes\ncells-crc32 {cells_crc}\n",
+        game.name(),
+    );
     let mut crc = crc32fast::Hasher::new();
+    crc.update(fields.as_bytes());
     for_each_frontier_block(frontier, |b| {
         crc.update(b);
         Ok(())
     })
     .expect("hashing does not fail");
-    let header = format!(
-        "{PARTIAL_MAGIC}\ngame {}\ncells {len}\nround {round}\nsliced yes\ncells-crc32 {cells_crc}\n\
-         crc32 {:08x}\n\n",
-        game.name(),
-        crc.finalize()
-    );
-    write_atomically_with(partial, header.as_bytes(), |w| {
+    let header = format!("{fields}crc32 {:08x}\n\n", crc.finalize());
+    write_atomically_with(partial, header.as_bytes(), frontier.len() as u64 * 8, |w| {
         for_each_frontier_block(frontier, |b| w.write_all(b))
     })
 }
 
-/// Writes a new cells file slice by slice: `fill(first, slice)` sets each slice's cells (from
-/// the old file, or from scratch); returns the new file's checksum once it is renamed over
-/// `cells_path`.
+/// Writes a new cells file slice by slice beside `cells_path` (its `.tmp`): `fill(first,
+/// slice)` sets each slice's cells (from the old file, or from scratch); returns the new file's
+/// checksum. [`save`] the state that goes with it before [`commit_cells`], so that a build
+/// stopped at any moment finds a partial file and cells that match.
 fn rewrite_cells(
     cells_path: &Path,
     len: u64,
@@ -109,26 +123,38 @@ fn rewrite_cells(
     mut fill: impl FnMut(u64, &[AtomicU8]) -> Result<(), String>,
 ) -> Result<u32, String> {
     let tmp = with_suffix(cells_path, ".tmp");
-    let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io_error(&tmp))?);
+    check_room(&tmp, len)?;
     let mut crc = crc32fast::Hasher::new();
-    let mut first = 0;
-    while first < len {
-        let n = (slice.len() as u64).min(len - first);
-        let part = &slice[..n as usize];
-        fill(first, part)?;
-        for_each_block(part, |b| {
-            crc.update(b);
-            out.write_all(b)
-        })
-        .map_err(io_error(&tmp))?;
-        first += n;
+    let mut write = || -> Result<(), String> {
+        let file = File::create(&tmp).map_err(|e| write_error(&tmp, len, &e))?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let mut first = 0;
+        while first < len {
+            let n = (slice.len() as u64).min(len - first);
+            let part = &slice[..n as usize];
+            fill(first, part)?;
+            for_each_block(part, |b| {
+                crc.update(b);
+                out.write_all(b)
+            })
+            .map_err(|e| write_error(&tmp, len, &e))?;
+            first += n;
+        }
+        out.into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all())
+            .map_err(|e| write_error(&tmp, len, &e))
+    };
+    if let Err(e) = write() {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
     }
-    out.into_inner()
-        .map_err(|e| io_error(&tmp)(e.into_error()))?
-        .sync_all()
-        .map_err(io_error(&tmp))?;
-    fs::rename(&tmp, cells_path).map_err(io_error(cells_path))?;
     Ok(crc.finalize())
+}
+
+/// Puts the cells [`rewrite_cells`] wrote in place of the old ones.
+fn commit_cells(cells_path: &Path) -> Result<(), String> {
+    fs::rename(with_suffix(cells_path, ".tmp"), cells_path).map_err(io_error(cells_path))
 }
 
 /// Reads the next `part.len()` cells of `reader` into `part`.
@@ -172,6 +198,7 @@ pub(super) fn build<G: Indexed>(
                 })
             })?;
             save(&partial, game, len, 1, &frontier, crc)?;
+            commit_cells(&cells_path)?;
             (1, frontier)
         }
     };
@@ -203,6 +230,7 @@ pub(super) fn build<G: Indexed>(
         progress(Progress::Round { round, decided });
         round += 1;
         save(&partial, game, len, round, &frontier, crc)?;
+        commit_cells(&cells_path)?;
         let stopped = if options.time.is_some_and(|t| began.elapsed() >= t) {
             Some("the time limit")
         } else if options.interrupt.is_some_and(|i| i.load(Relaxed)) {
@@ -242,7 +270,7 @@ pub(super) fn build<G: Indexed>(
         Ok(())
     })?;
     let header = db_header(game, len, &summary, crc.finalize());
-    write_atomically_with(out, header.as_bytes(), |w| {
+    write_atomically_with(out, header.as_bytes(), len, |w| {
         finished_blocks(&mut |b| w.write_all(b).map_err(|e| e.to_string()))
             .map_err(std::io::Error::other)
     })?;
@@ -254,8 +282,7 @@ pub(super) fn build<G: Indexed>(
             .map_err(io_error(&cells_path))?;
         value_with(game, |_| Some(finished(byte[0])))
     };
-    let _ = fs::remove_file(&cells_path);
-    let _ = fs::remove_file(&partial);
+    remove_build_files(out);
     Ok(BuildReport {
         summary,
         resumed_at,
