@@ -318,8 +318,15 @@ pub fn search(data: &[u8]) {
     options.config.threads = if flags & 4 != 0 { 2 } else { 1 };
     options.config.tt_mb = (*memory % 3) as usize;
     options.mem_mb = [0, 1, 4, 16][(*memory / 3 % 4) as usize];
+    // Without the tiny time limit, a second one still bounds the run: a node limit alone may
+    // rightly take minutes where a node is dear (a proof-number expansion on Pentago judges
+    // ~250 children by their safe moves), and the fuzzer takes a long run for a hang.
     options.limits = Limits {
-        time: (flags & 16 != 0).then(|| Duration::from_millis(1)),
+        time: Some(Duration::from_millis(if flags & 16 != 0 {
+            1
+        } else {
+            2000
+        })),
         nodes: Some(1 + *nodes as u64 * 200),
     };
     let analyse = flags & 8 != 0;

@@ -81,10 +81,11 @@ impl GameArg {
 /// Limits on each search.
 #[derive(Args, Clone, Debug, Default)]
 pub struct LimitArgs {
-    /// Stop each search after this many seconds.
+    /// Stop after this many seconds (an analysis: its searches together).
     #[arg(long)]
     time: Option<f64>,
-    /// Stop each search after this many nodes.
+    /// Stop after this many nodes (an analysis: its searches together; proof-number searches count
+    /// the positions they expand).
     #[arg(long)]
     nodes: Option<u64>,
 }

@@ -84,7 +84,7 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
             Algorithm::Minimax => Box::new(Reference {
                 minimax: Minimax::new(),
                 nodes: 0,
-                limits: o.limits,
+                clock: Clock::new(o.limits),
                 max_positions: o.mem_bytes()? / Reference::BYTES_PER_POSITION,
             }),
             Algorithm::Tss => Box::new(Threats::new(o.limits)),
@@ -203,7 +203,8 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
 struct Reference {
     minimax: Minimax,
     nodes: u64,
-    limits: Limits,
+    /// Started by [`Backend::set_limits`]: one clock for every value of a solve or analysis.
+    clock: Clock,
     /// The memo's size under the memory budget.
     max_positions: usize,
 }
@@ -215,11 +216,11 @@ impl Reference {
 
 impl<G: Bounded> Backend<G> for Reference {
     fn value(&mut self, pos: &G, _: &[u128], weak: bool) -> Result<i32, Stop> {
-        let mut clock = Clock::new(self.limits);
+        let before = self.clock.ticks;
         let v = self
             .minimax
-            .value_within(pos, &mut clock, self.max_positions);
-        self.nodes += clock.ticks;
+            .value_within(pos, &mut self.clock, self.max_positions);
+        self.nodes += self.clock.ticks - before;
         let v = v?;
         Ok(if weak { v.signum() } else { v })
     }
@@ -227,7 +228,7 @@ impl<G: Bounded> Backend<G> for Reference {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
+        self.clock = Clock::new(limits);
     }
     fn reset(&mut self) {
         self.minimax = Minimax::new();

@@ -216,6 +216,9 @@ pub struct Engine<G: Tactics> {
     weak: bool,
     distance: bool,
     limits: Limits,
+    /// When the time limit of the search under way ends ([`Engine::start_limits`]): one
+    /// deadline for every step of a solve or an analysis.
+    deadline: Option<Instant>,
     mem_bytes: usize,
     dfpn_threats: Option<ThreatBudget>,
     /// Exact keys of the positions before the one being solved (for the repetition rule).
@@ -265,6 +268,7 @@ impl<G: Tactics> Engine<G> {
             weak: options.weak || weak_only,
             distance: options.distance,
             limits: options.limits,
+            deadline: None,
             mem_bytes,
             dfpn_threats: options.dfpn_threats,
             history: Vec::new(),
@@ -378,8 +382,7 @@ impl<G: Tactics> Engine<G> {
         if let Some(&v) = known.get(&pos.key()) {
             return Ok(Some(v));
         }
-        let deadline = self.limits.time.map(|t| Instant::now() + t);
-        let answer = match pos.solve_whole(self.mem_bytes, deadline) {
+        let answer = match pos.solve_whole(self.mem_bytes, self.deadline) {
             None => return Ok(None),
             Some(Err(WholeStop::Time)) => return Err(Stop::Time),
             Some(Err(WholeStop::Memory(bytes))) => {
@@ -399,6 +402,12 @@ impl<G: Tactics> Engine<G> {
             known.insert(pos.play(mv).key(), -v);
         }
         Ok(Some(answer.value))
+    }
+
+    /// Starts the limits' clock for a search: the backend's and the game's own solver's.
+    fn start_limits(&mut self) {
+        self.backend.set_limits(self.limits);
+        self.deadline = self.limits.time.map(|t| Instant::now() + t);
     }
 
     /// The score of `pos` under the limits already set: from the database if it has it.
@@ -436,7 +445,7 @@ impl<G: Tactics> Engine<G> {
     }
 
     fn solve_here(&mut self, pos: &G) -> Report<G::Move> {
-        self.backend.set_limits(self.limits);
+        self.start_limits();
         let start = Instant::now();
         let nodes0 = self.nodes();
         let result = self.score_and_plies(pos);
@@ -457,7 +466,7 @@ impl<G: Tactics> Engine<G> {
     /// one null-window test, a proof-number search one proof.
     pub fn wins(&mut self, pos: &G) -> Report<G::Move> {
         self.on_search_stack(|engine| {
-            engine.backend.set_limits(engine.limits);
+            engine.start_limits();
             let start = Instant::now();
             let nodes0 = engine.nodes();
             let result = match engine.looked_up(pos) {
@@ -570,7 +579,7 @@ impl<G: Tactics> Engine<G> {
     /// Limits apply to the whole analysis; moves not reached have no score.
     pub fn analyze(&mut self, pos: &G) -> Vec<MoveScore<G::Move>> {
         self.on_search_stack(|engine| {
-            engine.backend.set_limits(engine.limits);
+            engine.start_limits();
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut scores: Vec<MoveScore<G::Move>> = Vec::new();

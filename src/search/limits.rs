@@ -78,6 +78,11 @@ pub(crate) struct Clock {
     limits: Limits,
     deadline: Option<Instant>,
     pub ticks: u64,
+    /// Calls of [`Clock::poll`].
+    polls: u64,
+    /// The time limit was reached: every later tick and poll stops at once (an analysis runs
+    /// one search a move under one clock).
+    expired: bool,
 }
 
 impl Clock {
@@ -86,6 +91,8 @@ impl Clock {
             limits,
             deadline: limits.time.map(|t| Instant::now() + t),
             ticks: 0,
+            polls: 0,
+            expired: false,
         }
     }
 
@@ -97,15 +104,30 @@ impl Clock {
             return Err(Stop::Nodes);
         }
         if self.ticks & 1023 == 0 {
+            count_nodes(1024);
+            self.check_time()?;
+        } else if self.expired {
+            return Err(Stop::Time);
+        }
+        Ok(())
+    }
+
+    /// Checks the time every 64 calls without counting a node: for work inside one node that
+    /// can take long (judging the ~250 children of a Pentago position, each by its safe
+    /// moves), so that a time limit holds within milliseconds there too.
+    #[inline(always)]
+    pub fn poll(&mut self) -> Result<(), Stop> {
+        self.polls += 1;
+        if self.polls & 63 == 0 || self.expired {
             self.check_time()?;
         }
         Ok(())
     }
 
     #[cold]
-    fn check_time(&self) -> Result<(), Stop> {
-        count_nodes(1024);
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+    fn check_time(&mut self) -> Result<(), Stop> {
+        if self.expired || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.expired = true;
             Err(Stop::Time)
         } else {
             Ok(())

@@ -528,6 +528,37 @@ fn time_limit_gives_an_unknown_score() {
 }
 
 #[test]
+fn an_analysis_stops_at_its_time_limit_with_every_algorithm() {
+    // Pentago at six stones: ~250 moves, none of them solvable in the time, and costly nodes
+    // (a proof-number expansion judges ~250 children). The limit covers the whole analysis, not
+    // each move, and holds inside a node too. The bound is the limit and a wide margin for a
+    // loaded machine, far below a limit a move (50 s) or one checked every 1024 expansions.
+    for algo in ["gallop", "pns", "pn2", "dfpn", "minimax"] {
+        let started = std::time::Instant::now();
+        let r = inarow(
+            &[
+                "analyze",
+                "--game",
+                "pentago",
+                "--algo",
+                algo,
+                "--time",
+                "0.2",
+                "--mem-mb",
+                "16",
+                "a10rf63lb21lc42ra20r",
+            ],
+            None,
+        );
+        let took = started.elapsed();
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(3), "{algo}: {}", r.stderr);
+        assert!(r.stderr.contains("limit"), "{algo}: {}", r.stderr);
+        assert!(took.as_secs_f64() < 5.0, "{algo}: {took:?} for --time 0.2");
+    }
+}
+
+#[test]
 fn self_play_on_4x4_is_a_draw() {
     // Perfect play on 4x4 ends in a draw (published).
     let r = inarow(&["play", "--human", "none", "--game", "connect4:4x4"], None);

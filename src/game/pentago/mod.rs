@@ -556,6 +556,11 @@ impl Tactics for Pentago {
         }
         let me = self.side_to_move() as usize;
         let [mine, theirs] = [self.stones[me], self.stones[me ^ 1]];
+        // Five needs five stones: with the one still to place, four must be on the board
+        // already (all five once placed). This makes the opening's many safe-move checks cheap.
+        if mine.count_ones() < if self.pending { 5 } else { 4 } {
+            return false;
+        }
         if self.pending {
             return (0..8).any(|r| five(turn(mine, r)) && !five(turn(theirs, r)));
         }

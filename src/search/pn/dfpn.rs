@@ -494,7 +494,7 @@ impl<G: Tactics> DfPn<G> {
     /// Pushes the children of `pos` on the kid stack (a separate frame, so that the move list
     /// is off the stack before the search recurses).
     #[inline(never)]
-    fn make_kids(&mut self, pos: &G) {
+    fn make_kids(&mut self, pos: &G) -> Result<(), Stop> {
         let base = self.kids.len();
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
@@ -530,6 +530,10 @@ impl<G: Tactics> DfPn<G> {
                     // Searched or judged before: what the table knows beats a new judgement.
                     (pn, dn, if pn == 0 || dn == 0 { FINAL } else { 0 })
                 } else {
+                    if let Err(stop) = self.clock.poll() {
+                        self.line = line;
+                        return Err(stop);
+                    }
                     let eval = self.judge(&child, child_threats);
                     let (pn, dn, state) = match self.count_defences(&child, eval) {
                         Eval::Solved(v) => {
@@ -560,6 +564,7 @@ impl<G: Tactics> DfPn<G> {
             });
         }
         self.line = line;
+        Ok(())
     }
 
     /// Searches below `pos` (open, not on the path, `depth` plies below the root) until its
@@ -583,7 +588,7 @@ impl<G: Tactics> DfPn<G> {
         let exact = pos.key();
         self.path.insert(exact);
         let base = self.kids.len();
-        self.make_kids(pos);
+        self.make_kids(pos)?;
         debug_assert!(self.kids.len() > base, "an open position has a safe move");
         // `a` is the number a child must make small for this node to be solved by it alone
         // (proof at OR nodes, disproof at AND nodes); `b` the number summed over children.

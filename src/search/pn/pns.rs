@@ -144,6 +144,7 @@ impl<G: Tactics> Tree<G> {
                     }
                     continue;
                 }
+                clock.poll()?;
                 let mut child_moves = MoveList::new();
                 let numbers =
                     match evaluate_into(&child, self.attacker, self.goal, &mut child_moves) {
