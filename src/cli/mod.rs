@@ -81,11 +81,11 @@ impl GameArg {
 /// Limits on each search.
 #[derive(Args, Clone, Debug, Default)]
 pub struct LimitArgs {
-    /// Stop after this many seconds (an analysis: its searches together).
+    /// Stop each search after this many seconds (`analyze`: one limit for all its moves).
     #[arg(long)]
     time: Option<f64>,
-    /// Stop after this many nodes (an analysis: its searches together; proof-number searches count
-    /// the positions they expand).
+    /// Stop each search after this many nodes (`analyze`: one limit for all its moves;
+    /// proof-number searches count the positions they expand).
     #[arg(long)]
     nodes: Option<u64>,
 }
