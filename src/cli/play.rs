@@ -136,7 +136,7 @@ fn hint<G: Tactics + Notation>(engine: &mut Engine<G>, pos: &G, limits: Limits) 
     let exact = engine.analyze(pos);
     if exact.iter().all(|s| s.score.is_none())
         && pos.evaluate().is_some()
-        && let Some(choice) = heuristic::search(pos, limits, HEURISTIC_TABLE_BYTES, true)
+        && let Some(choice) = heuristic::search(pos, limits, None, HEURISTIC_TABLE_BYTES, true)
     {
         println!("  (heuristic search, {} plies)", choice.depth);
         for (mv, value) in choice.moves {
@@ -163,7 +163,7 @@ fn engine_move<G: Tactics>(engine: &mut Engine<G>, pos: &G, heuristic: Limits) -
         return mv;
     }
     if pos.evaluate().is_some()
-        && let Some(choice) = heuristic::search(pos, heuristic, HEURISTIC_TABLE_BYTES, false)
+        && let Some(choice) = heuristic::search(pos, heuristic, None, HEURISTIC_TABLE_BYTES, false)
     {
         return choice.best;
     }

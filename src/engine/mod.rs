@@ -18,6 +18,7 @@ pub mod bench;
 pub mod book;
 mod file;
 pub mod generate;
+pub mod play;
 pub mod retro;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
@@ -402,6 +403,11 @@ impl<G: Tactics> Engine<G> {
             known.insert(pos.play(mv).key(), -v);
         }
         Ok(Some(answer.value))
+    }
+
+    /// The limits of the next calls (solve, or analyze as a whole).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
     }
 
     /// Starts the limits' clock for a search: the backend's and the game's own solver's.

@@ -6,6 +6,7 @@
 //! `(height + 1) * width <= 64`) or `u128` (up to 128 bits).
 
 use super::bits::{Bits, cells};
+use super::geometry::line_score;
 use super::grid::{Grid, Shape};
 use super::{
     Bounded, Finite, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, RankedMove,
@@ -239,6 +240,14 @@ impl<B: Bits, S: Shape> Notation for Connect<B, S> {
 impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
     /// A drop makes lines only for its mover, and the board fills only on the last ply.
     const ONLY_MOVER_WINS: bool = true;
+
+    /// Open lines and threats, with Allis' row parity ([`line_score`]).
+    fn evaluate(&self) -> Option<i32> {
+        let g = self.grid();
+        let rows = (g.col_bits(), self.ply.is_multiple_of(2));
+        let (mine, theirs) = (self.current.to_u128(), self.last_mover_stones().to_u128());
+        Some(line_score(g.lines(), mine, theirs, g.k, Some(rows)))
+    }
 
     /// Two bounds on how well the side to move can do (when it has no immediate win):
     /// - no quick win: it can win with its second move (ply + 3) only by completing a line with one

@@ -674,6 +674,20 @@ impl<const GRAVITY: bool> Bounded for Cube<GRAVITY> {
 impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
     /// A stone makes lines only for its mover, and the board fills on the last ply.
     const ONLY_MOVER_WINS: bool = true;
+
+    /// Open lines and threats ([`geometry::line_score`]; no row parity in three dimensions).
+    fn evaluate(&self) -> Option<i32> {
+        static LINES: [OnceLock<Vec<u128>>; 2] = [OnceLock::new(), OnceLock::new()];
+        let lines =
+            LINES[GRAVITY as usize].get_or_init(|| Geometry::cube(GRAVITY).lines().to_vec());
+        Some(geometry::line_score(
+            lines,
+            self.mine() as u128,
+            self.theirs() as u128,
+            4,
+            None,
+        ))
+    }
     const CHILD_LOOKUPS_UNTIL: (u32, u32) = (1, 1);
     const THREATS: bool = true;
     /// Without gravity, alpha-beta settles few positions with fewer than 50 empty cells in

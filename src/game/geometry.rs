@@ -11,6 +11,43 @@
 
 use std::collections::HashSet;
 
+/// A zero-sum evaluation by lines, for the playing engines ([`crate::game::Tactics::evaluate`]):
+/// every line of `k` cells that holds stones of one side only is worth more the more it holds
+/// (1, 4, 16, ... by stone; a line one stone short, a threat, 64), for that side. With
+/// `rows_of = Some((col_bits, first))` (gravity boards), a threat on a row of the right parity for
+/// its owner (odd rows, 1-based, for the first player, even for the second: Allis' zugzwang
+/// rule) counts double. `first` says whether `mine` belongs to the first player. Positive
+/// favours `mine`.
+pub fn line_score(
+    lines: &[u128],
+    mine: u128,
+    theirs: u128,
+    k: u32,
+    rows_of: Option<(u32, bool)>,
+) -> i32 {
+    let mut score = 0;
+    for &line in lines {
+        let (m, t) = (line & mine, line & theirs);
+        let (held, sign, first) = match (m != 0, t != 0) {
+            (true, false) => (m, 1, rows_of.is_some_and(|r| r.1)),
+            (false, true) => (t, -1, rows_of.is_some_and(|r| !r.1)),
+            _ => continue,
+        };
+        let n = held.count_ones();
+        let mut worth = if n + 1 >= k { 64 } else { 1 << (2 * (n - 1)) };
+        if n + 1 == k
+            && let Some((col_bits, _)) = rows_of
+        {
+            let row = (line & !held).trailing_zeros() % col_bits;
+            if (row % 2 == 0) == first {
+                worth *= 2;
+            }
+        }
+        score += sign * worth;
+    }
+    score
+}
+
 /// A permutation of cells: `image[cell]` for every bit of the word (cells off the board map to
 /// themselves).
 pub type Permutation = [u8; 128];

@@ -131,6 +131,21 @@ impl Grid {
         }
     }
 
+    /// Every line of this board as a cell mask, made once per board size and kept for the
+    /// process (the playing engines' evaluation reads them).
+    pub fn lines(&self) -> &'static [u128] {
+        type Known = Vec<((u32, u32, u32), &'static [u128])>;
+        static KNOWN: std::sync::Mutex<Known> = std::sync::Mutex::new(Vec::new());
+        let size = (self.width, self.height, self.k);
+        let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, lines)) = known.iter().find(|(s, _)| *s == size) {
+            return lines;
+        }
+        let lines: &'static [u128] = Vec::leak(self.geometry().lines().to_vec());
+        known.push((size, lines));
+        lines
+    }
+
     /// This board as data: every line a cell mask, the mirror a permutation of cells. The shift
     /// formulas below are its fast form (the tests hold them to it).
     pub fn geometry(&self) -> Geometry {

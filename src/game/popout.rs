@@ -41,6 +41,7 @@
 //! boards, sides to move and draw claims are, however many moves led to them.
 
 use super::bits::{Bits, cells};
+use super::geometry::line_score;
 use super::grid::{Grid, Shape};
 use super::{
     Cyclic, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Repeating, Status, Tactics,
@@ -371,6 +372,20 @@ impl<B: Bits, S: Shape> Notation for PopOut<B, S> {
 }
 
 impl<B: Bits, S: Shape> Tactics for PopOut<B, S> {
+    /// Open lines and threats, with Allis' row parity ([`line_score`]).
+    fn evaluate(&self) -> Option<i32> {
+        let g = self.grid();
+        let rows = (g.col_bits(), self.ply.is_multiple_of(2));
+        let theirs = (self.current ^ self.mask).to_u128();
+        Some(line_score(
+            g.lines(),
+            self.current.to_u128(),
+            theirs,
+            g.k,
+            Some(rows),
+        ))
+    }
+
     /// A drop that completes a line of the side to move, or a pop after which it has one.
     #[inline(always)]
     fn has_winning_move(&self) -> bool {

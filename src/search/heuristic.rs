@@ -30,6 +30,8 @@ pub struct Choice<M> {
     pub value: Value,
     /// Each move's value (best first), when all were asked for; else empty.
     pub moves: Vec<(M, Value)>,
+    /// The expected line from the position: the best move, then the table's best replies.
+    pub pv: Vec<M>,
     /// The depth of the last finished iteration, in plies.
     pub depth: u32,
     pub nodes: u64,
@@ -140,6 +142,24 @@ impl Searcher {
         Ok(best.0)
     }
 
+    /// `first`, then the best moves the table holds after it, at most `depth` moves in all.
+    fn line<G: Tactics>(&self, pos: &G, first: G::Move, depth: u32) -> Vec<G::Move> {
+        let mut line = vec![first];
+        let mut p = pos.play(first);
+        while (line.len() as u32) < depth && p.status() == Status::Ongoing {
+            let entry = self.table[spread(p.key(), self.table.len())];
+            let mut moves = MoveList::new();
+            p.legal_moves(&mut moves);
+            if entry.key != p.key() || entry.bound.is_none() || entry.best as usize >= moves.len() {
+                break;
+            }
+            let mv = moves[entry.best as usize];
+            line.push(mv);
+            p = p.play(mv);
+        }
+        line
+    }
+
     /// What a root score means, given whether its lines all ended.
     fn value(&self, score: i32, ended: bool) -> Value {
         if !self.exact_allowed {
@@ -156,13 +176,15 @@ impl Searcher {
     }
 }
 
-/// Deepens an alpha-beta search of `pos` over the game's evaluation until `limits` stop it or
-/// every line has ended, with a table of `table_bytes`. With `all_moves`, every move is
-/// searched with a full window, so that each gets its own value; otherwise only the best is
-/// sure. `None` if the position is over, or the limits stopped the first iteration.
+/// Deepens an alpha-beta search of `pos` over the game's evaluation until `limits` stop it,
+/// it reaches `max_depth` plies or every line has ended, with a table of `table_bytes`. With
+/// `all_moves`, every move is searched with a full window, so that each gets its own value;
+/// otherwise only the best is sure. `None` if the position is over, or the limits stopped the
+/// first iteration.
 pub fn search<G: Tactics>(
     pos: &G,
     limits: Limits,
+    max_depth: Option<u32>,
     table_bytes: usize,
     all_moves: bool,
 ) -> Option<Choice<G::Move>> {
@@ -183,6 +205,7 @@ pub fn search<G: Tactics>(
     let mut done: Option<Choice<G::Move>> = None;
     // Deeper than the end of a bounded game is pointless; elsewhere the limits decide.
     let deepest = G::Kind::max_plies(pos).map_or(64, |m| m.saturating_sub(pos.ply()).max(1));
+    let deepest = max_depth.map_or(deepest, |d| d.clamp(1, deepest));
     for depth in 1..=deepest {
         let mut alpha = -WIN;
         let mut stop = None;
@@ -227,6 +250,7 @@ pub fn search<G: Tactics>(
             } else {
                 Vec::new()
             },
+            pv: s.line(pos, best, depth),
             depth,
             nodes: s.clock.ticks,
             stop: None,

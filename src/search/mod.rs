@@ -5,6 +5,7 @@
 //! - [`winner`]: "does this player win?" for games whose positions repeat, with handicaps;
 //! - [`pn`]: the proof-number family (PNS, PN², df-pn) and certificate extraction;
 //! - [`heuristic`]: iterative-deepening alpha-beta over a game's evaluation, for play;
+//!   [`mcts`]: MCTS-Solver, Monte-Carlo tree search that proves values as it goes;
 //! - [`minimax`]: the exhaustive reference; [`census`]: exact position counts; [`retro`]:
 //!   retrograde analysis;
 //! - [`limits`], [`score`], [`tt`]: what they share.
@@ -13,6 +14,7 @@ pub mod alphabeta;
 pub mod census;
 pub mod heuristic;
 pub mod limits;
+pub mod mcts;
 pub(crate) mod memory;
 pub mod minimax;
 pub mod pn;

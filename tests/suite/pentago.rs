@@ -398,7 +398,7 @@ fn the_heuristic_engine_is_exact_where_every_line_ends() {
         let exact = midgame::solve(&pos, 1 << 30, 1, None, |_, _| {})
             .unwrap()
             .unwrap();
-        let choice = search(&pos, Limits::default(), 1 << 20, true).unwrap();
+        let choice = search(&pos, Limits::default(), None, 1 << 20, true).unwrap();
         assert_eq!(choice.stop, None, "{i}");
         assert_eq!(
             choice.value,
@@ -431,7 +431,7 @@ fn the_heuristic_engine_takes_wins_and_avoids_immediate_losses() {
         .into_iter()
         .flat_map(|stones| random_positions(stones, 10, stones as u64))
     {
-        let choice = search(&pos, limits, 1 << 22, false).unwrap();
+        let choice = search(&pos, limits, None, 1 << 22, false).unwrap();
         // Two plies at least, unless a win in one ended the search.
         assert!(
             choice.depth >= 2 || choice.value == Value::Exact(1),

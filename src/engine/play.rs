@@ -1,0 +1,347 @@
+//! Playing engines: a move and a value for every move of a position within a thinking time,
+//! at a strength the user chooses ([`Level`]). Values say what they are ([`Valuation`]): exact
+//! where a solver, a book or a database settled them, an estimate otherwise.
+
+use super::{Engine, Limits, Options};
+use crate::game::{MoveList, Status, Tactics};
+use crate::search::heuristic::{self, Value};
+use crate::search::mcts::{self, Estimate, Rng};
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// How an engine plays, weakest first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A random move that does not lose at once (a win at once if there is one).
+    Random,
+    /// Alpha-beta over the game's evaluation to a fixed depth (plies).
+    Depth(u32),
+    /// MCTS-Solver for the whole time.
+    Mcts,
+    /// Iterative-deepening alpha-beta over the game's evaluation for the whole time (the
+    /// generalised-connect-four seed's strongest AI).
+    AlphaBeta,
+    /// The exact solver (with any book or database) first, then iterative-deepening alpha-beta
+    /// over the evaluation where it cannot finish: the default.
+    Best,
+}
+
+impl FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        Ok(match s {
+            "random" => Level::Random,
+            "mcts" => Level::Mcts,
+            "alphabeta" => Level::AlphaBeta,
+            "best" => Level::Best,
+            _ => match s.strip_prefix("depth") {
+                Some(n) => match n.parse::<u32>() {
+                    Ok(n @ 1..=64) => Level::Depth(n),
+                    _ => return Err(format!("'{s}': a depth is 1-64 plies, like depth3")),
+                },
+                None => {
+                    return Err(format!(
+                        "unknown engine '{s}': random, depthN (N plies of alpha-beta), mcts, \
+                         alphabeta or best"
+                    ));
+                }
+            },
+        })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Level::Random => f.write_str("random"),
+            Level::Depth(n) => write!(f, "depth{n}"),
+            Level::Mcts => f.write_str("mcts"),
+            Level::AlphaBeta => f.write_str("alphabeta"),
+            Level::Best => f.write_str("best"),
+        }
+    }
+}
+
+/// What a move is worth to the side that plays it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Valuation {
+    /// The exact solver's score (its convention: 1 / 0 / -1 when it answers win / draw / loss,
+    /// else the exact score, higher for a sooner win).
+    Exact(i32),
+    /// Proven by a search that settles win / draw / loss only (1 / 0 / -1): MCTS-Solver, or
+    /// the heuristic search where every line ended.
+    Proven(i32),
+    /// The evaluation at the end of the principal line of a depth-limited search (positive
+    /// favours the mover).
+    Heuristic(i32),
+    /// The mean playout result through the move, 0-1 (MCTS).
+    WinRate(f64),
+    /// Not reached within the time.
+    Unknown,
+}
+
+impl Valuation {
+    /// A sort key: exact wins first, then estimates, exact losses last.
+    fn rank(self) -> (i32, i64) {
+        match self {
+            Valuation::Exact(v) | Valuation::Proven(v) if v > 0 => (3, v as i64),
+            Valuation::Exact(v) | Valuation::Proven(v) if v < 0 => (0, v as i64),
+            Valuation::Exact(_) | Valuation::Proven(_) => (1, 0),
+            Valuation::Heuristic(v) => (1 + (v > 0) as i32, v as i64),
+            Valuation::WinRate(r) => (1 + (r > 0.5) as i32, ((r - 0.5) * 1e6) as i64),
+            Valuation::Unknown => (1, i64::MIN),
+        }
+    }
+
+    /// Whether the value is the game-theoretic one (not an estimate).
+    pub fn is_exact(self) -> bool {
+        matches!(self, Valuation::Exact(_) | Valuation::Proven(_))
+    }
+}
+
+impl fmt::Display for Valuation {
+    /// Exact scores as numbers, proven values as win / draw / loss, estimates marked `~` (a
+    /// heuristic score, or a win rate in %), unknown as `?`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Valuation::Exact(v) => write!(f, "{v}"),
+            Valuation::Proven(v) => f.write_str(match v.signum() {
+                1 => "win",
+                0 => "draw",
+                _ => "loss",
+            }),
+            Valuation::Heuristic(v) => write!(f, "~{v}"),
+            Valuation::WinRate(r) => write!(f, "~{:.0}%", r * 100.0),
+            Valuation::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+/// An engine's view of a position: every move with its value, best first, and a line.
+#[derive(Clone, Debug)]
+pub struct Analysis<M> {
+    pub moves: Vec<(M, Valuation)>,
+    /// The expected line of play from the position (may be empty).
+    pub pv: Vec<M>,
+    /// What answered: "exact", "alphabeta depth N", "mcts N playouts", "random".
+    pub source: String,
+}
+
+/// A playing engine for positions of one game.
+pub struct Player<G: Tactics> {
+    level: Level,
+    /// The exact solver (level [`Level::Best`]).
+    exact: Option<Engine<G>>,
+    /// The table of the heuristic search and the tree of MCTS, in bytes.
+    mem_bytes: usize,
+    repetition: usize,
+    rng: Rng,
+}
+
+impl<G: Tactics> Player<G> {
+    /// An engine of `level`; `options` configure the exact solver of [`Level::Best`] (its
+    /// limits are set on each call from the thinking time).
+    pub fn new(level: Level, sample: &G, options: Options, seed: u64) -> Result<Self, String> {
+        let repetition = options.repetition as usize;
+        let mem_bytes = options.mem_bytes()?.min(256 << 20);
+        let exact = match level {
+            Level::Best => Some(Engine::try_new(sample, options)?),
+            _ => None,
+        };
+        Ok(Player {
+            level,
+            exact,
+            mem_bytes,
+            repetition,
+            rng: Rng::new(seed),
+        })
+    }
+
+    /// An engine of level [`Level::Best`] around an exact solver already set up (with a book
+    /// or a database).
+    pub fn with_engine(engine: Engine<G>, options: &Options, seed: u64) -> Result<Self, String> {
+        Ok(Player {
+            level: Level::Best,
+            exact: Some(engine),
+            mem_bytes: options.mem_bytes()?.min(256 << 20),
+            repetition: options.repetition as usize,
+            rng: Rng::new(seed),
+        })
+    }
+
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// The engine's move in `pos` (ongoing), reached after the positions whose exact keys are
+    /// `earlier` (oldest first; they count for repetitions), thinking for `think`.
+    pub fn choose(&mut self, pos: &G, earlier: &[u128], think: Duration) -> Option<G::Move> {
+        Some(self.think(pos, earlier, think, false)?.moves.first()?.0)
+    }
+
+    /// Every move of `pos` with its value, best first, within `think`.
+    pub fn analyse(&mut self, pos: &G, earlier: &[u128], think: Duration) -> Analysis<G::Move> {
+        self.think(pos, earlier, think, true).unwrap_or(Analysis {
+            moves: Vec::new(),
+            pv: Vec::new(),
+            source: "over".into(),
+        })
+    }
+
+    fn think(
+        &mut self,
+        pos: &G,
+        earlier: &[u128],
+        think: Duration,
+        all: bool,
+    ) -> Option<Analysis<G::Move>> {
+        if pos.status() != Status::Ongoing {
+            return None;
+        }
+        let started = Instant::now();
+        let until = |share: f64| Limits {
+            time: Some(think.mul_f64(share).saturating_sub(started.elapsed())),
+            nodes: None,
+        };
+        match self.level {
+            Level::Random => Some(self.random(pos)),
+            Level::Depth(depth) => self.heuristic(pos, until(1.0), Some(depth), all),
+            Level::AlphaBeta => self.heuristic(pos, until(1.0), None, all),
+            Level::Mcts => self.mcts(pos, earlier, until(1.0)),
+            Level::Best => {
+                if let Some(found) = self.exact(pos, earlier, until(0.5), all) {
+                    return Some(found);
+                }
+                let rest = until(1.0);
+                self.heuristic(pos, rest, None, all)
+                    .or_else(|| self.mcts(pos, earlier, rest))
+            }
+        }
+    }
+
+    /// A random move that does not lose at once; a win at once if there is one.
+    fn random(&mut self, pos: &G) -> Analysis<G::Move> {
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let me = pos.side_to_move();
+        let winning = moves
+            .iter()
+            .copied()
+            .find(|&m| pos.play(m).status() == Status::Win(me));
+        let mv = winning.unwrap_or_else(|| {
+            let mut safe = MoveList::new();
+            pos.safe_moves(&mut safe);
+            if safe.is_empty() {
+                moves[self.rng.below(moves.len())]
+            } else {
+                safe[self.rng.below(safe.len())].mv
+            }
+        });
+        Analysis {
+            moves: vec![(mv, Valuation::Unknown)],
+            pv: vec![mv],
+            source: "random".into(),
+        }
+    }
+
+    /// The exact solver's values of every move (or the best move alone), if it finishes.
+    fn exact(
+        &mut self,
+        pos: &G,
+        earlier: &[u128],
+        limits: Limits,
+        all: bool,
+    ) -> Option<Analysis<G::Move>> {
+        let engine = self.exact.as_mut()?;
+        engine.set_limits(limits);
+        engine.set_history(earlier.to_vec());
+        if all {
+            let scores = engine.analyze(pos);
+            if scores.iter().any(|s| s.score.is_none()) {
+                return None;
+            }
+            let moves: Vec<_> = scores
+                .iter()
+                .map(|s| (s.mv, s.score.map_or(Valuation::Unknown, Valuation::Exact)))
+                .collect();
+            let pv = vec![moves.first()?.0];
+            return Some(Analysis {
+                moves,
+                pv,
+                source: "exact".into(),
+            });
+        }
+        let report = engine.solve_detailed(pos);
+        let score = report.score?;
+        let best = *report.best_moves.first()?;
+        Some(Analysis {
+            moves: vec![(best, Valuation::Exact(score))],
+            pv: if report.pv.is_empty() {
+                vec![best]
+            } else {
+                report.pv
+            },
+            source: "exact".into(),
+        })
+    }
+
+    /// Alpha-beta over the evaluation, to `depth` plies or deepening for the time.
+    fn heuristic(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        depth: Option<u32>,
+        all: bool,
+    ) -> Option<Analysis<G::Move>> {
+        pos.evaluate()?;
+        let choice = heuristic::search(pos, limits, depth, self.mem_bytes, all)?;
+        let valuation = |v: Value| match v {
+            Value::Exact(v) => Valuation::Proven(v),
+            Value::Heuristic(v) => Valuation::Heuristic(v),
+        };
+        let moves = if choice.moves.is_empty() {
+            vec![(choice.best, valuation(choice.value))]
+        } else {
+            choice
+                .moves
+                .iter()
+                .map(|&(m, v)| (m, valuation(v)))
+                .collect()
+        };
+        Some(Analysis {
+            moves,
+            pv: choice.pv,
+            source: format!("alphabeta depth {}", choice.depth),
+        })
+    }
+
+    fn mcts(&mut self, pos: &G, earlier: &[u128], limits: Limits) -> Option<Analysis<G::Move>> {
+        let out = mcts::search(
+            pos,
+            earlier,
+            self.repetition,
+            limits,
+            self.mem_bytes,
+            &mut self.rng,
+        )?;
+        let mut moves: Vec<_> = out
+            .moves
+            .iter()
+            .map(|&(m, e)| {
+                let v = match e {
+                    Estimate::Proven(v) => Valuation::Proven(v),
+                    Estimate::Mean { mean, .. } => Valuation::WinRate(mean),
+                };
+                (m, v)
+            })
+            .collect();
+        // MCTS's own order (visits) decides among estimates; proofs go first and last.
+        moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v.rank().0));
+        Some(Analysis {
+            moves,
+            pv: out.pv,
+            source: format!("mcts {} playouts", out.playouts),
+        })
+    }
+}
