@@ -7,6 +7,7 @@ mod bench;
 mod book;
 mod count;
 mod generate;
+mod matches;
 mod play;
 mod retro;
 mod solve;
@@ -60,6 +61,9 @@ enum Command {
     Retro(retro::RetroCommand),
     /// Solve the empty board of every size in turn: the size table.
     Table(table::TableArgs),
+    /// Two engines play each other: wins, draws, losses and the Elo difference.
+    #[command(name = "match")]
+    Match(matches::MatchArgs),
 }
 
 /// The game, for every command that plays one.
@@ -408,6 +412,7 @@ pub fn run() -> Result<Outcome, String> {
         Command::Book(command) => book::run(command),
         Command::Count(args) => count::run(args),
         Command::Gen(args) => generate::run(args),
+        Command::Match(args) => matches::run(args),
         Command::Retro(command) => retro::run(command),
     }
 }

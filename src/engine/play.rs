@@ -3,7 +3,7 @@
 //! where a solver, a book or a database settled them, an estimate otherwise.
 
 use super::{Engine, Limits, Options};
-use crate::game::{MoveList, Status, Tactics};
+use crate::game::{Kind, MoveList, Status, Tactics};
 use crate::search::heuristic::{self, Value};
 use crate::search::mcts::{self, Estimate, Rng};
 use std::fmt;
@@ -128,12 +128,16 @@ pub struct Analysis<M> {
     pub source: String,
 }
 
+/// The heuristic search's table: allocated on each call, so small enough to cost nothing next
+/// to a move's thinking time, and large enough for the depths a second of search reaches.
+const HEURISTIC_TABLE_BYTES: usize = 16 << 20;
+
 /// A playing engine for positions of one game.
 pub struct Player<G: Tactics> {
     level: Level,
     /// The exact solver (level [`Level::Best`]).
     exact: Option<Engine<G>>,
-    /// The table of the heuristic search and the tree of MCTS, in bytes.
+    /// The most memory of the heuristic search's table and of the tree of MCTS, in bytes.
     mem_bytes: usize,
     repetition: usize,
     rng: Rng,
@@ -295,7 +299,8 @@ impl<G: Tactics> Player<G> {
         all: bool,
     ) -> Option<Analysis<G::Move>> {
         pos.evaluate()?;
-        let choice = heuristic::search(pos, limits, depth, self.mem_bytes, all)?;
+        let table = self.mem_bytes.min(HEURISTIC_TABLE_BYTES);
+        let choice = heuristic::search(pos, limits, depth, table, all)?;
         let valuation = |v: Value| match v {
             Value::Exact(v) => Valuation::Proven(v),
             Value::Heuristic(v) => Valuation::Heuristic(v),
@@ -343,5 +348,137 @@ impl<G: Tactics> Player<G> {
             pv: out.pv,
             source: format!("mcts {} playouts", out.playouts),
         })
+    }
+}
+
+/// How a game between two engines ended, for the first player.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    FirstWins,
+    Draw,
+    SecondWins,
+}
+
+/// Plays `players` (first, second) against each other from `pos`, reached after the positions
+/// whose exact keys are `earlier`, each thinking `think` a move. A game that repeats is drawn
+/// by `repetition` (the occurrence that draws); one that goes on past `max_plies` more plies is
+/// called a draw. Returns the result and the moves played.
+pub fn play_game<G: Tactics>(
+    players: [&mut Player<G>; 2],
+    pos: &G,
+    earlier: &[u128],
+    think: Duration,
+    repetition: usize,
+    max_plies: u32,
+) -> (GameResult, Vec<G::Move>) {
+    let [first, second] = players;
+    let mut history = earlier.to_vec();
+    let mut p = *pos;
+    let mut moves = Vec::new();
+    for _ in 0..max_plies {
+        match p.status() {
+            Status::Win(crate::game::Player::First) => return (GameResult::FirstWins, moves),
+            Status::Win(_) => return (GameResult::SecondWins, moves),
+            Status::Draw => return (GameResult::Draw, moves),
+            Status::Ongoing => {}
+        }
+        let seen = history.iter().filter(|&&k| k == p.key()).count();
+        if G::Kind::REPEATS && seen + 1 >= repetition {
+            return (GameResult::Draw, moves);
+        }
+        let player = match p.side_to_move() {
+            crate::game::Player::First => &mut *first,
+            crate::game::Player::Second => &mut *second,
+        };
+        let Some(mv) = player.choose(&p, &history, think) else {
+            break;
+        };
+        history.push(p.key());
+        moves.push(mv);
+        p = p.play(mv);
+    }
+    (GameResult::Draw, moves)
+}
+
+/// Wins, draws and losses of one engine against another, and the Elo difference they show.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The mean score, 0-1 (a draw is a half).
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + self.draws as f64 / 2.0) / self.games().max(1) as f64
+    }
+
+    /// The Elo difference the score shows and the half-width of its 95% interval, from the
+    /// games' own variance carried through the logistic curve. With a score of 0 or 1 the
+    /// difference is unbounded: `None`.
+    pub fn elo(&self) -> Option<(f64, f64)> {
+        let n = self.games() as f64;
+        let s = self.score();
+        if n == 0.0 || s <= 0.0 || s >= 1.0 {
+            return None;
+        }
+        let elo = -400.0 * (1.0 / s - 1.0).log10();
+        let variance = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        let se = (variance / n).sqrt();
+        let slope = 400.0 / (std::f64::consts::LN_10 * s * (1.0 - s));
+        Some((elo, 1.96 * se * slope))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_known_scores() {
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        let (elo, _) = even.elo().expect("finite");
+        assert!(elo.abs() < 1e-9);
+        // 75% is 190.8 Elo (400 log10 3).
+        let t = Tally {
+            wins: 75,
+            draws: 0,
+            losses: 25,
+        };
+        let (elo, err) = t.elo().expect("finite");
+        assert!((elo - 190.85).abs() < 0.01, "{elo}");
+        // se = sqrt(0.75 * 0.25 / 100) = 0.0433; slope = 400 / (ln 10 * 0.1875) = 926.5.
+        assert!((err - 1.96 * 0.0433 * 926.5).abs() < 0.5, "{err}");
+        assert_eq!(
+            Tally {
+                wins: 3,
+                draws: 0,
+                losses: 0
+            }
+            .elo(),
+            None
+        );
+    }
+
+    #[test]
+    fn levels_read_and_print_back() {
+        for text in ["random", "depth3", "mcts", "alphabeta", "best"] {
+            assert_eq!(text.parse::<Level>().expect("a level").to_string(), text);
+        }
+        for bad in ["depth0", "depth", "strong", "depth99"] {
+            assert!(bad.parse::<Level>().is_err(), "{bad}");
+        }
     }
 }

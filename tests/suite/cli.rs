@@ -680,3 +680,74 @@ fn size_table_verify_column_agrees() {
     assert_eq!(bad.code, Some(2));
     assert!(bad.stderr.contains("--verify magic"), "{}", bad.stderr);
 }
+
+#[test]
+fn a_match_counts_games_and_perfect_play_never_loses() {
+    // 4x4 is a draw and 5x4 with k = 3 a first-player win (published; the exhaustive reference
+    // agrees): from the empty board the exact engine never loses the first, and wins the second
+    // whenever it moves first.
+    for (game, least) in [("connect4:4x4", 0.5), ("connect4:5x4:k3", 0.75)] {
+        let r = inarow(
+            &[
+                "match",
+                "--game",
+                game,
+                "best",
+                "random",
+                "--games",
+                "4",
+                "--time",
+                "0.2",
+                "--opening",
+                "0",
+            ],
+            None,
+        );
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        let summary = r.stdout.lines().last().expect("a summary");
+        assert!(summary.starts_with(&format!("match {game}")), "{summary}");
+        assert!(summary.contains("games 4 "), "{summary}");
+        assert!(summary.contains(" losses 0 "), "{summary}");
+        let score: f64 = summary
+            .split("score ")
+            .nth(1)
+            .and_then(|s| s.split('%').next())
+            .and_then(|s| s.parse().ok())
+            .expect("a score");
+        assert!(score >= least * 100.0, "{summary}");
+    }
+    let r = inarow(&["match", "best", "strongest"], None);
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.contains("unknown engine 'strongest'"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn hint_values_every_move_when_the_solver_cannot_finish() {
+    // The empty 7x6 board is far beyond a fraction of a second: the values are the heuristic
+    // search's, marked as such, and no move is left without one.
+    let r = inarow(
+        &["play", "--think", "0.3", "--human", "both"],
+        Some("hint\nquit\n"),
+    );
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let values: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter(|l| !l.starts_with('('))
+        .collect();
+    assert_eq!(values.len(), 7, "{}", r.stdout);
+    for v in values {
+        let value = v.split_whitespace().nth(1).expect("a value");
+        assert!(
+            value.starts_with('~') || value.parse::<i32>().is_ok(),
+            "{v}"
+        );
+    }
+}

@@ -27,6 +27,8 @@ const COMMANDS: &[&[&str]] = &[
     &["retro", "build"],
     &["retro", "query"],
     &["gen"],
+    &["match", "random", "depth2"],
+    &["match", "mcts", "best"],
     &["help"],
     &["frobnicate"],
 ];
@@ -155,6 +157,20 @@ const FLAGS: &[(&str, Pool)] = &[
         "--verify",
         Pool::Words(&["dfpn", "pns", "pn2", "minimax", "x"]),
     ),
+    (
+        "--engine",
+        Pool::Words(&[
+            "random",
+            "depth0",
+            "depth3",
+            "mcts",
+            "alphabeta",
+            "best",
+            "x",
+        ]),
+    ),
+    ("--games", Pool::Numbers),
+    ("--opening", Pool::Numbers),
     ("--no-such-flag", Pool::None),
 ];
 

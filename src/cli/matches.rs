@@ -1,0 +1,195 @@
+//! `inarow match`: two engines play each other, alternating colours over pairs of games from
+//! the same random opening, and the result is given as wins / draws / losses and an Elo
+//! difference with its 95% interval.
+
+use super::{GameArg, Outcome, RuleArgs, seconds};
+use clap::Args;
+use inarow::engine::Options;
+use inarow::engine::play::{GameResult, Level, Player, Tally, play_game};
+use inarow::game::{Kind, Notation, Status, Tactics, format_moves};
+use inarow::with_game;
+use serde::Serialize;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    game: GameArg,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// The first engine: random, depthN, mcts, alphabeta or best.
+    engine_a: Level,
+    /// The second engine.
+    engine_b: Level,
+    /// Games to play (pairs with colours swapped; an odd count ends with one game).
+    #[arg(long, default_value_t = 10)]
+    games: u32,
+    /// Seconds each engine thinks per move.
+    #[arg(long, default_value_t = 0.1)]
+    time: f64,
+    /// Random plies that open each pair of games, so that the pairs differ.
+    #[arg(long, default_value_t = 2)]
+    opening: u32,
+    /// The seed of the openings and of the engines' random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// One JSON object with every game and the totals, instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct JsonGame {
+    first: String,
+    moves: String,
+    result: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonMatch {
+    game: String,
+    engine_a: String,
+    engine_b: String,
+    seconds_per_move: f64,
+    games: Vec<JsonGame>,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: f64,
+    elo: Option<f64>,
+    elo_error: Option<f64>,
+}
+
+pub fn run(args: MatchArgs) -> Result<Outcome, String> {
+    let think = seconds("--time", Some(args.time))?.expect("given");
+    let repetition = args.rules.repetition;
+    with_game!(args.game.start()?, start => {
+        let options = Options { repetition, ..Options::default() };
+        play_match(start, &args, options, think)
+    })
+}
+
+fn play_match<G: Tactics + Notation>(
+    start: G,
+    args: &MatchArgs,
+    options: Options,
+    think: Duration,
+) -> Result<Outcome, String> {
+    let mut a = Player::new(args.engine_a, &start, options.clone(), args.seed)?;
+    let mut b = Player::new(args.engine_b, &start, options.clone(), args.seed ^ 0x5eed)?;
+    let mut opener = Player::new(Level::Random, &start, options.clone(), args.seed)?;
+    let mut tally = Tally::default();
+    let mut games = Vec::new();
+    let max_plies = G::Kind::max_plies(&start).unwrap_or(1000);
+    let mut opening = Vec::new();
+    for game in 0..args.games {
+        if game % 2 == 0 {
+            opening = random_opening(&start, &mut opener, args.opening);
+        }
+        let pos = opening.iter().fold(start, |p, &m| p.play(m));
+        let earlier = inarow::game::path_keys(start, &opening);
+        let a_first = game % 2 == 0;
+        let players = if a_first {
+            [&mut a, &mut b]
+        } else {
+            [&mut b, &mut a]
+        };
+        let (result, moves) = play_game(
+            players,
+            &pos,
+            &earlier,
+            think,
+            options.repetition as usize,
+            max_plies,
+        );
+        let a_wins = match result {
+            GameResult::Draw => None,
+            GameResult::FirstWins => Some(a_first),
+            GameResult::SecondWins => Some(!a_first),
+        };
+        match a_wins {
+            Some(true) => tally.wins += 1,
+            Some(false) => tally.losses += 1,
+            None => tally.draws += 1,
+        }
+        let line: Vec<_> = opening.iter().chain(&moves).copied().collect();
+        let text = format_moves(start, &line);
+        let result = match a_wins {
+            Some(true) => "a wins",
+            Some(false) => "b wins",
+            None => "draw",
+        };
+        let first = if a_first {
+            args.engine_a
+        } else {
+            args.engine_b
+        };
+        if !args.json {
+            println!("game {} first {first}: {result} {text}", game + 1);
+        }
+        games.push(JsonGame {
+            first: first.to_string(),
+            moves: text,
+            result,
+        });
+    }
+    let elo = tally.elo();
+    if args.json {
+        let json = JsonMatch {
+            game: start.name(),
+            engine_a: args.engine_a.to_string(),
+            engine_b: args.engine_b.to_string(),
+            seconds_per_move: think.as_secs_f64(),
+            games,
+            wins: tally.wins,
+            draws: tally.draws,
+            losses: tally.losses,
+            score: tally.score(),
+            elo: elo.map(|e| e.0),
+            elo_error: elo.map(|e| e.1),
+        };
+        println!(
+            "{}",
+            serde_json::to_string(&json).expect("plain data serialises")
+        );
+    } else {
+        let elo = match elo {
+            Some((e, err)) => format!("{e:+.0} +/- {err:.0}"),
+            None if tally.score() >= 1.0 => "+inf (all won)".into(),
+            None => "-inf (all lost)".into(),
+        };
+        println!(
+            "match {} {} vs {}: games {} wins {} draws {} losses {} score {:.1}% elo {elo}",
+            start.name(),
+            args.engine_a,
+            args.engine_b,
+            tally.games(),
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.score(),
+        );
+    }
+    Ok(Outcome::Done)
+}
+
+/// `plies` random moves from `start` that do not lose at once (fewer if the game ends).
+fn random_opening<G: Tactics>(start: &G, opener: &mut Player<G>, plies: u32) -> Vec<G::Move> {
+    let mut line = Vec::new();
+    let mut p = *start;
+    for _ in 0..plies {
+        if p.status() != Status::Ongoing {
+            break;
+        }
+        let Some(mv) = opener.choose(&p, &[], Duration::ZERO) else {
+            break;
+        };
+        // An opening that already ends the game teaches nothing: stop before it.
+        if p.play(mv).status() != Status::Ongoing {
+            break;
+        }
+        line.push(mv);
+        p = p.play(mv);
+    }
+    line
+}
