@@ -9,6 +9,7 @@ mod count;
 mod generate;
 mod play;
 mod retro;
+mod serve;
 mod solve;
 mod table;
 mod verify;
@@ -60,6 +61,8 @@ enum Command {
     Retro(retro::RetroCommand),
     /// Solve the empty board of every size in turn: the size table.
     Table(table::TableArgs),
+    /// A web page to play and analyse every game, with its JSON API (`/api/...`).
+    Serve(serve::ServeArgs),
 }
 
 /// The game, for every command that plays one.
@@ -409,5 +412,6 @@ pub fn run() -> Result<Outcome, String> {
         Command::Count(args) => count::run(args),
         Command::Gen(args) => generate::run(args),
         Command::Retro(command) => retro::run(command),
+        Command::Serve(args) => serve::run(args),
     }
 }
