@@ -236,7 +236,11 @@ struct View<'a, G: Notation> {
 impl<G: Notation + Tactics> View<'_, G> {
     /// The status, with a repetition's draw in games that repeat (as `inarow play` judges it).
     fn status(&self) -> Status {
-        let repeats = self.history.iter().filter(|&&k| k == self.pos.key()).count();
+        let repeats = self
+            .history
+            .iter()
+            .filter(|&&k| k == self.pos.key())
+            .count();
         if G::Kind::REPEATS && repeats + 1 >= Options::default().repetition as usize {
             return Status::Draw;
         }
@@ -324,13 +328,17 @@ fn cells(drawing: &str) -> Vec<String> {
 /// The one cell a move fills, as `[row, column]` of [`cells`]; `None` if it changes the board
 /// otherwise (a pop, a rotation).
 fn filled_cell(before: &[String], after: &[String]) -> Option<[usize; 2]> {
-    let mut filled = before.iter().zip(after).enumerate().flat_map(|(r, (b, a))| {
-        b.chars()
-            .zip(a.chars())
-            .enumerate()
-            .filter(|&(_, (b, a))| b == '.' && a != '.')
-            .map(move |(c, _)| [r, c])
-    });
+    let mut filled = before
+        .iter()
+        .zip(after)
+        .enumerate()
+        .flat_map(|(r, (b, a))| {
+            b.chars()
+                .zip(a.chars())
+                .enumerate()
+                .filter(|&(_, (b, a))| b == '.' && a != '.')
+                .map(move |(c, _)| [r, c])
+        });
     let cell = filled.next();
     filled.next().is_none().then_some(cell).flatten()
 }
@@ -342,12 +350,11 @@ mod tests {
     #[test]
     fn drawings_become_cells() {
         assert_eq!(cells("X . O\n. . .\n1 2 3\n"), ["X.O", "..."]);
+        assert_eq!(cells("X...   ....\nlevel 1  level 2\n"), ["X... ...."]);
         assert_eq!(
-            cells("X...   ....\nlevel 1  level 2\n"),
-            ["X... ...."]
-        );
-        assert_eq!(
-            cells("2 x .|o .\n  ---+---\n1 . .|. .\n  a b c d\n(stone placed: a quadrant must turn)\n"),
+            cells(
+                "2 x .|o .\n  ---+---\n1 . .|. .\n  a b c d\n(stone placed: a quadrant must turn)\n"
+            ),
             ["X. O.", "", ".. .."]
         );
     }
