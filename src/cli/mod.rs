@@ -10,6 +10,7 @@ mod generate;
 mod matches;
 mod play;
 mod retro;
+mod serve;
 mod solve;
 mod table;
 mod verify;
@@ -64,6 +65,8 @@ enum Command {
     /// Two engines play each other: wins, draws, losses and the Elo difference.
     #[command(name = "match")]
     Match(matches::MatchArgs),
+    /// A web page to play and analyse every game, with its JSON API (`/api/...`).
+    Serve(serve::ServeArgs),
 }
 
 /// The game, for every command that plays one.
@@ -414,5 +417,6 @@ pub fn run() -> Result<Outcome, String> {
         Command::Gen(args) => generate::run(args),
         Command::Match(args) => matches::run(args),
         Command::Retro(command) => retro::run(command),
+        Command::Serve(args) => serve::run(args),
     }
 }

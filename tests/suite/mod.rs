@@ -18,6 +18,7 @@ mod proof_numbers;
 mod public_sets;
 mod retro;
 mod rules;
+mod serve;
 mod signature;
 mod sizes;
 mod twist;

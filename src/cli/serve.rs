@@ -1,0 +1,361 @@
+//! `inarow serve`: a web page to play and analyse every game, over a small JSON API. The server
+//! only reads requests, calls the library and writes JSON; the page (`web/index.html`) draws the
+//! board from the API without knowing any rules.
+
+use super::{Outcome, parse_position, show_moves};
+use axum::Router;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use clap::Args;
+use inarow::engine::Options;
+use inarow::engine::play::{Level, Player};
+use inarow::game::{
+    GameSpec, Kind, MoveList, Notation, Player as Side, Status, Tactics, format_moves, one_line,
+};
+use inarow::with_game;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Where to listen (loopback by default: the page runs searches for anyone who reaches it).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+}
+
+/// Searches running at once: they are CPU-bound, and the rest wait their turn.
+const SEARCHES: usize = 2;
+/// The longest think a client may ask for, and the default.
+const MAX_THINK: f64 = 10.0;
+const DEFAULT_THINK: f64 = 1.0;
+/// The longest query string: a move string of any game fits many times over.
+const MAX_QUERY: usize = 4096;
+
+const PAGE: &str = include_str!("../../web/index.html");
+
+pub fn run(args: ServeArgs) -> Result<Outcome, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime.block_on(serve(args.addr))?;
+    Ok(Outcome::Done)
+}
+
+async fn serve(addr: SocketAddr) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let searches = Arc::new(Semaphore::new(SEARCHES));
+    let app = Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/api/position", get(position))
+        .route("/api/analyze", get(analyze))
+        .route("/api/move", get(engine_move))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
+        .layer(middleware::from_fn(limit_query))
+        .with_state(searches);
+    // The tests (and a user given port 0) read the port from this line.
+    println!("inarow: serving on http://{bound}");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            tokio::signal::ctrl_c().await.ok();
+        })
+        .await
+        .map_err(|e| format!("server: {e}"))
+}
+
+/// Requests are GETs: no handler reads a body, so the query string is all a client can send.
+async fn limit_query(request: Request, next: Next) -> Response {
+    if request.uri().query().map_or(0, str::len) > MAX_QUERY {
+        return error(
+            StatusCode::BAD_REQUEST,
+            &format!("the query is longer than {MAX_QUERY} bytes"),
+        );
+    }
+    next.run(request).await
+}
+
+fn error(status: StatusCode, message: &str) -> Response {
+    (status, axum::Json(json!({ "error": one_line(message) }))).into_response()
+}
+
+/// A request's parameters, all optional and checked by the handlers (so that a bad one is a
+/// message, not a rejection).
+#[derive(Deserialize)]
+struct Params {
+    game: Option<String>,
+    moves: Option<String>,
+    engine: Option<String>,
+    think: Option<String>,
+}
+
+#[derive(Copy, Clone)]
+enum Ask {
+    Position,
+    Analyze,
+    Move,
+}
+
+/// The parameters, or why they could not be read.
+type Asked = Result<Query<Params>, QueryRejection>;
+type Searches = State<Arc<Semaphore>>;
+
+async fn position(params: Asked) -> Response {
+    reply(params, Ask::Position, None).await
+}
+
+async fn analyze(State(searches): Searches, params: Asked) -> Response {
+    reply(params, Ask::Analyze, Some(searches)).await
+}
+
+async fn engine_move(State(searches): Searches, params: Asked) -> Response {
+    reply(params, Ask::Move, Some(searches)).await
+}
+
+/// Answers off the async threads, after a permit where the answer is a search.
+async fn reply(params: Asked, ask: Ask, searches: Option<Arc<Semaphore>>) -> Response {
+    let Query(params) = match params {
+        Ok(params) => params,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e.body_text()),
+    };
+    let permit = match searches {
+        Some(s) => match s.acquire_owned().await {
+            Ok(permit) => Some(permit),
+            Err(_) => return error(StatusCode::SERVICE_UNAVAILABLE, "shutting down"),
+        },
+        None => None,
+    };
+    let answer = tokio::task::spawn_blocking(move || {
+        let answer = respond(&params, ask);
+        drop(permit);
+        answer
+    })
+    .await;
+    match answer {
+        Ok(Ok(json)) => axum::Json(json).into_response(),
+        Ok(Err(message)) => error(StatusCode::BAD_REQUEST, &message),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
+    let spec = params.game.as_deref().unwrap_or("connect4");
+    let start = spec.parse::<GameSpec>()?.start();
+    let moves = params.moves.as_deref().unwrap_or("");
+    with_game!(start, start => {
+        let read = parse_position(start, moves).map_err(|e| e.to_string())?;
+        let view = View { start, root: read.root, pos: read.pos, moves: &read.moves, history: &read.history };
+        match ask {
+            Ask::Position => Ok(Value::Object(view.json())),
+            Ask::Analyze | Ask::Move => {
+                if view.status() != Status::Ongoing {
+                    return Err(format!("{}: the game is over; no moves to analyse", show_moves(moves)));
+                }
+                let level = params.engine.as_deref().unwrap_or("best").parse::<Level>()?;
+                let think = think(params.think.as_deref())?;
+                let seed = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64);
+                let mut player = Player::new(level, &start, Options::default(), seed)?;
+                let analysis = player.analyse(&view.pos, view.history, think);
+                let best = analysis.moves.first().ok_or("the engine found no move")?;
+                let pos = view.pos;
+                Ok(match ask {
+                    Ask::Move => {
+                        let mut line = read.moves.clone();
+                        line.push(best.0);
+                        json!({
+                            "move": pos.format_move(best.0),
+                            "moves": view.text_of(&line),
+                            "value": best.1.to_string(),
+                            "exact": best.1.is_exact(),
+                        })
+                    }
+                    _ => {
+                        let mut json = view.json();
+                        json.insert("source".into(), json!(analysis.source));
+                        json.insert("analysis".into(), analysis.moves.iter().map(|&(m, v)| json!({
+                            "move": pos.format_move(m),
+                            "value": v.to_string(),
+                            "exact": v.is_exact(),
+                        })).collect());
+                        json.insert("pv".into(), json!(format_line(pos, &analysis.pv)));
+                        Value::Object(json)
+                    }
+                })
+            }
+        }
+    })
+}
+
+/// Seconds to think: default [`DEFAULT_THINK`], at most [`MAX_THINK`].
+fn think(text: Option<&str>) -> Result<Duration, String> {
+    let Some(text) = text else {
+        return Ok(Duration::from_secs_f64(DEFAULT_THINK));
+    };
+    match text.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= MAX_THINK => Ok(Duration::from_secs_f64(t)),
+        _ => Err(format!(
+            "think '{text}': must be a number of seconds above 0, at most {MAX_THINK}"
+        )),
+    }
+}
+
+/// The moves of a line from `pos`, each written in the position it is played in.
+fn format_line<G: Notation>(mut pos: G, line: &[G::Move]) -> Vec<String> {
+    line.iter()
+        .map(|&m| {
+            let text = pos.format_move(m);
+            pos = pos.play(m);
+            text
+        })
+        .collect()
+}
+
+/// A position read from a request.
+struct View<'a, G: Notation> {
+    start: G,
+    root: G,
+    pos: G,
+    moves: &'a [G::Move],
+    history: &'a [u128],
+}
+
+impl<G: Notation + Tactics> View<'_, G> {
+    /// The status, with a repetition's draw in games that repeat (as `inarow play` judges it).
+    fn status(&self) -> Status {
+        let repeats = self
+            .history
+            .iter()
+            .filter(|&&k| k == self.pos.key())
+            .count();
+        if G::Kind::REPEATS && repeats + 1 >= Options::default().repetition as usize {
+            return Status::Draw;
+        }
+        self.pos.status()
+    }
+
+    /// A line from the root as a move string; `None` from a board given whole, which has no
+    /// move string from the start.
+    fn text_of(&self, line: &[G::Move]) -> Option<String> {
+        (self.root == self.start).then(|| format_moves(self.start, line))
+    }
+
+    /// What the page needs to draw the position and offer its moves: the board as rows of
+    /// cells, each legal move with the cell it fills where that is one cell.
+    fn json(&self) -> Map<String, Value> {
+        let board = cells(&self.pos.render());
+        let status = self.status();
+        let mut legal = MoveList::new();
+        if status == Status::Ongoing {
+            self.pos.legal_moves(&mut legal);
+        }
+        let legal: Vec<Value> = legal
+            .iter()
+            .map(|&m| {
+                let after = cells(&self.pos.play(m).render());
+                json!({ "move": self.pos.format_move(m), "cell": filled_cell(&board, &after) })
+            })
+            .collect();
+        let json = json!({
+            "game": self.start.name(),
+            "moves": self.text_of(self.moves),
+            "line": format_line(self.root, self.moves),
+            "to_move": self.pos.side_to_move().name(),
+            "status": match status {
+                Status::Ongoing => "ongoing",
+                Status::Win(Side::First) => "first wins",
+                Status::Win(Side::Second) => "second wins",
+                Status::Draw => "draw",
+            },
+            "board": board,
+            "legal": legal,
+        });
+        match json {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+}
+
+/// The cells of a board as the terminal draws it ([`Notation::render`]), top row first: `X`,
+/// `O` or `.` per cell, a space where the drawing parts blocks (the levels of the 4x4x4 games,
+/// Pentago's quadrants), an empty row for a rule across the board. Labels are left out: a word
+/// counts only if it is all cells.
+fn cells(drawing: &str) -> Vec<String> {
+    let mut rows = Vec::new();
+    for line in drawing.lines() {
+        let mut row = String::new();
+        let mut gap = false;
+        for word in line.split(' ') {
+            if word.is_empty() || word == "|" {
+                gap = true;
+                continue;
+            }
+            for (i, part) in word.split('|').enumerate() {
+                let is_cells = !part.is_empty() && part.chars().all(|c| "XOxo.".contains(c));
+                if !is_cells {
+                    continue;
+                }
+                if (gap || i > 0) && !row.is_empty() {
+                    row.push(' ');
+                }
+                row.extend(part.chars().map(|c| c.to_ascii_uppercase()));
+            }
+            gap = false;
+        }
+        if !row.is_empty() {
+            rows.push(row);
+        } else if line.contains("-+-") {
+            rows.push(String::new());
+        }
+    }
+    rows
+}
+
+/// The one cell a move fills, as `[row, column]` of [`cells`]; `None` if it changes the board
+/// otherwise (a pop, a rotation).
+fn filled_cell(before: &[String], after: &[String]) -> Option<[usize; 2]> {
+    let mut filled = before
+        .iter()
+        .zip(after)
+        .enumerate()
+        .flat_map(|(r, (b, a))| {
+            b.chars()
+                .zip(a.chars())
+                .enumerate()
+                .filter(|&(_, (b, a))| b == '.' && a != '.')
+                .map(move |(c, _)| [r, c])
+        });
+    let cell = filled.next();
+    filled.next().is_none().then_some(cell).flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drawings_become_cells() {
+        assert_eq!(cells("X . O\n. . .\n1 2 3\n"), ["X.O", "..."]);
+        assert_eq!(cells("X...   ....\nlevel 1  level 2\n"), ["X... ...."]);
+        assert_eq!(
+            cells(
+                "2 x .|o .\n  ---+---\n1 . .|. .\n  a b c d\n(stone placed: a quadrant must turn)\n"
+            ),
+            ["X. O.", "", ".. .."]
+        );
+    }
+}
