@@ -34,7 +34,7 @@ pub struct PlayArgs {
     human: Humans,
     /// The engine: random, depthN (N plies of alpha-beta over the evaluation), mcts
     /// (MCTS-Solver), alphabeta (iterative deepening over the evaluation) or best (the exact
-    /// solver, with any book or database, for half the time, then alphabeta).
+    /// solver, with any book or database, then alphabeta for the rest of the time).
     #[arg(long, default_value = "best")]
     engine: Level,
     /// Seconds the engine may think per move.

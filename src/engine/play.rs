@@ -132,6 +132,17 @@ pub struct Analysis<M> {
 /// to a move's thinking time, and large enough for the depths a second of search reaches.
 const HEURISTIC_TABLE_BYTES: usize = 16 << 20;
 
+/// The share of the thinking time the exact solver gets at [`Level::Best`]: half once 40% of
+/// a bounded game is played (where solves start to finish in a move's time), a tenth before,
+/// when it would only take time from the evaluation search; half in games without a bound
+/// (PopOut's df-pn solves the whole 7x6 game in under a second).
+fn exact_share<G: Tactics>(pos: &G) -> f64 {
+    match G::Kind::max_plies(pos) {
+        Some(max) if pos.ply() * 5 < max * 2 => 0.1,
+        _ => 0.5,
+    }
+}
+
 /// A playing engine for positions of one game.
 pub struct Player<G: Tactics> {
     level: Level,
@@ -214,7 +225,7 @@ impl<G: Tactics> Player<G> {
             Level::AlphaBeta => self.heuristic(pos, until(1.0), None, all),
             Level::Mcts => self.mcts(pos, earlier, until(1.0)),
             Level::Best => {
-                if let Some(found) = self.exact(pos, earlier, until(0.5), all) {
+                if let Some(found) = self.exact(pos, earlier, until(exact_share(pos)), all) {
                     return Some(found);
                 }
                 let rest = until(1.0);
