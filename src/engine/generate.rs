@@ -5,26 +5,7 @@
 //! ended the game).
 
 use crate::game::{MoveList, Status, Tactics};
-
-/// A small deterministic generator (SplitMix64): the same seed gives the same positions on
-/// every machine.
-#[derive(Clone, Debug)]
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+pub use crate::search::rng::SplitMix;
 
 /// One reasonable line of `plies` moves from `start`, or `None` when this attempt ended early
 /// (a player could win at once, or had no move that does not lose).

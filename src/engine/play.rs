@@ -5,7 +5,8 @@
 use super::{Engine, Limits, Options};
 use crate::game::{Kind, MoveList, Status, Tactics};
 use crate::search::heuristic::{self, Value};
-use crate::search::mcts::{self, Estimate, Rng};
+use crate::search::mcts::{self, Estimate};
+use crate::search::rng::SplitMix;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -151,7 +152,7 @@ pub struct Player<G: Tactics> {
     /// The most memory of the heuristic search's table and of the tree of MCTS, in bytes.
     mem_bytes: usize,
     repetition: usize,
-    rng: Rng,
+    rng: SplitMix,
 }
 
 impl<G: Tactics> Player<G> {
@@ -169,7 +170,7 @@ impl<G: Tactics> Player<G> {
             exact,
             mem_bytes,
             repetition,
-            rng: Rng::new(seed),
+            rng: SplitMix(seed),
         })
     }
 
@@ -181,7 +182,7 @@ impl<G: Tactics> Player<G> {
             exact: Some(engine),
             mem_bytes: options.mem_bytes()?.min(256 << 20),
             repetition: options.repetition as usize,
-            rng: Rng::new(seed),
+            rng: SplitMix(seed),
         })
     }
 

@@ -9,6 +9,7 @@
 //! repetition on that line (in the games that repeat) is judged exactly, by the rule given.
 
 use super::limits::{Clock, Limits, Stop};
+use super::rng::SplitMix;
 use crate::game::{Kind, MoveList, Status, Tactics};
 
 /// What the search says of a move, for the side that plays it.
@@ -58,28 +59,6 @@ struct Node<G: Tactics> {
     proven: Option<i32>,
 }
 
-/// A small deterministic generator (SplitMix64): the same seed gives the same playouts.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-}
-
 /// Searches `pos` (ongoing) until the limits stop it, the root is proven or the tree holds
 /// `mem_bytes`. `earlier`: the exact keys of the positions before it, oldest first, for the
 /// repetition rule of games that repeat (`repetition`: the occurrence that draws).
@@ -89,7 +68,7 @@ pub fn search<G: Tactics>(
     repetition: usize,
     limits: Limits,
     mem_bytes: usize,
-    rng: &mut Rng,
+    rng: &mut SplitMix,
 ) -> Option<Outcome<G::Move>> {
     if pos.status() != Status::Ongoing {
         return None;
@@ -134,7 +113,7 @@ struct Tree<G: Tactics> {
 
 impl<G: Tactics> Tree<G> {
     /// One playout: down by UCT to a leaf, expand it, play out from one new child, back up.
-    fn iterate(&mut self, rng: &mut Rng) -> Result<(), Stop> {
+    fn iterate(&mut self, rng: &mut SplitMix) -> Result<(), Stop> {
         self.clock.tick()?;
         let mut x = 0;
         while self.nodes[x].count > 0 && self.nodes[x].proven.is_none() {
@@ -236,7 +215,7 @@ impl<G: Tactics> Tree<G> {
     /// A random game from `pos`: a side that can win at once does; otherwise it plays a random
     /// move, avoiding (in a few tries) one that lets the opponent win at once. The result for
     /// the side to move at `pos`.
-    fn playout(&mut self, pos: &G, rng: &mut Rng) -> Result<f64, Stop> {
+    fn playout(&mut self, pos: &G, rng: &mut SplitMix) -> Result<f64, Stop> {
         let me = pos.side_to_move();
         let mut p = *pos;
         let mut moves = MoveList::new();
@@ -385,7 +364,7 @@ mod tests {
         for (w, h, k, lines) in [(4, 4, 4, &lines[..3]), (5, 4, 3, &lines[..])] {
             let start: Connect<u64, Runtime> =
                 Connect::new(Runtime::new(Grid::new(w, h, k).expect("a board")));
-            let mut rng = Rng::new(7);
+            let mut rng = SplitMix(7);
             // Deep enough that the tree of paths, which does not merge transpositions, proves
             // them in moments.
             for line in lines {

@@ -19,6 +19,7 @@ pub(crate) mod memory;
 pub mod minimax;
 pub mod pn;
 pub mod retro;
+pub mod rng;
 pub mod score;
 pub mod threats;
 pub mod tt;
