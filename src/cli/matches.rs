@@ -181,7 +181,7 @@ fn random_opening<G: Tactics>(start: &G, opener: &mut Player<G>, plies: u32) -> 
         if p.status() != Status::Ongoing {
             break;
         }
-        let Some(mv) = opener.choose(&p, &[], Duration::ZERO) else {
+        let Some((mv, _)) = opener.choose(&p, &[], Duration::ZERO) else {
             break;
         };
         // An opening that already ends the game teaches nothing: stop before it.

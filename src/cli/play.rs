@@ -105,7 +105,7 @@ fn play<G: Tactics + Notation>(
             Humans::None => false,
         };
         if !human_turn {
-            let mv = engine
+            let (mv, _) = engine
                 .choose(&pos, &earlier, think)
                 .expect("an open position has a move");
             println!("engine plays {}", pos.format_move(mv));

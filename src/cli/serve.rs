@@ -169,11 +169,11 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64);
                 let mut player = Player::new(level, &start, Options::default(), seed)?;
-                let analysis = player.analyse(&view.pos, view.history, think);
-                let best = analysis.moves.first().ok_or("the engine found no move")?;
                 let pos = view.pos;
                 Ok(match ask {
                     Ask::Move => {
+                        // Only the best move needs its value: no full analysis.
+                        let best = player.choose(&pos, view.history, think).ok_or("the engine found no move")?;
                         let mut line = read.moves.clone();
                         line.push(best.0);
                         json!({
@@ -184,6 +184,7 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
                         })
                     }
                     _ => {
+                        let analysis = player.analyse(&pos, view.history, think);
                         let mut json = view.json();
                         json.insert("source".into(), json!(analysis.source));
                         json.insert("analysis".into(), analysis.moves.iter().map(|&(m, v)| json!({

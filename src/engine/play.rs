@@ -159,27 +159,28 @@ impl<G: Tactics> Player<G> {
     /// An engine of `level`; `options` configure the exact solver of [`Level::Best`] (its
     /// limits are set on each call from the thinking time).
     pub fn new(level: Level, sample: &G, options: Options, seed: u64) -> Result<Self, String> {
-        let repetition = options.repetition as usize;
-        let mem_bytes = options.mem_bytes()?.min(256 << 20);
         let exact = match level {
-            Level::Best => Some(Engine::try_new(sample, options)?),
+            Level::Best => Some(Engine::try_new(sample, options.clone())?),
             _ => None,
         };
-        Ok(Player {
-            level,
-            exact,
-            mem_bytes,
-            repetition,
-            rng: SplitMix(seed),
-        })
+        Self::build(level, exact, &options, seed)
     }
 
     /// An engine of level [`Level::Best`] around an exact solver already set up (with a book
     /// or a database).
     pub fn with_engine(engine: Engine<G>, options: &Options, seed: u64) -> Result<Self, String> {
+        Self::build(Level::Best, Some(engine), options, seed)
+    }
+
+    fn build(
+        level: Level,
+        exact: Option<Engine<G>>,
+        options: &Options,
+        seed: u64,
+    ) -> Result<Self, String> {
         Ok(Player {
-            level: Level::Best,
-            exact: Some(engine),
+            level,
+            exact,
             mem_bytes: options.mem_bytes()?.min(256 << 20),
             repetition: options.repetition as usize,
             rng: SplitMix(seed),
@@ -190,10 +191,19 @@ impl<G: Tactics> Player<G> {
         self.level
     }
 
-    /// The engine's move in `pos` (ongoing), reached after the positions whose exact keys are
-    /// `earlier` (oldest first; they count for repetitions), thinking for `think`.
-    pub fn choose(&mut self, pos: &G, earlier: &[u128], think: Duration) -> Option<G::Move> {
-        Some(self.think(pos, earlier, think, false)?.moves.first()?.0)
+    /// The engine's move in `pos` (ongoing) and what it is worth, reached after the positions
+    /// whose exact keys are `earlier` (oldest first; they count for repetitions), thinking for
+    /// `think`. Only the best move is searched to its value.
+    pub fn choose(
+        &mut self,
+        pos: &G,
+        earlier: &[u128],
+        think: Duration,
+    ) -> Option<(G::Move, Valuation)> {
+        self.think(pos, earlier, think, false)?
+            .moves
+            .first()
+            .copied()
     }
 
     /// Every move of `pos` with its value, best first, within `think`.
@@ -402,7 +412,7 @@ pub fn play_game<G: Tactics>(
             crate::game::Player::First => &mut *first,
             crate::game::Player::Second => &mut *second,
         };
-        let Some(mv) = player.choose(&p, &history, think) else {
+        let Some((mv, _)) = player.choose(&p, &history, think) else {
             break;
         };
         history.push(p.key());

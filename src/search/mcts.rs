@@ -168,7 +168,12 @@ impl<G: Tactics> Tree<G> {
         if self.nodes.len() + moves.len() > self.capacity as usize {
             return false;
         }
-        let path = self.path_keys(x);
+        // Only games that repeat judge a child by the line that reached it.
+        let path = if G::Kind::REPEATS {
+            self.path_keys(x)
+        } else {
+            Vec::new()
+        };
         let first = self.nodes.len() as u32;
         for &mv in &moves {
             let child = pos.play(mv);
