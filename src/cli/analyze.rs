@@ -1,9 +1,11 @@
-//! `inarow analyze`: the score of every legal move of one position, best first.
+//! `inarow analyze`: the value of every legal move of one position, best first: exact where
+//! the solver settles it within the limits, the evaluation search's estimate (`~`) otherwise.
 
 use super::{Outcome, SolverArgs, parse_position, show_moves};
 use clap::Args;
-use inarow::engine::Engine;
-use inarow::game::{Notation, Tactics};
+use inarow::engine::Limits;
+use inarow::engine::play::{Player, Valuation};
+use inarow::game::{Notation, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
 
@@ -11,7 +13,7 @@ use serde::Serialize;
 pub struct AnalyzeArgs {
     #[command(flatten)]
     solver: SolverArgs,
-    /// One JSON object: the position and every move with its score.
+    /// One JSON object: the position, every move with its value, and the principal variation.
     #[arg(long)]
     json: bool,
     /// The position's move string (default: the empty board).
@@ -23,7 +25,11 @@ pub struct AnalyzeArgs {
 struct JsonMove {
     #[serde(rename = "move")]
     mv: String,
+    /// The exact score; `null` where the limits left only an estimate.
     score: Option<i32>,
+    /// As the text output shows it: an exact score, win / draw / loss, `~N` or `?`.
+    value: String,
+    exact: bool,
 }
 
 #[derive(Serialize)]
@@ -31,52 +37,69 @@ struct JsonAnalysis {
     game: String,
     moves: String,
     analysis: Vec<JsonMove>,
+    /// A line of play from the position, exact if the best move's value is.
+    pv: String,
+    source: String,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
-    with_game!(args.solver.game.start()?, start => analyze(start, args.solver.engine(&start)?, &args))
+    let options = args.solver.options()?;
+    with_game!(args.solver.game.start()?, start => {
+        let player = Player::with_engine(args.solver.engine(&start, true)?, &options, 1)?;
+        analyze(start, player, options.limits, &args)
+    })
 }
 
 fn analyze<G: Tactics + Notation>(
     start: G,
-    mut engine: Engine<G>,
+    mut player: Player<G>,
+    limits: Limits,
     args: &AnalyzeArgs,
 ) -> Result<Outcome, String> {
     let read = parse_position(start, &args.moves).map_err(|e| e.to_string())?;
-    engine.set_history(read.history);
     let pos = read.pos;
-    let scores = engine.analyze(&pos);
-    if scores.is_empty() {
+    let analysis = player.analyse(&pos, &read.history, limits);
+    if analysis.moves.is_empty() {
         return Err(format!(
             "{}: the game is over; no moves to analyse",
             show_moves(&args.moves)
         ));
     }
-    let incomplete = scores.iter().any(|s| s.score.is_none());
+    let incomplete = analysis.moves.iter().any(|m| !m.1.is_exact());
     if args.json {
         let json = JsonAnalysis {
             game: start.name(),
             moves: args.moves.trim().trim_start_matches('-').to_string(),
-            analysis: scores
+            analysis: analysis
+                .moves
                 .iter()
-                .map(|s| JsonMove {
-                    mv: pos.format_move(s.mv),
-                    score: s.score,
+                .map(|&(mv, value)| JsonMove {
+                    mv: pos.format_move(mv),
+                    score: match value {
+                        Valuation::Exact(v) => Some(v),
+                        _ => None,
+                    },
+                    value: value.to_string(),
+                    exact: value.is_exact(),
                 })
                 .collect(),
+            pv: format_moves(pos, &analysis.pv),
+            source: analysis.source,
         };
         println!(
             "{}",
             serde_json::to_string(&json).expect("plain data serialises")
         );
     } else {
-        for s in &scores {
-            let score = s.score.map_or("?".to_string(), |v| v.to_string());
-            println!("{} {score}", pos.format_move(s.mv));
+        for (mv, value) in &analysis.moves {
+            println!("{} {value}", pos.format_move(*mv));
         }
     }
     if incomplete {
-        eprintln!("inarow: a limit stopped the analysis; moves marked ? have no score");
+        eprintln!(
+            "inarow: a limit stopped the exact analysis; values marked ~ are estimates \
+             (win / draw / loss: proven without the distance)"
+        );
         return Ok(Outcome::Incomplete);
     }
     Ok(Outcome::Done)

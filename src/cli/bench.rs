@@ -49,7 +49,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
         };
     }
     with_game!(args.solver.game.start()?, start => {
-        let mut engine = args.solver.engine(&start)?;
+        let mut engine = args.solver.engine(&start, false)?;
         let mut outcome = Outcome::Done;
         for file in &args.files {
             match bench_file(start, &mut engine, file, args.limit) {

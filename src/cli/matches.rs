@@ -154,7 +154,8 @@ fn play_match<G: Tactics + Notation>(
         );
     } else {
         let elo = match elo {
-            Some((e, err)) => format!("{e:+.0} +/- {err:.0}"),
+            // An even score prints +0, not -0.
+            Some((e, err)) => format!("{:+.0} +/- {err:.0}", e + 0.0),
             None if tally.score() >= 1.0 => "+inf (all won)".into(),
             None => "-inf (all lost)".into(),
         };

@@ -119,9 +119,14 @@ fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>, String> {
 /// Answers from a book or a strong solution, before any search.
 #[derive(Args, Clone, Debug, Default)]
 pub struct KnowledgeArgs {
-    /// Answer positions from this opening book (`inarow book build`); alpha-beta only.
+    /// Answer positions from this opening book (`inarow book build`), or `builtin`: the book
+    /// that ships for the game (Connect Four 7x6, 4 plies), which `analyze`, `play`, `match`
+    /// and `serve` use by default; alpha-beta only.
     #[arg(long, value_name = "FILE")]
     book: Option<String>,
+    /// No book, not even the built-in one.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
     /// Answer positions from this strong solution (`inarow retro build`) before searching. In
     /// games that repeat it gives the value of the position itself: earlier positions of the
     /// move string do not count as repetitions.
@@ -130,12 +135,33 @@ pub struct KnowledgeArgs {
 }
 
 impl KnowledgeArgs {
-    /// The engine for `start`'s game, with the book and the database if they were given.
-    fn engine<G: Tactics>(&self, start: &G, options: Options) -> Result<Engine<G>, String> {
+    /// The engine for `start`'s game, with the book and the database if they were given, and
+    /// with the game's built-in book if `builtin` and no other was asked for.
+    fn engine<G: Tactics>(
+        &self,
+        start: &G,
+        options: Options,
+        builtin: bool,
+    ) -> Result<Engine<G>, String> {
         let mut engine = Engine::try_new(start, options)?;
-        if let Some(path) = &self.book {
-            let book = Book::load(Path::new(path), &start.name())?;
-            engine.set_book(start, Arc::new(book))?;
+        match self.book.as_deref() {
+            Some("builtin") => {
+                let book = Book::builtin(&start.name()).ok_or_else(|| {
+                    format!(
+                        "--book builtin: there is no built-in book for {} (only for connect4)",
+                        start.name()
+                    )
+                })?;
+                engine.set_book(start, book)?;
+            }
+            Some(path) => {
+                let book = Book::load(Path::new(path), &start.name())?;
+                engine.set_book(start, Arc::new(book))?;
+            }
+            None if builtin && !self.no_book => {
+                engine.use_builtin_book(start);
+            }
+            None => {}
         }
         if let Some(path) = &self.db {
             engine.set_database(database::open(Path::new(path), start)?);
@@ -274,9 +300,10 @@ impl SolverArgs {
         })
     }
 
-    /// The engine for `start`'s game.
-    fn engine<G: Tactics>(&self, start: &G) -> Result<Engine<G>, String> {
-        self.knowledge.engine(start, self.options()?)
+    /// The engine for `start`'s game; with its built-in book, if `builtin` and not told
+    /// otherwise.
+    fn engine<G: Tactics>(&self, start: &G, builtin: bool) -> Result<Engine<G>, String> {
+        self.knowledge.engine(start, self.options()?, builtin)
     }
 }
 

@@ -2,8 +2,8 @@
 
 use super::{GameArg, KnowledgeArgs, Outcome, RuleArgs, seconds};
 use clap::{Args, ValueEnum};
-use inarow::engine::Options;
 use inarow::engine::play::{Level, Player};
+use inarow::engine::{Limits, Options};
 use inarow::game::{Kind, Notation, Status, Tactics};
 use inarow::with_game;
 use std::io::{BufRead, Write};
@@ -50,22 +50,26 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
     let repetition = args.rules.repetition;
     with_game!(args.game.start()?, start => {
         let options = Options { repetition, ..Options::default() };
-        let player = match args.engine {
-            Level::Best => Player::with_engine(
-                args.knowledge.engine(&start, options.clone())?,
-                &options,
-                args.seed,
-            )?,
-            level => Player::new(level, &start, options, args.seed)?,
+        // `hint` asks the strongest engine, whatever the opponent's level.
+        let advisor = Player::with_engine(
+            args.knowledge.engine(&start, options.clone(), true)?,
+            &options,
+            args.seed,
+        )?;
+        let (player, advisor) = match args.engine {
+            Level::Best => (advisor, None),
+            level => (Player::new(level, &start, options, args.seed)?, Some(advisor)),
         };
-        play(start, player, args.human, repetition as usize, think)
+        play(start, player, advisor, args.human, repetition as usize, think)
     })
 }
 
 /// `repetition`: the occurrence of a position that draws, in games that repeat.
+/// `advisor`: the engine that answers `hint`, if not `engine` itself.
 fn play<G: Tactics + Notation>(
     start: G,
     mut engine: Player<G>,
+    mut advisor: Option<Player<G>>,
     humans: Humans,
     repetition: usize,
     think: Duration,
@@ -130,7 +134,14 @@ fn play<G: Tactics + Notation>(
                 }
             }
             "hint" | "h" | "?" => {
-                let analysis = engine.analyse(&pos, &earlier, think);
+                let limits = Limits {
+                    time: Some(think),
+                    nodes: None,
+                };
+                let analysis = advisor
+                    .as_mut()
+                    .unwrap_or(&mut engine)
+                    .analyse(&pos, &earlier, limits);
                 println!("  ({})", analysis.source);
                 for (mv, value) in analysis.moves {
                     println!("  {} {value}", pos.format_move(mv));

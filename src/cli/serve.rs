@@ -11,8 +11,8 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use clap::Args;
-use inarow::engine::Options;
 use inarow::engine::play::{Level, Player};
+use inarow::engine::{Limits, Options};
 use inarow::game::{
     GameSpec, Kind, MoveList, Notation, Player as Side, Status, Tactics, format_moves, one_line,
 };
@@ -184,7 +184,7 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
                         })
                     }
                     _ => {
-                        let analysis = player.analyse(&pos, view.history, think);
+                        let analysis = player.analyse(&pos, view.history, Limits { time: Some(think), nodes: None });
                         let mut json = view.json();
                         json.insert("source".into(), json!(analysis.source));
                         json.insert("analysis".into(), analysis.moves.iter().map(|&(m, v)| json!({

@@ -57,7 +57,7 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
         return Err("--proof needs exactly one position on the command line".to_string());
     }
     with_game!(args.solver.game.start()?, start => {
-        let mut engine = args.solver.engine(&start)?;
+        let mut engine = args.solver.engine(&start, false)?;
         if let Some(file) = &args.proof
             && engine.method() == Algorithm::DfPn
             && !args.format.json
@@ -166,8 +166,13 @@ pub fn answer<G: Tactics + Notation>(
             }
         });
         if let Some(stopped) = report.stopped {
+            let lost = if report.score.is_some() {
+                "the best moves or the line are incomplete"
+            } else {
+                "score unknown"
+            };
             eprintln!(
-                "inarow: {}: {stopped} after {} nodes; score unknown",
+                "inarow: {}: {stopped} after {} nodes; {lost}",
                 show_moves(text),
                 report.nodes
             );

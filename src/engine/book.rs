@@ -38,8 +38,17 @@ use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 const MAGIC: &str = "inarow-book 1";
+
+/// The books built into inarow, by game: `books/` in the repository, made by
+/// `inarow book build` (the README's Results give the command). A few KB each, so the
+/// playing engines answer the opening at once on a fresh install.
+pub const BUILTIN: &[(&str, &[u8])] = &[(
+    "connect4:7x6:k4",
+    include_bytes!("../../books/connect4-7x6.book"),
+)];
 const PARTIAL_MAGIC: &str = "inarow-book-partial 2";
 
 /// A loaded book.
@@ -123,6 +132,22 @@ impl Book {
             return None;
         }
         self.score(pos.canonical_key())
+    }
+
+    /// The book that ships with inarow for `game` (a [`Game::name`]), if there is one: every
+    /// Connect Four 7x6 position up to 4 plies ([`BUILTIN`]).
+    pub fn builtin(game: &str) -> Option<Arc<Book>> {
+        static LOADED: OnceLock<Vec<Arc<Book>>> = OnceLock::new();
+        let books = LOADED.get_or_init(|| {
+            BUILTIN
+                .iter()
+                .map(|&(name, bytes)| {
+                    let book = Book::parse(bytes, name, name).expect("the built-in book reads");
+                    Arc::new(book)
+                })
+                .collect()
+        });
+        books.iter().find(|b| b.game == game).cloned()
     }
 
     /// Reads and checks a book for `game` (a [`Game::name`]).

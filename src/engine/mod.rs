@@ -303,6 +303,12 @@ impl<G: Tactics> Engine<G> {
         self.history = history;
     }
 
+    /// Answers from the book that ships for this game ([`Book::builtin`]), if there is one and
+    /// the algorithm reads books; whether it does.
+    pub fn use_builtin_book(&mut self, sample: &G) -> bool {
+        Book::builtin(&sample.name()).is_some_and(|book| self.set_book(sample, book).is_ok())
+    }
+
     /// Answers positions in `book` from it (alpha-beta only); checks that it is for this game.
     pub fn set_book(&mut self, sample: &G, book: Arc<Book>) -> Result<(), String> {
         if book.game() != sample.name() {
@@ -493,28 +499,56 @@ impl<G: Tactics> Engine<G> {
         })
     }
 
-    /// The score of `pos`, every move that reaches it, and a principal variation.
+    /// The score of `pos`, every move that reaches it, and a principal variation. A limit that
+    /// stops the line keeps the moves and the line found so far, and says so in `stopped`.
     pub fn solve_detailed(&mut self, pos: &G) -> Report<G::Move> {
+        self.detailed(pos, true)
+    }
+
+    /// The score of `pos` and every move that reaches it, without a line.
+    pub fn solve_moves(&mut self, pos: &G) -> Report<G::Move> {
+        self.detailed(pos, false)
+    }
+
+    fn detailed(&mut self, pos: &G, with_line: bool) -> Report<G::Move> {
         self.on_search_stack(|engine| {
             let start = Instant::now();
             let nodes0 = engine.nodes();
             let mut report = engine.solve_here(pos);
             if let Some(score) = report.score {
-                let extra = engine
-                    .best_moves(pos, score)
-                    .and_then(|best| Ok((best, engine.principal_variation(pos, score)?)));
-                match extra {
-                    Ok((best, pv)) => {
-                        report.best_moves = best;
-                        report.pv = pv;
-                    }
-                    Err(s) => report.stopped = Some(s),
+                match engine.best_moves(pos, score) {
+                    Ok(best) => report.best_moves = best,
+                    Err(stop) => report.stopped = Some(stop),
+                }
+                if with_line && report.stopped.is_none() {
+                    let (pv, stop) = engine.walk_line(pos, score);
+                    report.pv = pv;
+                    report.stopped = stop;
                 }
             }
             report.nodes = engine.nodes() - nodes0;
             report.elapsed = start.elapsed();
             report
         })
+    }
+
+    /// A line of perfect play from `pos`, whose score is `score`, as far as the limits (set
+    /// with [`Engine::set_limits`], started here) let it go: it may end before the game does.
+    pub fn line(&mut self, pos: &G, score: i32) -> Vec<G::Move> {
+        self.on_search_stack(|engine| {
+            engine.start_limits();
+            engine.walk_line(pos, score).0
+        })
+    }
+
+    /// The line of [`Engine::line`] under the running limits, and the stop that cut it short.
+    fn walk_line(&mut self, pos: &G, score: i32) -> (Vec<G::Move>, Option<Stop>) {
+        let mut pv = Vec::new();
+        let (mut pos, mut score) = (*pos, score);
+        let depth = self.history.len();
+        let result = self.walk_pv(&mut pv, &mut pos, &mut score);
+        self.history.truncate(depth);
+        (pv, result.err())
     }
 
     /// Whether playing `mv` from `pos` keeps the score `score`.
@@ -545,15 +579,6 @@ impl<G: Tactics> Engine<G> {
             }
         }
         Ok(best)
-    }
-
-    fn principal_variation(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, Stop> {
-        let mut pv = Vec::new();
-        let (mut pos, mut score) = (*pos, score);
-        let depth = self.history.len();
-        let result = self.walk_pv(&mut pv, &mut pos, &mut score);
-        self.history.truncate(depth);
-        result.map(|_| pv)
     }
 
     /// Follows moves that keep the score until the game ends (or, in a game that repeats, until

@@ -133,13 +133,27 @@ pub struct Analysis<M> {
 /// to a move's thinking time, and large enough for the depths a second of search reaches.
 const HEURISTIC_TABLE_BYTES: usize = 16 << 20;
 
-/// The share of the thinking time the exact solver gets at [`Level::Best`]: half once 40% of
-/// a bounded game is played (where solves start to finish in a move's time), a tenth before,
-/// when it would only take time from the evaluation search; half in games without a bound
-/// (PopOut's df-pn solves the whole 7x6 game in under a second).
+/// The most nodes spent on an exact analysis' line of play after its values (a few tenths of
+/// a second): the line goes as far as they reach.
+const LINE_NODES: u64 = 1_000_000;
+
+/// The nodes of the estimates that fill an analysis the exact solver could not finish
+/// although it had no limits (its memory ran out): about a second of search.
+const UNLIMITED_ESTIMATE_NODES: u64 = 2_000_000;
+
+/// The plies left in a bounded game from which the exact solver starts to finish within a
+/// move's time (on 7x6: from 10 plies on, at a tenth of a second). On a bigger board the same count of empty cells is
+/// no harder: the moves left bound the tree.
+const SOLVABLE_PLIES_LEFT: u32 = 32;
+
+/// The share of the thinking time the exact solver gets at [`Level::Best`]: half once at most
+/// [`SOLVABLE_PLIES_LEFT`] plies of a bounded game are left, a tenth before, when it would only
+/// take time from the evaluation search (and on a board too big to solve, for most of the
+/// game); half in games without a bound (PopOut's df-pn solves the whole 7x6 game in under a
+/// second).
 fn exact_share<G: Tactics>(pos: &G) -> f64 {
     match G::Kind::max_plies(pos) {
-        Some(max) if pos.ply() * 5 < max * 2 => 0.1,
+        Some(max) if max.saturating_sub(pos.ply()) > SOLVABLE_PLIES_LEFT => 0.1,
         _ => 0.5,
     }
 }
@@ -157,10 +171,15 @@ pub struct Player<G: Tactics> {
 
 impl<G: Tactics> Player<G> {
     /// An engine of `level`; `options` configure the exact solver of [`Level::Best`] (its
-    /// limits are set on each call from the thinking time).
+    /// limits are set on each call from the thinking time), which answers from the game's
+    /// built-in book where there is one.
     pub fn new(level: Level, sample: &G, options: Options, seed: u64) -> Result<Self, String> {
         let exact = match level {
-            Level::Best => Some(Engine::try_new(sample, options.clone())?),
+            Level::Best => {
+                let mut engine = Engine::try_new(sample, options.clone())?;
+                engine.use_builtin_book(sample);
+                Some(engine)
+            }
             _ => None,
         };
         Self::build(level, exact, &options, seed)
@@ -200,15 +219,21 @@ impl<G: Tactics> Player<G> {
         earlier: &[u128],
         think: Duration,
     ) -> Option<(G::Move, Valuation)> {
-        self.think(pos, earlier, think, false)?
+        let limits = Limits {
+            time: Some(think),
+            nodes: None,
+        };
+        self.think(pos, earlier, limits, false)?
             .moves
             .first()
             .copied()
     }
 
-    /// Every move of `pos` with its value, best first, within `think`.
-    pub fn analyse(&mut self, pos: &G, earlier: &[u128], think: Duration) -> Analysis<G::Move> {
-        self.think(pos, earlier, think, true).unwrap_or(Analysis {
+    /// Every move of `pos` with its value, best first, within `limits` (for the whole
+    /// analysis; none: until every value is exact, at level [`Level::Best`]). Where the exact
+    /// solver cannot finish, the moves it did not settle get the evaluation search's estimates.
+    pub fn analyse(&mut self, pos: &G, earlier: &[u128], limits: Limits) -> Analysis<G::Move> {
+        self.think(pos, earlier, limits, true).unwrap_or(Analysis {
             moves: Vec::new(),
             pv: Vec::new(),
             source: "over".into(),
@@ -219,16 +244,19 @@ impl<G: Tactics> Player<G> {
         &mut self,
         pos: &G,
         earlier: &[u128],
-        think: Duration,
+        limits: Limits,
         all: bool,
     ) -> Option<Analysis<G::Move>> {
         if pos.status() != Status::Ongoing {
             return None;
         }
         let started = Instant::now();
+        // The time left at `share` of the whole; node limits apply to each stage alike.
         let until = |share: f64| Limits {
-            time: Some(think.mul_f64(share).saturating_sub(started.elapsed())),
-            nodes: None,
+            time: limits
+                .time
+                .map(|t| t.mul_f64(share).saturating_sub(started.elapsed())),
+            nodes: limits.nodes,
         };
         match self.level {
             Level::Random => Some(self.random(pos)),
@@ -236,13 +264,58 @@ impl<G: Tactics> Player<G> {
             Level::AlphaBeta => self.heuristic(pos, until(1.0), None, all),
             Level::Mcts => self.mcts(pos, earlier, until(1.0)),
             Level::Best => {
-                if let Some(found) = self.exact(pos, earlier, until(exact_share(pos)), all) {
-                    return Some(found);
+                // An analysis is asked for exact values: the solver gets at least half the time.
+                let share = if all {
+                    exact_share(pos).max(0.5)
+                } else {
+                    exact_share(pos)
+                };
+                let exact = self.exact(pos, earlier, until(share), all);
+                if let Some(exact) = exact
+                    .as_ref()
+                    .filter(|e| e.moves.iter().all(|m| m.1.is_exact()))
+                {
+                    if !all && exact.moves.len() > 1 {
+                        return Some(self.tie_break(pos, exact, until(1.0)));
+                    }
+                    return Some(exact.clone());
                 }
-                let rest = until(1.0);
-                self.heuristic(pos, rest, None, all)
-                    .or_else(|| self.mcts(pos, earlier, rest))
+                let mut rest = until(1.0);
+                if rest.time.is_none() && rest.nodes.is_none() {
+                    // Only memory stopped the solver: estimates to a depth that ends.
+                    rest.nodes = Some(UNLIMITED_ESTIMATE_NODES);
+                }
+                let estimate = self
+                    .heuristic(pos, rest, None, all)
+                    .or_else(|| self.mcts(pos, earlier, rest));
+                match (exact, estimate) {
+                    (Some(exact), Some(estimate)) => Some(merge(exact, estimate)),
+                    (exact, estimate) => estimate.or(exact),
+                }
             }
+        }
+    }
+
+    /// Among moves that all keep the exact value (or all lose, where the solver knows only win /
+    /// draw / loss), the one the evaluation search likes best in the time left: the most
+    /// chances against an opponent who can err, and a loss put off rather than met at once.
+    fn tie_break(
+        &mut self,
+        pos: &G,
+        exact: &Analysis<G::Move>,
+        limits: Limits,
+    ) -> Analysis<G::Move> {
+        let keeps = |m: &G::Move| exact.moves.iter().find(|e| e.0 == *m).copied();
+        let picked = self
+            .heuristic(pos, limits, None, true)
+            .and_then(|h| h.moves.iter().find_map(|(m, _)| keeps(m)));
+        match picked {
+            Some(choice) => Analysis {
+                moves: vec![choice],
+                pv: vec![choice.0],
+                source: "exact, alphabeta's pick".into(),
+            },
+            None => exact.clone(),
         }
     }
 
@@ -271,7 +344,8 @@ impl<G: Tactics> Player<G> {
         }
     }
 
-    /// The exact solver's values of every move (or the best move alone), if it finishes.
+    /// The exact solver's values of every move, as many as it settles within `limits` (the
+    /// rest [`Valuation::Unknown`]), or of the best move alone if it finishes.
     fn exact(
         &mut self,
         pos: &G,
@@ -279,35 +353,52 @@ impl<G: Tactics> Player<G> {
         limits: Limits,
         all: bool,
     ) -> Option<Analysis<G::Move>> {
+        let started = Instant::now();
         let engine = self.exact.as_mut()?;
         engine.set_limits(limits);
         engine.set_history(earlier.to_vec());
         if all {
             let scores = engine.analyze(pos);
-            if scores.iter().any(|s| s.score.is_none()) {
-                return None;
-            }
             let moves: Vec<_> = scores
                 .iter()
                 .map(|s| (s.mv, s.score.map_or(Valuation::Unknown, Valuation::Exact)))
                 .collect();
-            let pv = vec![moves.first()?.0];
+            let (best, Valuation::Exact(score)) = *moves.first()? else {
+                return Some(Analysis {
+                    moves,
+                    pv: Vec::new(),
+                    source: "exact (part)".into(),
+                });
+            };
+            // The line: the best move, then the solver's line from there as far as the time
+            // left and a small node budget reach (the table is warm).
+            engine.set_limits(Limits {
+                time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
+                nodes: Some(limits.nodes.map_or(LINE_NODES, |n| n.min(LINE_NODES))),
+            });
+            let mut history = earlier.to_vec();
+            history.push(pos.key());
+            engine.set_history(history);
+            let mut pv = vec![best];
+            pv.extend(engine.line(&pos.play(best), -score));
+            let complete = moves.iter().all(|m| m.1.is_exact());
             return Some(Analysis {
                 moves,
                 pv,
-                source: "exact".into(),
+                source: if complete { "exact" } else { "exact (part)" }.into(),
             });
         }
-        let report = engine.solve_detailed(pos);
+        // A move needs no line: the moves that keep the score, every one.
+        let report = engine.solve_moves(pos);
         let score = report.score?;
         let best = *report.best_moves.first()?;
         Some(Analysis {
-            moves: vec![(best, Valuation::Exact(score))],
-            pv: if report.pv.is_empty() {
-                vec![best]
-            } else {
-                report.pv
-            },
+            moves: report
+                .best_moves
+                .iter()
+                .map(|&m| (m, Valuation::Exact(score)))
+                .collect(),
+            pv: vec![best],
             source: "exact".into(),
         })
     }
@@ -370,6 +461,39 @@ impl<G: Tactics> Player<G> {
             pv: out.pv,
             source: format!("mcts {} playouts", out.playouts),
         })
+    }
+}
+
+/// The exact values that `exact` settled, and `estimate`'s for the moves it did not, best
+/// first; the line is the exact one if the best move is exact.
+fn merge<M: Copy + PartialEq>(exact: Analysis<M>, estimate: Analysis<M>) -> Analysis<M> {
+    let mut moves: Vec<(M, Valuation)> = exact
+        .moves
+        .iter()
+        .map(|&(m, v)| match v {
+            Valuation::Unknown => estimate
+                .moves
+                .iter()
+                .find(|e| e.0 == m)
+                .map_or((m, v), |&(_, e)| (m, e)),
+            _ => (m, v),
+        })
+        .collect();
+    // Stable: equal ranks keep the order each search gave.
+    moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v.rank()));
+    let exact_best = exact
+        .moves
+        .iter()
+        .any(|e| Some(e) == moves.first() && e.1.is_exact());
+    let pv = if exact_best && !exact.pv.is_empty() {
+        exact.pv
+    } else {
+        estimate.pv
+    };
+    Analysis {
+        moves,
+        pv,
+        source: format!("exact and {}", estimate.source),
     }
 }
 

@@ -4,12 +4,14 @@
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
 use inarow::engine::book::Book;
+use inarow::engine::play::{Level, Player, Valuation};
 use inarow::engine::{Engine, Options};
 use inarow::game::{Game, MoveList, Status};
 use inarow::search::Limits;
 use inarow::search::{AlphaBeta, Config};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 const GAME: &str = "connect4:5x4";
 const DEPTH: u32 = 5;
@@ -192,4 +194,116 @@ fn book_build_from_the_command_line() {
     let weak = inarow(&[&build[..], &["--weak"]].concat(), None);
     assert_eq!(weak.code, Some(2));
     let _ = std::fs::remove_file(&out);
+}
+
+/// Every position with at most `plies` plies and the game still on, by ply.
+fn positions_by_ply<G: Game>(start: G, plies: u32) -> Vec<Vec<G>> {
+    let mut by_ply = vec![vec![start]];
+    for _ in 0..plies {
+        let mut next = Vec::new();
+        for pos in by_ply.last().expect("a level") {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            next.extend(
+                moves
+                    .iter()
+                    .map(|&m| pos.play(m))
+                    .filter(|c| c.status() == Status::Ongoing),
+            );
+        }
+        by_ply.push(next);
+    }
+    by_ply
+}
+
+/// The book that ships for 7x6: above its depth every score is the best of its children's,
+/// and a random sample of its deepest positions agrees with the solver (all of them would
+/// take an hour: the build's own solves).
+#[test]
+fn the_builtin_book_agrees_with_itself_and_the_solver() {
+    with_connect!(start("connect4"), g => {
+        let book = Book::builtin(&g.name()).expect("7x6 ships a book");
+        let depth = book.depth();
+        assert_eq!(depth, 4);
+        let by_ply = positions_by_ply(g, depth);
+        for level in &by_ply[..depth as usize] {
+            for pos in level {
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                let best = moves
+                    .iter()
+                    .map(|&m| -book.lookup(&pos.play(m)).expect("a child in the book"))
+                    .max();
+                assert_eq!(book.lookup(pos), best, "{pos:?}");
+            }
+        }
+        let deepest = &by_ply[depth as usize];
+        assert!(deepest.iter().all(|p| book.lookup(p).is_some()));
+        let mut solver = AlphaBeta::new(&g, Config::default());
+        let mut rng = SplitMix(2026);
+        for _ in 0..3 {
+            let pos = &deepest[rng.below(deepest.len())];
+            assert_eq!(solver.solve(pos, false).ok(), book.lookup(pos), "{pos:?}");
+        }
+    });
+}
+
+/// The default engine (as `play`, `match` and `serve` build it) thinking a second a move
+/// plays a move that keeps the exact score in every position above the book's depth: it
+/// never turns a win into a draw or a loss, nor a draw into a loss.
+#[test]
+fn the_best_engine_never_gives_away_the_value_within_the_builtin_book() {
+    with_connect!(start("connect4"), g => {
+        let book = Book::builtin(&g.name()).expect("7x6 ships a book");
+        let mut player = Player::new(Level::Best, &g, Options::default(), 7).expect("an engine");
+        let by_ply = positions_by_ply(g, book.depth() - 1);
+        let mut checked = 0;
+        for pos in by_ply.iter().flatten() {
+            let want = book.lookup(pos).expect("in the book");
+            let (mv, value) = player.choose(pos, &[], Duration::from_secs(1)).expect("a move");
+            assert_eq!(-book.lookup(&pos.play(mv)).expect("in the book"), want, "{pos:?}");
+            assert_eq!(value, Valuation::Exact(want), "{pos:?}");
+            checked += 1;
+        }
+        // Every move sequence of up to 3 plies (none ends the game).
+        assert_eq!(checked, 1 + 7 + 49 + 343);
+    });
+}
+
+/// The same through `inarow play --think 1`: the engine's replies to a human keep the value.
+#[test]
+fn play_answers_from_the_builtin_book() {
+    let r = inarow(
+        &["play", "--think", "1", "--human", "first"],
+        Some("1\n7\nquit\n"),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let replies: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.split("engine plays ").nth(1))
+        .collect();
+    assert_eq!(replies.len(), 2, "{}", r.stdout);
+    // Each reply keeps the score of the position it answers: the analysis of the position
+    // after it is the negation of the best value before it.
+    let line = format!("1{}7{}", replies[0], replies[1]);
+    for (before, after) in [
+        ("1", format!("1{}", replies[0])),
+        (&line[..3], line.clone()),
+    ] {
+        let best = inarow(&["analyze", "--json", before], None);
+        let reply = inarow(&["solve", "--book", "builtin", &after], None);
+        let best: serde_json::Value = serde_json::from_str(&best.stdout).expect("json");
+        let want = best["analysis"][0]["score"]
+            .as_i64()
+            .expect("an exact score");
+        let got: i64 = reply
+            .stdout
+            .split_whitespace()
+            .nth(1)
+            .expect("a score")
+            .parse()
+            .expect("a number");
+        assert_eq!(-got, want, "{before} answered by {after}");
+    }
 }

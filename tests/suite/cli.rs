@@ -305,6 +305,87 @@ fn analyze_lists_every_move_best_first() {
     assert_eq!(v["analysis"][0]["score"], published);
 }
 
+/// Under a time limit the solver cannot meet, `analyze` still values every move: exact where it
+/// settled them, the evaluation search's estimate (`~N`, or a proven win / draw / loss) elsewhere,
+/// never `?`; it says so on standard error and exits 3.
+#[test]
+fn analyze_under_a_limit_fills_in_estimates() {
+    for args in [
+        &["analyze", "--time", "0.3", "444444"][..],
+        &["analyze", "--time", "0.3", "--game", "connect4:9x7", "55"][..],
+        &["analyze", "--nodes", "20000", "--game", "popout", "44"][..],
+    ] {
+        let r = inarow(args, None);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(3), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("estimates"), "{args:?}: {}", r.stderr);
+        let values: Vec<&str> = r
+            .stdout
+            .lines()
+            .map(|l| l.split(' ').nth(1).expect("a value"))
+            .collect();
+        assert!(!values.is_empty());
+        for v in &values {
+            let estimate = v
+                .strip_prefix('~')
+                .is_some_and(|n| n.trim_end_matches('%').parse::<f64>().is_ok());
+            let proven = ["win", "draw", "loss"].contains(v);
+            assert!(
+                estimate || proven || v.parse::<i32>().is_ok(),
+                "{args:?}: {v:?} in\n{}",
+                r.stdout
+            );
+        }
+        assert!(
+            values.iter().any(|v| v.starts_with('~')),
+            "{args:?}:\n{}",
+            r.stdout
+        );
+    }
+    let r = inarow(&["analyze", "--json", "--time", "0.3", "444444"], None);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    for m in v["analysis"].as_array().expect("moves") {
+        assert_eq!(m["exact"], m["score"].is_i64(), "{m}");
+        assert!(m["value"].is_string(), "{m}");
+    }
+    assert!(
+        v["source"]
+            .as_str()
+            .expect("a source")
+            .contains("alphabeta"),
+        "{v}"
+    );
+}
+
+/// An exact analysis gives the line of perfect play: it replays to the end of the game with
+/// the best move's score.
+#[test]
+fn analyze_gives_the_principal_variation() {
+    let r = inarow(&["analyze", "--json", "--game", "connect4:5x4", "33"], None);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    assert_eq!(v["source"], "exact");
+    let pv = v["pv"].as_str().expect("a line");
+    let best = v["analysis"][0]["score"].as_i64().expect("exact");
+    assert!(
+        pv.starts_with(v["analysis"][0]["move"].as_str().unwrap()),
+        "{pv}"
+    );
+    // The position after the line is over, and solving each step of it keeps the score.
+    let whole = format!("33{pv}");
+    let end = inarow(&["solve", "--game", "connect4:5x4", &whole], None);
+    assert_ne!(end.code, Some(2), "{whole}: {}", end.stderr);
+    let after_first = format!("33{}", &pv[..1]);
+    let s = inarow(&["solve", "--game", "connect4:5x4", &after_first], None);
+    let score: i64 = s.stdout.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert_eq!(-score, best, "{after_first}");
+    assert_eq!(
+        pv.len() + 2,
+        20,
+        "a 5x4 line of perfect play from 33 fills the board or ends it: {pv}"
+    );
+}
+
 #[test]
 fn bad_move_string_is_a_clean_error() {
     let r = inarow(&["solve", "4458"], None);

@@ -162,3 +162,132 @@ fn bad_input_is_a_400_with_the_command_lines_message() {
         assert!(!error.is_empty() && !error.contains('\n'), "{error:?}");
     }
 }
+
+/// The status code and the raw body of `GET target` (any bytes the client may send).
+fn raw_get(addr: &str, target: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let code = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {response:?}"));
+    (code, body.to_string())
+}
+
+/// `bytes` in a query: letters and digits as they are, the rest `%XX`.
+fn percent_encoded(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Random requests, valid, borderline and malformed, to every endpoint: each gets a 200 with
+/// JSON or a 4xx, and a 400 carries one line of error; the server lives through all of them.
+#[test]
+fn the_api_survives_random_requests() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let server = Server::start();
+    let cases: u32 = std::env::var("INAROW_API_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(150);
+    let value = |choices: &'static [&'static str]| {
+        prop_oneof![
+            6 => proptest::sample::select(choices).prop_map(str::to_string),
+            1 => "[ -~]{0,12}".prop_map(|t| percent_encoded(t.as_bytes())),
+            1 => proptest::collection::vec(any::<u8>(), 0..8).prop_map(|b| percent_encoded(&b)),
+        ]
+    };
+    let games: &'static [&'static str] = &[
+        "connect4",
+        "connect4:4x4",
+        "connect4:5x4:k3",
+        "connect4:9x7",
+        "connect4:10x10:k5",
+        "popout",
+        "popout:4x4",
+        "cube",
+        "qubic",
+        "pentago",
+        "connect4:0x0",
+        "connect4:99x99",
+    ];
+    let moves: &'static [&'static str] = &[
+        "", "4", "44", "1212121", "11111111", "-", "4a", "p1", "0", "8", "a1", "a1-b2",
+    ];
+    let engines: &'static [&'static str] =
+        &["best", "random", "depth2", "mcts", "alphabeta", "depth0"];
+    let thinks: &'static [&'static str] = &["0.01", "0.02", "0", "-1", "nan", "1e9", "inf"];
+    let paths: &'static [&'static str] = &["/api/position", "/api/analyze", "/api/move"];
+    let strategy = (
+        prop_oneof![9 => proptest::sample::select(paths).prop_map(str::to_string), 1 => "/[a-z/]{0,12}"],
+        value(games),
+        value(moves),
+        value(engines),
+        value(thinks),
+    );
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        },
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    let addr = server.addr.clone();
+    runner
+        .run(&strategy, |(path, game, moves, engine, think)| {
+            // A fast think unless the value under test is the think itself.
+            let think = if think.parse::<f64>().is_ok_and(|t| t > 0.05) {
+                "0.02".into()
+            } else {
+                think
+            };
+            let target = format!("{path}?game={game}&moves={moves}&engine={engine}&think={think}");
+            let (code, body) = raw_get(&addr, &target);
+            prop_assert!((200..500).contains(&code), "{target}: {code} {body}");
+            // The API answers JSON (other paths: the page, or 404).
+            if code == 200 && path.starts_with("/api/") {
+                let json: Value = serde_json::from_str(&body)
+                    .map_err(|e| TestCaseError::fail(format!("{target}: {e}")))?;
+                prop_assert!(json.is_object(), "{target}: {body}");
+            }
+            if code == 400 {
+                let json: Value = serde_json::from_str(&body)
+                    .map_err(|e| TestCaseError::fail(format!("{target}: {e}")))?;
+                let error = json["error"].as_str().unwrap_or_default();
+                prop_assert!(
+                    !error.is_empty() && !error.chars().any(char::is_control),
+                    "{target}: {error:?}"
+                );
+            }
+            Ok(())
+        })
+        .unwrap();
+    // Requests HTTP itself refuses (not a valid target): a 4xx, whatever the body.
+    for target in [
+        "/api/analyze?moves=<>",
+        "/api/move?game=connect4&moves=4 4",
+        "api/position",
+    ] {
+        let (code, _) = raw_get(&addr, target);
+        assert!((400..500).contains(&code), "{target}: {code}");
+    }
+    // Still serving.
+    let (code, _) = server.get("/api/position?game=connect4");
+    assert_eq!(code, 200);
+}
