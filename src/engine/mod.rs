@@ -162,7 +162,8 @@ pub struct Report<M> {
     /// The score for the side to move; `None` when a limit stopped the search.
     pub score: Option<i32>,
     pub stopped: Option<Stop>,
-    /// Every move that reaches the score (filled by [`Engine::solve_detailed`]).
+    /// Every move that reaches the score (filled by [`Engine::solve_detailed`] and
+    /// [`Engine::solve_moves`]; with a score and `stopped`, those found before the limit).
     pub best_moves: Vec<M>,
     /// A line of perfect play to the end of the game (filled by [`Engine::solve_detailed`]).
     pub pv: Vec<M>,
@@ -516,9 +517,9 @@ impl<G: Tactics> Engine<G> {
             let nodes0 = engine.nodes();
             let mut report = engine.solve_here(pos);
             if let Some(score) = report.score {
-                match engine.best_moves(pos, score) {
-                    Ok(best) => report.best_moves = best,
-                    Err(stop) => report.stopped = Some(stop),
+                // A limit keeps the moves found before it.
+                if let Err(stop) = engine.best_moves(pos, score, &mut report.best_moves) {
+                    report.stopped = Some(stop);
                 }
                 if with_line && report.stopped.is_none() {
                     let (pv, stop) = engine.walk_line(pos, score);
@@ -569,16 +570,17 @@ impl<G: Tactics> Engine<G> {
         keeps
     }
 
-    fn best_moves(&mut self, pos: &G, score: i32) -> Result<Vec<G::Move>, Stop> {
+    /// Every move of `pos` that keeps its score `score`, into `best` (those found before a
+    /// limit stops the search, if one does).
+    fn best_moves(&mut self, pos: &G, score: i32, best: &mut Vec<G::Move>) -> Result<(), Stop> {
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
-        let mut best = Vec::new();
         for mv in moves {
             if self.keeps_score(pos, mv, score)? {
                 best.push(mv);
             }
         }
-        Ok(best)
+        Ok(())
     }
 
     /// Follows moves that keep the score until the game ends (or, in a game that repeats, until

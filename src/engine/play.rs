@@ -271,15 +271,16 @@ impl<G: Tactics> Player<G> {
                     exact_share(pos)
                 };
                 let exact = self.exact(pos, earlier, until(share), all);
-                if let Some(exact) = exact
-                    .as_ref()
-                    .filter(|e| e.moves.iter().all(|m| m.1.is_exact()))
-                {
-                    if !all && exact.moves.len() > 1 {
-                        return Some(self.tie_break(pos, exact, until(1.0)));
+                let exact = match exact {
+                    Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {
+                        return Some(if !all && e.moves.len() > 1 {
+                            self.tie_break(pos, e, until(1.0))
+                        } else {
+                            e
+                        });
                     }
-                    return Some(exact.clone());
-                }
+                    partial => partial,
+                };
                 let mut rest = until(1.0);
                 if rest.time.is_none() && rest.nodes.is_none() {
                     // Only memory stopped the solver: estimates to a depth that ends.
@@ -302,7 +303,7 @@ impl<G: Tactics> Player<G> {
     fn tie_break(
         &mut self,
         pos: &G,
-        exact: &Analysis<G::Move>,
+        exact: Analysis<G::Move>,
         limits: Limits,
     ) -> Analysis<G::Move> {
         let keeps = |m: &G::Move| exact.moves.iter().find(|e| e.0 == *m).copied();
@@ -315,7 +316,7 @@ impl<G: Tactics> Player<G> {
                 pv: vec![choice.0],
                 source: "exact, alphabeta's pick".into(),
             },
-            None => exact.clone(),
+            None => exact,
         }
     }
 
@@ -388,7 +389,8 @@ impl<G: Tactics> Player<G> {
                 source: if complete { "exact" } else { "exact (part)" }.into(),
             });
         }
-        // A move needs no line: the moves that keep the score, every one.
+        // A move needs no line: the moves that keep the score, those found in the time (one
+        // is enough).
         let report = engine.solve_moves(pos);
         let score = report.score?;
         let best = *report.best_moves.first()?;
