@@ -11,7 +11,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-/// How an engine plays, weakest first.
+/// How an engine plays, weakest first ([`Level::Mcts`] and [`Level::AlphaBeta`] are about even
+/// on most boards: the README's match table).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Level {
     /// A random move that does not lose at once (a win at once if there is one).
