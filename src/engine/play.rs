@@ -143,8 +143,7 @@ const LINE_NODES: u64 = 1_000_000;
 const UNLIMITED_ESTIMATE_NODES: u64 = 2_000_000;
 
 /// The plies left in a bounded game from which the exact solver starts to finish within a
-/// move's time (on 7x6: from 10 plies on, at a tenth of a second). On a bigger board the same count of empty cells is
-/// no harder: the moves left bound the tree.
+/// move's time (7x6 from ply 10 on: solves of 0.1-0.6 s measured on a match game).
 const SOLVABLE_PLIES_LEFT: u32 = 32;
 
 /// The share of the thinking time the exact solver gets at [`Level::Best`]: half once at most
