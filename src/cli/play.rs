@@ -134,14 +134,11 @@ fn play<G: Tactics + Notation>(
                 }
             }
             "hint" | "h" | "?" => {
-                let limits = Limits {
-                    time: Some(think),
-                    nodes: None,
-                };
-                let analysis = advisor
-                    .as_mut()
-                    .unwrap_or(&mut engine)
-                    .analyse(&pos, &earlier, limits);
+                let analysis = advisor.as_mut().unwrap_or(&mut engine).analyse(
+                    &pos,
+                    &earlier,
+                    Limits::within(think),
+                );
                 println!("  ({})", analysis.source);
                 for (mv, value) in analysis.moves {
                     println!("  {} {value}", pos.format_move(mv));

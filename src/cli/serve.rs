@@ -184,7 +184,7 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
                         })
                     }
                     _ => {
-                        let analysis = player.analyse(&pos, view.history, Limits { time: Some(think), nodes: None });
+                        let analysis = player.analyse(&pos, view.history, Limits::within(think));
                         let mut json = view.json();
                         json.insert("source".into(), json!(analysis.source));
                         json.insert("analysis".into(), analysis.moves.iter().map(|&(m, v)| json!({

@@ -219,11 +219,7 @@ impl<G: Tactics> Player<G> {
         earlier: &[u128],
         think: Duration,
     ) -> Option<(G::Move, Valuation)> {
-        let limits = Limits {
-            time: Some(think),
-            nodes: None,
-        };
-        self.think(pos, earlier, limits, false)?
+        self.think(pos, earlier, Limits::within(think), false)?
             .moves
             .first()
             .copied()
@@ -483,10 +479,8 @@ fn merge<M: Copy + PartialEq>(exact: Analysis<M>, estimate: Analysis<M>) -> Anal
         .collect();
     // Stable: equal ranks keep the order each search gave.
     moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v.rank()));
-    let exact_best = exact
-        .moves
-        .iter()
-        .any(|e| Some(e) == moves.first() && e.1.is_exact());
+    // Only the solver gives `Exact` values: a best move that has one is the solver's best.
+    let exact_best = matches!(moves.first(), Some((_, Valuation::Exact(_))));
     let pv = if exact_best && !exact.pv.is_empty() {
         exact.pv
     } else {

@@ -27,6 +27,16 @@ pub struct Limits {
     pub nodes: Option<u64>,
 }
 
+impl Limits {
+    /// A time limit alone.
+    pub fn within(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            nodes: None,
+        }
+    }
+}
+
 /// Why a search stopped before it answered.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Stop {

@@ -29,20 +29,14 @@ fn check_every_entry(path: &Path) {
     with_connect!(start(GAME), g => {
         let book = Book::load(path, &g.name()).expect("the book loads");
         let mut solver = AlphaBeta::new(&g, Config::default());
-        let mut level = vec![g];
         let mut checked = 0;
-        for ply in 0..=DEPTH {
-            let mut next = Vec::new();
-            for pos in &level {
-                assert_eq!(pos.ply(), ply);
+        for (ply, level) in positions_by_ply(g, DEPTH).iter().enumerate() {
+            for pos in level {
+                assert_eq!(pos.ply(), ply as u32);
                 let want = solver.solve(pos, false).expect("no limits");
                 assert_eq!(book.lookup(pos), Some(want), "ply {ply}: {pos:?}");
                 checked += 1;
-                let mut moves = MoveList::new();
-                pos.legal_moves(&mut moves);
-                next.extend(moves.iter().map(|&m| pos.play(m)).filter(|c| c.status() == Status::Ongoing));
             }
-            level = next;
         }
         assert!(checked > 1000, "{checked} positions checked");
         assert_eq!(book.depth(), DEPTH);

@@ -116,22 +116,8 @@ pub fn score_for(cells: u32, ply: u32, end: u32, status: Status) -> i32 {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for tests that must not depend on any crate's RNG.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+/// The library's deterministic generator: a seed gives the same cases on every machine.
+pub use inarow::search::rng::SplitMix;
 
 /// A plain grid model of Connect Four, written from the rules alone: the reference that the
 /// bitboard implementation is checked against.

@@ -33,18 +33,8 @@ impl Server {
 
     /// The status code and the JSON body of `GET path`.
     fn get(&self, path: &str) -> (u16, Value) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let (head, body) = response.split_once("\r\n\r\n").unwrap();
-        let code = head.split(' ').nth(1).unwrap().parse().unwrap();
-        let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+        let (code, body) = raw_get(&self.addr, path);
+        let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
         (code, json)
     }
 }
