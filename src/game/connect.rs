@@ -253,11 +253,13 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
     /// - no quick win: it can win with its second move (ply + 3) only by completing a line with one
     ///   more stone on a cell playable now, at a cell at most two above a playable one. If no such
     ///   line exists, its earliest win is ply + 5.
-    /// - claimeven (Allis): with an even height, the first player to move and every column
-    ///   holding an even number of stones, the second player can answer every move on top of it
-    ///   and so take every empty cell of an even row (1-based), leaving the first player the odd
-    ///   rows. If the first player cannot make a line with its stones and those cells, it cannot
-    ///   win; if the second player then can with its own, it wins.
+    /// - claimeven (Allis), with an even height and the first player to move: the second player
+    ///   answers a move in a column holding an even number of stones on top of it, and a move in
+    ///   a column holding an odd number in another such column (there is always one: the stones
+    ///   are even in number). It so takes every empty cell of an even row (1-based) but the ones
+    ///   playable now, which the first player may get. If the first player cannot make a line
+    ///   with its stones and every other empty cell, it cannot win; if the second player then can
+    ///   with its own and the cells it is sure of, it wins.
     #[inline(always)]
     fn strategy_bounds(&self) -> (i32, i32) {
         let d = self.grid();
@@ -277,14 +279,11 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
             d.bottom_bits::<u128>()
                 * (0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << d.height) - 1)),
         );
-        if playable & !first_rows != B::ZERO {
-            return (i32::MIN, highest);
-        }
         let empty = self.board() ^ self.mask;
-        if self.has_line(self.current | (empty & first_rows)) {
+        if self.has_line(self.current | (empty & (first_rows | playable))) {
             return (i32::MIN, highest);
         }
-        let second_rows = self.board() & !first_rows;
+        let second_rows = self.board() & !first_rows & !playable;
         if self.has_line(self.last_mover_stones() | (empty & second_rows)) {
             (i32::MIN, highest.min(-1))
         } else {
