@@ -74,6 +74,9 @@ pub struct Config {
     /// Use the game's strategy bounds (`Tactics::strategy_bounds`, e.g. Connect Four's
     /// claimeven).
     pub strategy_bounds: bool,
+    /// Check every child's quick bounds (no safe move, the strategy bounds) before searching
+    /// any.
+    pub child_bounds: bool,
     /// Threat-space search at nodes where a win of the side to move would cut the search off
     /// (`None`: off). Games without threats (`Tactics::threat_moves`) pay nothing.
     pub threat_search: Option<ThreatBudget>,
@@ -99,6 +102,7 @@ impl Default for Config {
             history: false,
             etc: true,
             strategy_bounds: true,
+            child_bounds: true,
             threat_search: Some(ThreatBudget {
                 depth: 6,
                 nodes: 200,

@@ -82,6 +82,28 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
     }
 
+    /// An upper bound on the score of `pos` from checks that search nothing: its safe moves,
+    /// the plies left and the game's strategy bounds.
+    #[inline(always)]
+    fn quick_upper_bound(&self, pos: &G) -> i32 {
+        if !G::ONLY_MOVER_WINS && pos.status() != Status::Ongoing {
+            return i32::MAX;
+        }
+        let mut moves = MoveList::new();
+        pos.safe_moves(&mut moves);
+        if moves.is_empty() {
+            return self.lost_within_a_ply(pos);
+        }
+        if G::ONLY_MOVER_WINS && pos.ply() + 2 >= pos.max_plies() {
+            return 0;
+        }
+        if self.config.strategy_bounds {
+            pos.strategy_bounds().1
+        } else {
+            i32::MAX
+        }
+    }
+
     /// Fail-hard negamax with bounds from the number of plies left and from the table.
     pub fn negamax(&mut self, pos: &G, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
@@ -184,6 +206,18 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             let lowest_win = win_at(m as u32, n as u32 + 2 * budget.depth + 1);
             if beta <= lowest_win && wins_by_threats(pos, budget, &mut self.threat_nodes) {
                 return lowest_win;
+            }
+        }
+
+        if self.config.child_bounds {
+            // A child whose quick bounds already refute the window (it has no safe move, or the
+            // opponent's strategy bound) ends the search before any child is searched
+            // (Steininger): found at once, where the move order could put it last.
+            for rm in &moves {
+                let upper = self.quick_upper_bound(&pos.play(rm.mv));
+                if -upper >= beta {
+                    return -upper;
+                }
             }
         }
 
