@@ -326,6 +326,20 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
         }
     }
 
+    #[inline(always)]
+    fn has_safe_move(&self) -> bool {
+        let threats = self.winning_cells(self.last_mover_stones());
+        let forced = self.playable() & threats;
+        let candidates = if forced == B::ZERO {
+            self.playable()
+        } else if forced.has_several() {
+            return false;
+        } else {
+            forced
+        };
+        candidates & !(threats >> 1) != B::ZERO
+    }
+
     /// Rank = the number of winning cells the move gives the side to move (Pons), not counting
     /// those directly above an opponent's winning cell (Steininger).
     #[inline(always)]

@@ -286,6 +286,14 @@ pub trait Tactics: Game {
         }
     }
 
+    /// Whether [`Tactics::safe_moves`] would give any move (called only when the side to move
+    /// has no winning move). Searches ask it of every child, so games may answer it faster.
+    fn has_safe_move(&self) -> bool {
+        let mut safe = MoveList::new();
+        self.safe_moves(&mut safe);
+        !safe.is_empty()
+    }
+
     /// Whether `m` is one of [`Tactics::safe_moves`] (called only when the side to move has no
     /// winning move).
     fn is_safe_move(&self, m: Self::Move) -> bool {

@@ -89,9 +89,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         if !G::ONLY_MOVER_WINS && pos.status() != Status::Ongoing {
             return i32::MAX;
         }
-        let mut moves = MoveList::new();
-        pos.safe_moves(&mut moves);
-        if moves.is_empty() {
+        if !pos.has_safe_move() {
             return self.lost_within_a_ply(pos);
         }
         if G::ONLY_MOVER_WINS && pos.ply() + 2 >= pos.max_plies() {
