@@ -187,10 +187,10 @@ pub struct SolverArgs {
     #[arg(long)]
     distance: bool,
     /// Algorithm (default: the game's fastest exact method: gallop for connect4 and cube, dfpn
-    /// for popout and qubic). Alpha-beta with its root driver: gallop (from the extremes, then bisection),
-    /// bisect, mtdf, deepening or ab (one full window); a proof-number search, which gives
-    /// win / draw / loss only: pns, pn2 or dfpn; minimax, the exhaustive reference; or tss,
-    /// threat-space search alone (a win by threats, or `?`).
+    /// for popout and qubic). Alpha-beta with its root driver: gallop (from the extremes, then
+    /// outward from 0, then bisection), bisect, mtdf, deepening or ab (one full window); a
+    /// proof-number search, which gives win / draw / loss only: pns, pn2 or dfpn; minimax, the
+    /// exhaustive reference; or tss, threat-space search alone (a win by threats, or `?`).
     #[arg(long)]
     algo: Option<String>,
     /// Memory budget of the proof-number searches, in MiB.
