@@ -217,6 +217,17 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                     return -upper;
                 }
             }
+            // Every child has a safe move (a child without one would have cut: a win at ply
+            // n + 3 is the highest score left), so the earliest win is at ply n + 5.
+            if G::ONLY_MOVER_WINS {
+                let highest = win_at(m as u32, n as u32 + 5);
+                if beta > highest {
+                    beta = highest;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+            }
         }
 
         let (num, den) = G::CHILD_LOOKUPS_UNTIL;
