@@ -79,6 +79,24 @@ impl<B: Bits, S: Shape> Connect<B, S> {
         self.grid().has_line(p)
     }
 
+    /// The cells of the safe moves ([`Tactics::safe_moves`]): the one block if the opponent
+    /// threatens a win (none if it threatens two), else every playable cell; never one directly
+    /// under an opponent's winning cell.
+    #[inline(always)]
+    fn safe_cells(&self) -> B {
+        let threats = self.winning_cells(self.last_mover_stones());
+        let playable = self.playable();
+        let forced = playable & threats;
+        let candidates = if forced == B::ZERO {
+            playable
+        } else if forced.has_several() {
+            return B::ZERO;
+        } else {
+            forced
+        };
+        candidates & !(threats >> 1)
+    }
+
     /// The stones of the player who made the last move.
     #[inline(always)]
     fn last_mover_stones(&self) -> B {
@@ -298,18 +316,7 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
 
     #[inline(always)]
     fn safe_moves(&self, out: &mut MoveList<RankedMove<u8>>) {
-        let threats = self.winning_cells(self.last_mover_stones());
-        let playable = self.playable();
-        let forced = playable & threats;
-        let mut candidates = playable;
-        if forced != B::ZERO {
-            if forced.has_several() {
-                return;
-            }
-            candidates = forced;
-        }
-        // Never play directly under an opponent's winning cell.
-        candidates &= !(threats >> 1);
+        let candidates = self.safe_cells();
         if candidates == B::ZERO {
             return;
         }
@@ -328,16 +335,7 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
 
     #[inline(always)]
     fn has_safe_move(&self) -> bool {
-        let threats = self.winning_cells(self.last_mover_stones());
-        let forced = self.playable() & threats;
-        let candidates = if forced == B::ZERO {
-            self.playable()
-        } else if forced.has_several() {
-            return false;
-        } else {
-            forced
-        };
-        candidates & !(threats >> 1) != B::ZERO
+        self.safe_cells() != B::ZERO
     }
 
     /// Rank = the number of winning cells the move gives the side to move (Pons), not counting
