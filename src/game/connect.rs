@@ -10,7 +10,7 @@ use super::geometry::line_score;
 use super::grid::{Grid, Shape};
 use super::{
     Bounded, Finite, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, RankedMove,
-    Status, Tactics,
+    SafeChoice, Status, Tactics,
 };
 use std::fmt::{self, Debug};
 
@@ -334,8 +334,15 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
     }
 
     #[inline(always)]
-    fn has_safe_move(&self) -> bool {
-        self.safe_cells() != B::ZERO
+    fn safe_choice(&self) -> SafeChoice<u8> {
+        let cells = self.safe_cells();
+        if cells == B::ZERO {
+            SafeChoice::None
+        } else if cells.has_several() {
+            SafeChoice::Several
+        } else {
+            SafeChoice::Forced(self.column_of(cells.trailing_zeros()) as u8)
+        }
     }
 
     /// Rank = the number of winning cells the move gives the side to move (Pons), not counting

@@ -227,6 +227,26 @@ pub trait Notation: Game {
     }
 }
 
+/// Whether `mover`'s move to `next` is safe ([`Tactics::safe_moves`]): it wins or draws, or
+/// leaves the opponent no winning move.
+pub(crate) fn plays_safe<G: Tactics>(next: &G, mover: Player) -> bool {
+    match next.status() {
+        Status::Ongoing => !next.has_winning_move(),
+        Status::Draw => true,
+        Status::Win(p) => p == mover,
+    }
+}
+
+/// How many of a position's moves are safe ([`Tactics::safe_moves`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SafeChoice<M> {
+    /// Every move loses within a ply.
+    None,
+    /// Exactly one move is safe: it is forced.
+    Forced(M),
+    Several,
+}
+
 /// Accelerators: faster equivalents of what the rules define, and knowledge beyond them. Every
 /// method has a default that follows from [`Game`] alone, so `impl Tactics for MyGame {}` is
 /// correct; a game overrides what it can do faster (Connect Four does so with bitboards).
@@ -274,24 +294,28 @@ pub trait Tactics: Game {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         for m in moves {
-            let next = self.play(m);
-            let safe = match next.status() {
-                Status::Ongoing => !next.has_winning_move(),
-                Status::Draw => true,
-                Status::Win(p) => p == self.side_to_move(),
-            };
-            if safe {
+            if plays_safe(&self.play(m), self.side_to_move()) {
                 out.push(RankedMove { mv: m, rank: 0 });
             }
         }
     }
 
-    /// Whether [`Tactics::safe_moves`] would give any move (called only when the side to move
-    /// has no winning move). Searches ask it of every child, so games may answer it faster.
-    fn has_safe_move(&self) -> bool {
-        let mut safe = MoveList::new();
-        self.safe_moves(&mut safe);
-        !safe.is_empty()
+    /// Whether [`Tactics::safe_moves`] would give no move, one, or several, and the one (called
+    /// only when the side to move has no winning move). Searches ask it of every child and follow
+    /// forced moves, so games may answer it faster.
+    fn safe_choice(&self) -> SafeChoice<Self::Move> {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        let mut choice = SafeChoice::None;
+        for m in moves {
+            if plays_safe(&self.play(m), self.side_to_move()) {
+                if choice != SafeChoice::None {
+                    return SafeChoice::Several;
+                }
+                choice = SafeChoice::Forced(m);
+            }
+        }
+        choice
     }
 
     /// Whether `m` is one of [`Tactics::safe_moves`] (called only when the side to move has no

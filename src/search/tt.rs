@@ -303,16 +303,17 @@ impl Table {
     }
 
     /// The entry stored for `key`, if any.
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, key: u128) -> Option<Entry> {
         if self.buckets == 0 {
             return None;
         }
         let first = self.bucket(key);
-        (first..first + self.ways)
-            .map(|slot| self.read(slot, key))
-            .find(|&word| word != 0)
-            .map(unpack)
+        let mut word = self.read(first, key);
+        if word == 0 && self.ways == 2 {
+            word = self.read(first + 1, key);
+        }
+        (word != 0).then(|| unpack(word))
     }
 
     /// Stores a result; `nodes` is the size of the subtree that produced it. The slots written

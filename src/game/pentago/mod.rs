@@ -35,7 +35,7 @@ pub mod midgame;
 use super::geometry::{ByteTables, Geometry};
 use super::{
     Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics, WholeAnswer,
-    WholeStop,
+    WholeStop, plays_safe,
 };
 use std::fmt::{self, Debug};
 use std::sync::OnceLock;
@@ -579,12 +579,7 @@ impl Tactics for Pentago {
         let me = self.side_to_move();
         for m in moves {
             let next = self.play(m);
-            let safe = match next.status {
-                Status::Ongoing => !next.has_winning_move(),
-                Status::Draw => true,
-                Status::Win(p) => p == me,
-            };
-            if safe {
+            if plays_safe(&next, me) {
                 // Rotation-aware: the thesis' evaluation of the board after the turn, for the
                 // mover (the side to move there is the opponent).
                 let rank = next.evaluate().map_or(0, |v| -v);

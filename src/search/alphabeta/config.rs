@@ -77,6 +77,9 @@ pub struct Config {
     /// Check every child's quick bounds (no safe move, the strategy bounds) before searching
     /// any.
     pub child_bounds: bool,
+    /// In those checks, follow a child's forced moves (single safe moves) to the end of the
+    /// line.
+    pub forced_lines: bool,
     /// Threat-space search at nodes where a win of the side to move would cut the search off
     /// (`None`: off). Games without threats (`Tactics::threat_moves`) pay nothing.
     pub threat_search: Option<ThreatBudget>,
@@ -103,6 +106,7 @@ impl Default for Config {
             etc: true,
             strategy_bounds: true,
             child_bounds: true,
+            forced_lines: true,
             threat_search: Some(ThreatBudget {
                 depth: 6,
                 nodes: 200,

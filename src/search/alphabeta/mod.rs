@@ -60,6 +60,9 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     threat_nodes: u64,
     /// `nodes` when the limits were last checked.
     checked: u64,
+    /// Children judged by their quick bounds: in games where that is costly, the limits are
+    /// also checked every so many of them.
+    child_checks: u64,
     /// Node count at which a solo run yields to the helpers.
     solo_until: Option<u64>,
     limits: Limits,
@@ -101,6 +104,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             nodes: 0,
             threat_nodes: 0,
             checked: 0,
+            child_checks: 0,
             solo_until: None,
             limits: Limits::default(),
             deadline: None,

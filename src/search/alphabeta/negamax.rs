@@ -1,4 +1,4 @@
-//! The search itself: fail-hard negamax with bounds from the plies left, the game's strategy
+//! The search itself: fail-soft negamax with bounds from the plies left, the game's strategy
 //! bounds and the table, enhanced transposition cutoffs, and move ordering.
 //!
 //! Invariant of [`AlphaBeta::negamax`]: the game goes on and the side to move has no immediate
@@ -8,7 +8,7 @@
 
 use super::AlphaBeta;
 use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
-use crate::game::{Bounded, MAX_MOVES, MoveList, RankedMove, Status, Tactics};
+use crate::game::{Bounded, MAX_MOVES, MoveList, RankedMove, SafeChoice, Status, Tactics};
 use crate::search::limits::Stop;
 use crate::search::score::{final_score, win_at};
 use crate::search::threats::wins_by_threats;
@@ -82,27 +82,61 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
     }
 
-    /// An upper bound on the score of `pos` from checks that search nothing: its safe moves,
-    /// the plies left and the game's strategy bounds.
+    /// Bounds on the score of a position whose side to move has no immediate win and a safe
+    /// move: the opponent cannot win with the next ply, nor it with this one, so the earliest
+    /// loss is its next move (at ply n + 3) and the earliest win the opponent's (n + 2) when any
+    /// move can lose for its mover; two plies later each when only the mover wins.
     #[inline(always)]
-    fn quick_upper_bound(&self, pos: &G) -> i32 {
-        if !G::ONLY_MOVER_WINS && pos.status() != Status::Ongoing {
-            return i32::MAX;
-        }
-        if !pos.has_safe_move() {
-            return self.lost_within_a_ply(pos);
-        }
-        if G::ONLY_MOVER_WINS && pos.ply() + 2 >= pos.max_plies() {
-            return 0;
-        }
-        if self.config.strategy_bounds {
-            pos.strategy_bounds().1
+    fn ply_bounds(m: u32, n: u32) -> (i32, i32) {
+        if G::ONLY_MOVER_WINS {
+            (-win_at(m, n + 4), win_at(m, n + 3))
         } else {
-            i32::MAX
+            (-win_at(m, n + 3), win_at(m, n + 2))
         }
     }
 
-    /// Fail-hard negamax with bounds from the number of plies left and from the table.
+    /// Bounds on the score of `pos` (whose side to move has no immediate win) from checks that
+    /// search nothing: a line of forced moves (a single safe move each) followed to its end,
+    /// which is exact if a side is left without a safe move or the game ends, else bounded by
+    /// the plies left and the game's strategy bounds.
+    #[inline(always)]
+    fn quick_bounds(&self, pos: &G) -> (i32, i32) {
+        let mut p = *pos;
+        let mut negate = false;
+        let (lo, hi) = loop {
+            if !G::ONLY_MOVER_WINS
+                && let Some(score) = final_score(&p)
+            {
+                break (score, score);
+            }
+            let (m, n) = (p.max_plies(), p.ply());
+            match p.safe_choice() {
+                SafeChoice::None => {
+                    let score = self.lost_within_a_ply(&p);
+                    break (score, score);
+                }
+                _ if G::ONLY_MOVER_WINS && n + 2 >= m => break (0, 0),
+                // A forced move keeps the invariant: a safe move never lets the opponent win.
+                SafeChoice::Forced(mv) if self.config.forced_lines => {
+                    p = p.play(mv);
+                    negate = !negate;
+                }
+                _ => {
+                    let (lowest, highest) = Self::ply_bounds(m, n);
+                    if self.config.strategy_bounds {
+                        let (lo, hi) = p.strategy_bounds();
+                        break (lowest.max(lo), highest.min(hi));
+                    }
+                    break (lowest, highest);
+                }
+            }
+        };
+        if negate { (-hi, -lo) } else { (lo, hi) }
+    }
+
+    /// Fail-soft negamax with bounds from the number of plies left and from the table: a result
+    /// at or below `alpha` is an upper bound on the score, one at or above `beta` a lower bound,
+    /// and one between them the score.
     pub fn negamax(&mut self, pos: &G, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(pos.status() == Status::Ongoing && !pos.has_winning_move());
@@ -136,20 +170,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         if G::ONLY_MOVER_WINS && n + 2 >= m {
             return 0;
         }
-        // The opponent cannot win with the next ply, nor we with this one: so the earliest loss
-        // is our next move (at ply n + 3) and the earliest win the opponent's (n + 2) when any
-        // move can lose for its mover; two plies later each when only the mover wins.
-        let (lowest, mut highest) = if G::ONLY_MOVER_WINS {
-            (
-                -win_at(m as u32, n as u32 + 4),
-                win_at(m as u32, n as u32 + 3),
-            )
-        } else {
-            (
-                -win_at(m as u32, n as u32 + 3),
-                win_at(m as u32, n as u32 + 2),
-            )
-        };
+        let (lowest, mut highest) = Self::ply_bounds(m as u32, n as u32);
         if alpha < lowest {
             alpha = lowest;
             if alpha >= beta {
@@ -175,6 +196,22 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         if moves.len() == 1 {
             // A forced move: nothing to choose, so nothing worth a table entry.
             return self.child_score(&pos.play(moves[0].mv), alpha, beta);
+        }
+
+        // Every child's bucket is fetched at once, so that the memory latencies overlap one
+        // another and the work below (most of the search's time is spent waiting for the
+        // table); early in the game the children are also looked up (ETC, below).
+        let (num, den) = G::CHILD_LOOKUPS_UNTIL;
+        let child_lookups = den as i32 * n < num as i32 * m;
+        let mut keys = ArrayVec::<u128, MAX_MOVES>::new();
+        if use_table {
+            for rm in &moves {
+                let key = self.key(&pos.play(rm.mv));
+                self.table.prefetch(key);
+                if child_lookups {
+                    keys.push(key);
+                }
+            }
         }
 
         let mut tt_move = None;
@@ -207,16 +244,43 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             }
         }
 
+        // The best score found so far, or an upper bound on it (fail-soft: a result outside the
+        // window bounds the true score as tightly as the search found, for the table and for
+        // the driver's next test).
+        let mut value = i32::MIN;
         if self.config.child_bounds {
             // A child whose quick bounds already refute the window (it has no safe move, or the
             // opponent's strategy bound) ends the search before any child is searched
-            // (Steininger): found at once, where the move order could put it last.
-            for rm in &moves {
-                let upper = self.quick_upper_bound(&pos.play(rm.mv));
-                if -upper >= beta {
-                    return -upper;
+            // (Steininger): found at once, where the move order could put it last. A child
+            // whose bounds say it cannot raise alpha is not searched at all.
+            let mut kept = 0;
+            for i in 0..moves.len() {
+                let (lo, hi) = self.quick_bounds(&pos.play(moves[i].mv));
+                self.child_checks += 1;
+                if self.child_checks & (CHECK_INTERVAL - 1) == 0 {
+                    self.check_limits();
+                    if self.stopped.is_some() {
+                        return 0;
+                    }
+                }
+                if -hi >= beta {
+                    return -hi;
+                }
+                if -lo > alpha {
+                    moves[kept] = moves[i];
+                    if !keys.is_empty() {
+                        keys[kept] = keys[i];
+                    }
+                    kept += 1;
+                } else {
+                    value = value.max(-lo);
                 }
             }
+            if kept == 0 {
+                return value;
+            }
+            moves.truncate(kept);
+            keys.truncate(kept);
             // Every child has a safe move (a child without one would have cut: a win at ply
             // n + 3 is the highest score left), so the earliest win is at ply n + 5.
             if G::ONLY_MOVER_WINS {
@@ -230,27 +294,27 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             }
         }
 
-        let (num, den) = G::CHILD_LOOKUPS_UNTIL;
-        if den as i32 * n < num as i32 * m {
-            // Early in the game every child's bucket is fetched at once, so that the memory
-            // latencies overlap; with ETC, any child whose stored bound already refutes the
-            // window ends the search here.
-            let mut keys = ArrayVec::<u128, MAX_MOVES>::new();
-            for rm in &moves {
-                let key = self.key(&pos.play(rm.mv));
-                self.table.prefetch(key);
-                keys.push(key);
-            }
-            if self.config.etc {
-                for &key in &keys {
-                    if let Some(e) = self.table.probe(key)
-                        && e.bound != Bound::Lower
-                        && -e.value >= beta
-                    {
+        // ETC: a child whose stored bound already refutes the window ends the search here, and
+        // one whose stored bound says it cannot raise alpha is not searched.
+        if self.config.etc && !keys.is_empty() {
+            let mut kept = 0;
+            for i in 0..moves.len() {
+                if let Some(e) = self.table.probe(keys[i]) {
+                    if e.bound != Bound::Lower && -e.value >= beta {
                         return -e.value;
                     }
+                    if e.bound != Bound::Upper && -e.value <= alpha {
+                        value = value.max(-e.value);
+                        continue;
+                    }
                 }
+                moves[kept] = moves[i];
+                kept += 1;
             }
+            if kept == 0 {
+                return value;
+            }
+            moves.truncate(kept);
         }
 
         self.order(pos, &mut moves, tt_move);
@@ -309,6 +373,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 }
                 return score;
             }
+            value = value.max(score);
             if score > alpha {
                 alpha = score;
                 best = Some(rm.mv);
@@ -322,13 +387,13 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             self.table.store(
                 &mut self.log,
                 key,
-                alpha,
+                value,
                 bound,
                 code,
                 self.nodes - nodes_before,
             );
         }
-        alpha
+        value
     }
 
     /// Sorts moves best first: the table's move, then threat rank, then history; ties keep the
