@@ -301,12 +301,31 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
         if self.has_line(self.current | (empty & (first_rows | playable))) {
             return (i32::MIN, highest);
         }
-        let second_rows = self.board() & !first_rows & !playable;
-        if self.has_line(self.last_mover_stones() | (empty & second_rows)) {
-            (i32::MIN, highest.min(-1))
-        } else {
-            (i32::MIN, highest.min(0))
+        let claimed = empty & self.board() & !first_rows & !playable;
+        let second = self.last_mover_stones();
+        if !self.has_line(second | claimed) {
+            return (i32::MIN, highest.min(0));
         }
+        // The second player wins, by the time its line's last cell is filled, at the latest:
+        // the cells above that cell are still empty then. The first player delays the line
+        // most by leaving its highest cell for last, so the bound comes from the line whose
+        // highest claimed cell is lowest (Steininger bounds the loss by rows in the same way).
+        let mut top = 1;
+        while top + 1 < d.height {
+            let rows_to_top = d.bottom_bits::<u128>() * ((1u128 << (top + 1)) - 1);
+            if self.has_line(second | (claimed & B::from_u128(rows_to_top))) {
+                break;
+            }
+            top += 2;
+        }
+        // The line is complete by ply `cells - (height - 1 - top)`, a second player's ply (even,
+        // 1-based).
+        let mut last_ply = d.cells() - (d.height - 1 - top);
+        last_ply -= last_ply % 2;
+        (
+            i32::MIN,
+            highest.min(-((d.cells() as i32 + 2 - last_ply as i32) / 2)),
+        )
     }
 
     #[inline(always)]
