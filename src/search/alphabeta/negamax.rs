@@ -95,6 +95,19 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
     }
 
+    /// Bounds on the score of a position whose side to move has no immediate win and several
+    /// safe moves: from the plies left and the game's strategy bounds.
+    #[inline(always)]
+    fn own_bounds(&self, pos: &G) -> (i32, i32) {
+        let (lowest, highest) = Self::ply_bounds(pos.max_plies(), pos.ply());
+        if self.config.strategy_bounds {
+            let (lo, hi) = pos.strategy_bounds();
+            (lowest.max(lo), highest.min(hi))
+        } else {
+            (lowest, highest)
+        }
+    }
+
     /// Bounds on the score of `pos` (whose side to move has no immediate win) from checks that
     /// search nothing: a line of forced moves (a single safe move each) followed to its end,
     /// which is exact if a side is left without a safe move or the game ends, else bounded by
@@ -121,14 +134,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                     p = p.play(mv);
                     negate = !negate;
                 }
-                _ => {
-                    let (lowest, highest) = Self::ply_bounds(m, n);
-                    if self.config.strategy_bounds {
-                        let (lo, hi) = p.strategy_bounds();
-                        break (lowest.max(lo), highest.min(hi));
-                    }
-                    break (lowest, highest);
-                }
+                _ => break self.own_bounds(&p),
             }
         };
         if negate { (-hi, -lo) } else { (lo, hi) }
@@ -170,21 +176,11 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         if G::ONLY_MOVER_WINS && n + 2 >= m {
             return 0;
         }
-        let (lowest, mut highest) = Self::ply_bounds(m as u32, n as u32);
+        let (lowest, highest) = self.own_bounds(pos);
         if alpha < lowest {
             alpha = lowest;
             if alpha >= beta {
                 return alpha;
-            }
-        }
-        if self.config.strategy_bounds {
-            let (lo, hi) = pos.strategy_bounds();
-            highest = highest.min(hi);
-            if alpha < lo {
-                alpha = lo;
-                if alpha >= beta {
-                    return alpha;
-                }
             }
         }
         if beta > highest {
