@@ -301,7 +301,7 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
         if self.has_line(self.current | (empty & (first_rows | playable))) {
             return (i32::MIN, highest);
         }
-        let claimed = empty & self.board() & !first_rows & !playable;
+        let claimed = empty & !first_rows & !playable;
         let second = self.last_mover_stones();
         if !self.has_line(second | claimed) {
             return (i32::MIN, highest.min(0));

@@ -82,24 +82,19 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
     }
 
-    /// Bounds on the score of a position whose side to move has no immediate win and a safe
-    /// move: the opponent cannot win with the next ply, nor it with this one, so the earliest
-    /// loss is its next move (at ply n + 3) and the earliest win the opponent's (n + 2) when any
-    /// move can lose for its mover; two plies later each when only the mover wins.
+    /// Bounds on the score of a position whose side to move has no immediate win and several
+    /// safe moves. The opponent cannot win with the next ply, nor it with this one, so the
+    /// earliest loss is its next move (at ply n + 3) and the earliest win the opponent's (n + 2)
+    /// when any move can lose for its mover; two plies later each when only the mover wins. The
+    /// game's strategy bounds may narrow them.
     #[inline(always)]
-    fn ply_bounds(m: u32, n: u32) -> (i32, i32) {
-        if G::ONLY_MOVER_WINS {
+    fn own_bounds(&self, pos: &G) -> (i32, i32) {
+        let (m, n) = (pos.max_plies(), pos.ply());
+        let (lowest, highest) = if G::ONLY_MOVER_WINS {
             (-win_at(m, n + 4), win_at(m, n + 3))
         } else {
             (-win_at(m, n + 3), win_at(m, n + 2))
-        }
-    }
-
-    /// Bounds on the score of a position whose side to move has no immediate win and several
-    /// safe moves: from the plies left and the game's strategy bounds.
-    #[inline(always)]
-    fn own_bounds(&self, pos: &G) -> (i32, i32) {
-        let (lowest, highest) = Self::ply_bounds(pos.max_plies(), pos.ply());
+        };
         if self.config.strategy_bounds {
             let (lo, hi) = pos.strategy_bounds();
             (lowest.max(lo), highest.min(hi))
