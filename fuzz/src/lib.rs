@@ -328,6 +328,7 @@ pub fn search(data: &[u8]) {
             2000
         })),
         nodes: Some(1 + *nodes as u64 * 200),
+        ..Limits::default()
     };
     let analyse = flags & 8 != 0;
     with_game!(start(spec), g => {

@@ -25,6 +25,7 @@ use inarow::game::{AnyGame, GameSpec, MoveError, Notation, Tactics, path_keys, r
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -102,6 +103,7 @@ impl LimitArgs {
         Ok(Limits {
             time: seconds("--time", self.time)?,
             nodes: self.nodes,
+            ..Limits::default()
         })
     }
 }
@@ -446,4 +448,26 @@ pub fn run() -> Result<Outcome, String> {
         Command::Retro(command) => retro::run(command),
         Command::Serve(args) => serve::run(args),
     }
+}
+
+/// A flag that Ctrl-C sets (instead of ending the process), so that a long run can save its
+/// state and stop: a build between rounds, a search at its next check of the limits.
+pub fn interrupt_flag() -> &'static AtomicBool {
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    // A second Ctrl-C ends the process at once.
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        if INTERRUPTED.swap(true, Ordering::Relaxed) {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(130) };
+        }
+    }
+    #[cfg(unix)]
+    // SAFETY: the handler only uses an atomic and _exit, which are async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+    }
+    &INTERRUPTED
 }

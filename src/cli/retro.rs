@@ -10,7 +10,7 @@ use inarow::engine::{Config, Engine, Options, Progress, Value};
 use inarow::game::{Game, GameSpec};
 use inarow::with_game;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 #[derive(Subcommand)]
@@ -84,7 +84,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         mem_bytes: args.mem_mb.saturating_mul(1 << 20),
         save_every: Duration::from_secs_f64(args.save_every),
         time: args.time.map(Duration::from_secs_f64),
-        interrupt: Some(interrupt_flag()),
+        interrupt: Some(super::interrupt_flag()),
     };
     let out = Path::new(&args.out);
     with_game!(spec.start(), start => {
@@ -138,28 +138,6 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         println!("written {} seconds={:.1}", args.out, began.elapsed().as_secs_f64());
         Ok(Outcome::Done)
     })
-}
-
-/// A flag that Ctrl-C sets (instead of ending the process), so that a build can save its
-/// state and stop between rounds.
-fn interrupt_flag() -> &'static AtomicBool {
-    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-    // A second Ctrl-C ends the process at once.
-    extern "C" fn on_interrupt(_: libc::c_int) {
-        if INTERRUPTED.swap(true, Ordering::Relaxed) {
-            // SAFETY: _exit is async-signal-safe.
-            unsafe { libc::_exit(130) };
-        }
-    }
-    #[cfg(unix)]
-    // SAFETY: the handler only uses an atomic and _exit, which are async-signal-safe.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
-    }
-    &INTERRUPTED
 }
 
 /// Answers positions from a database, as `solve --db FILE --distance` does: the same

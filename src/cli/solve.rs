@@ -3,11 +3,14 @@
 
 use super::{Outcome, SolverArgs, parse_position, show_moves};
 use clap::Args;
-use inarow::engine::{Algorithm, Engine, Report};
+use inarow::engine::{Algorithm, Checkpoint, Engine, Limits, Report};
 use inarow::game::{Notation, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
 use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -19,6 +22,11 @@ pub struct SolveArgs {
     /// only); `inarow verify FILE` checks them.
     #[arg(long, value_name = "FILE")]
     proof: Option<String>,
+    /// Save the transposition table to FILE (from time to time, and when the run ends, reaches
+    /// a limit or is stopped with Ctrl-C) and start from the table FILE holds: a stopped run
+    /// started again with the same FILE and --tt-mb goes on from where it was. Alpha-beta only.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<String>,
     /// Move strings (`4453`; `-` or "" = the empty board). Without any, reads standard input:
     /// the first field of each line.
     moves: Vec<String>,
@@ -65,12 +73,76 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
             // The proof that writes the certificates answers too: one search, not two.
             return certify(start, &mut engine, &args.moves[0], file, args.format.stats);
         }
-        let outcome = answer(start, &mut engine, &args.moves, args.format)?;
+        let outcome = match &args.checkpoint {
+            Some(file) => {
+                let checkpoint = resume(&start, &mut engine, file)?;
+                saving(&checkpoint, || answer(start, &mut engine, &args.moves, args.format))?
+            }
+            None => answer(start, &mut engine, &args.moves, args.format)?,
+        };
         if let Some(file) = &args.proof {
             write_certificates(start, &mut engine, &args.moves[0], file)?;
         }
         Ok(outcome)
     })
+}
+
+/// The least time between two saves of a checkpoint while a search runs; a large table is
+/// saved less often, so that saving takes at most a twentieth of the time.
+const SAVE_EVERY: Duration = Duration::from_secs(60);
+
+/// The checkpoint in `file` of `engine`'s table, loaded into it if the file exists; Ctrl-C then
+/// stops the search (and the checkpoint is saved) instead of ending the process.
+fn resume<G: Tactics>(start: &G, engine: &mut Engine<G>, file: &str) -> Result<Checkpoint, String> {
+    let state = engine.state().ok_or_else(|| {
+        format!(
+            "--checkpoint works with the alpha-beta algorithms, not with this algorithm on {}",
+            start.name()
+        )
+    })?;
+    let (checkpoint, loaded) = Checkpoint::open(Path::new(file), &start.name(), state)?;
+    engine.set_limits(Limits {
+        interrupt: Some(super::interrupt_flag()),
+        ..engine.limits()
+    });
+    if loaded {
+        eprintln!("inarow: resuming from the table in {file}");
+    }
+    Ok(checkpoint)
+}
+
+/// Runs `work`, saving the checkpoint from time to time meanwhile and once more at the end.
+fn saving<T>(
+    checkpoint: &Checkpoint,
+    work: impl FnOnce() -> Result<T, String>,
+) -> Result<T, String> {
+    let (done, finished) = mpsc::channel::<()>();
+    let result = std::thread::scope(|scope| {
+        let saver = scope.spawn(move || {
+            let mut wait = SAVE_EVERY;
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(wait) {
+                // A save that fails is reported at once; the search goes on, and the last
+                // save (below) says whether the checkpoint could be written after all.
+                let began = Instant::now();
+                if let Err(e) = checkpoint.save() {
+                    eprintln!("inarow: {e}");
+                }
+                wait = SAVE_EVERY.max(began.elapsed() * 20);
+            }
+        });
+        let result = work();
+        drop(done);
+        saver.join().expect("the saving thread does not panic");
+        result
+    });
+    let began = Instant::now();
+    let bytes = checkpoint.save()?;
+    eprintln!(
+        "inarow: checkpoint {} saved ({bytes} bytes, {:.1} s)",
+        checkpoint.path().display(),
+        began.elapsed().as_secs_f64()
+    );
+    result
 }
 
 /// Answers one position by the df-pn proof of its value and writes that proof's certificates.

@@ -5,7 +5,7 @@
 
 use super::{Algorithm, Options};
 use crate::game::{Bounded, Game, Goal, KindVisitor, Player, Repeating, Status, Tactics};
-use crate::search::alphabeta::{AlphaBeta, Oracle};
+use crate::search::alphabeta::{AlphaBeta, Oracle, SearchState};
 use crate::search::limits::{Clock, Limits, Stop};
 use crate::search::minimax::Minimax;
 use crate::search::pn::{DfPn, Pn2, Pns, Prover, Verdict, weak_value};
@@ -50,7 +50,14 @@ pub(super) trait Backend<G>: Send {
     /// The most memory its structures held.
     fn peak_bytes(&self) -> usize;
     /// Answers positions the oracle (an opening book) knows without searching.
-    fn set_oracle(&mut self, oracle: Arc<dyn Oracle>) -> Result<(), String>;
+    fn set_oracle(&mut self, _oracle: Arc<dyn Oracle>) -> Result<(), String> {
+        Err("--book works with the alpha-beta algorithms".into())
+    }
+    /// What the searches have learnt, for a backend that keeps it in a table (alpha-beta): what
+    /// a checkpoint saves and restores.
+    fn state(&self) -> Option<SearchState> {
+        None
+    }
 }
 
 /// Builds the backend for the options, by the game's kind, and names the method that answers.
@@ -197,6 +204,9 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
         AlphaBeta::set_oracle(self, Some(oracle));
         Ok(())
     }
+    fn state(&self) -> Option<SearchState> {
+        Some(AlphaBeta::state(self))
+    }
 }
 
 /// The exhaustive reference, for checking on small boards.
@@ -241,9 +251,6 @@ impl<G: Bounded> Backend<G> for Reference {
     }
     fn peak_bytes(&self) -> usize {
         self.minimax.positions() * Reference::BYTES_PER_POSITION
-    }
-    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
-        Err("--book works with the alpha-beta algorithms".into())
     }
 }
 
@@ -298,9 +305,6 @@ impl<G: Tactics> Backend<G> for Threats {
     fn peak_bytes(&self) -> usize {
         0
     }
-    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
-        Err("--book works with the alpha-beta algorithms".into())
-    }
 }
 
 /// A proof-number search on a bounded game: win / draw / loss only.
@@ -332,9 +336,6 @@ impl<G: Game> Backend<G> for ProofNumbers<G> {
     }
     fn peak_bytes(&self) -> usize {
         self.0.stats().peak_bytes
-    }
-    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
-        Err("--book works with the alpha-beta algorithms".into())
     }
 }
 

@@ -16,6 +16,7 @@
 mod backend;
 pub mod bench;
 pub mod book;
+pub mod checkpoint;
 mod file;
 pub mod generate;
 pub mod play;
@@ -29,8 +30,10 @@ pub use crate::search::retro::{Progress, Value};
 pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
+pub use checkpoint::Checkpoint;
 
 use crate::game::{Goal, Kind, MoveList, Notation, Status, Tactics, WholeStop};
+use crate::search::alphabeta::SearchState;
 use crate::search::pn::extract::extract_for_verdict;
 use crate::search::pn::{DfPn, Prover, Verdict};
 use crate::search::retro::Lookup;
@@ -324,6 +327,11 @@ impl<G: Tactics> Engine<G> {
             .map_err(|e| format!("{e}, not with this algorithm on {}", sample.name()))
     }
 
+    /// What the searches have learnt, when the method keeps it in a table (alpha-beta).
+    pub fn state(&self) -> Option<SearchState> {
+        self.backend.state()
+    }
+
     /// Answers every position the database knows from it, without searching. Its values are
     /// those of the positions themselves: in games that repeat, earlier positions of the game
     /// do not count as repetitions.
@@ -415,6 +423,10 @@ impl<G: Tactics> Engine<G> {
     /// The limits of the next calls (solve, or analyze as a whole).
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// Starts the limits' clock for a search: the backend's and the game's own solver's.

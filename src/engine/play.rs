@@ -252,7 +252,7 @@ impl<G: Tactics> Player<G> {
             time: limits
                 .time
                 .map(|t| t.mul_f64(share).saturating_sub(started.elapsed())),
-            nodes: limits.nodes,
+            ..limits
         };
         match self.level {
             Level::Random => Some(self.random(pos)),
@@ -372,6 +372,7 @@ impl<G: Tactics> Player<G> {
             engine.set_limits(Limits {
                 time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
                 nodes: Some(limits.nodes.map_or(LINE_NODES, |n| n.min(LINE_NODES))),
+                ..limits
             });
             let mut history = earlier.to_vec();
             history.push(pos.key());

@@ -2,7 +2,7 @@
 //! [`Stop`] for every search.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Nodes searched in this process by every search, counted in batches as the searches check
@@ -21,18 +21,36 @@ pub(crate) fn count_nodes(n: u64) {
 }
 
 /// Limits on a search, counted from when they are set.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default)]
 pub struct Limits {
     pub time: Option<Duration>,
     pub nodes: Option<u64>,
+    /// A flag that, once set (by Ctrl-C), stops the search with [`Stop::Interrupted`].
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
+/// Equal limits have the same flag, not just flags in the same state.
+impl PartialEq for Limits {
+    fn eq(&self, other: &Limits) -> bool {
+        let flag = |l: &Limits| l.interrupt.map(|f| f as *const AtomicBool);
+        self.time == other.time && self.nodes == other.nodes && flag(self) == flag(other)
+    }
+}
+
+impl Eq for Limits {}
+
 impl Limits {
+    /// Whether the interrupt flag is set.
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupt
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
     /// A time limit alone.
     pub fn within(time: Duration) -> Limits {
         Limits {
             time: Some(time),
-            nodes: None,
+            ..Limits::default()
         }
     }
 }
@@ -53,6 +71,8 @@ pub enum Stop {
     Handicap,
     /// Threat-space search alone found no win: that proves nothing either.
     NoThreatWin,
+    /// The limits' interrupt flag was set (Ctrl-C).
+    Interrupted,
 }
 
 impl fmt::Display for Stop {
@@ -70,6 +90,7 @@ impl fmt::Display for Stop {
             Stop::Depth => "depth limit reached (a line of play longer than the search follows)",
             Stop::Handicap => "no win under the handicap, which proves nothing",
             Stop::NoThreatWin => "no win by threats found, which proves nothing",
+            Stop::Interrupted => "interrupted",
         })
     }
 }
@@ -136,7 +157,9 @@ impl Clock {
 
     #[cold]
     fn check_time(&mut self) -> Result<(), Stop> {
-        if self.expired || self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.limits.is_interrupted() {
+            Err(Stop::Interrupted)
+        } else if self.expired || self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.expired = true;
             Err(Stop::Time)
         } else {

@@ -25,8 +25,9 @@
 use super::memory::{HUGE_PAGE, zeroed, zeroed_huge};
 use crate::game::bits::Divisor;
 use std::fmt;
+use std::io::{self, Read, Write};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU64, Ordering, fence};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, fence};
 
 /// How a full bucket chooses what to overwrite (Breuker; connect-four-3d).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -138,6 +139,9 @@ pub struct Table {
     pow64: u64,
     ways: usize,
     scheme: Scheme,
+    /// Entries were loaded from a file ([`Table::restore`]): no write log knows them, so the
+    /// next clear sweeps the whole table.
+    restored: AtomicBool,
 }
 
 impl Table {
@@ -174,6 +178,7 @@ impl Table {
             },
             ways,
             scheme,
+            restored: AtomicBool::new(false),
         };
         table.prefault();
         Ok(table)
@@ -195,6 +200,77 @@ impl Table {
     /// The number of entries the table can hold.
     pub fn slots(&self) -> usize {
         (self.storage.len() - self.base) / self.stride
+    }
+
+    /// What a saved table must match to load into this one: buckets, slots per bucket, and
+    /// words per slot.
+    pub fn geometry(&self) -> [u64; 3] {
+        [self.buckets, self.ways as u64, self.stride as u64]
+    }
+
+    /// Bytes [`Table::save`] writes.
+    pub fn saved_bytes(&self) -> u64 {
+        (self.storage.len() - self.base) as u64 * 8
+    }
+
+    /// Writes every slot (little-endian words), adding them to `crc`. Searches may run
+    /// meanwhile: each entry written is one that was in the table (a wide slot that a writer
+    /// holds is written empty), and any mix of entries is a valid table.
+    pub fn save(&self, out: &mut dyn Write, crc: &mut crc32fast::Hasher) -> io::Result<()> {
+        const CHUNK: usize = 1 << 16;
+        let mut bytes = Vec::with_capacity(CHUNK * 8);
+        let slots = self.slots();
+        for first in (0..slots).step_by(CHUNK / self.stride) {
+            bytes.clear();
+            for slot in first..slots.min(first + CHUNK / self.stride) {
+                let words = if !self.is_wide() {
+                    [self.word(slot), 0, 0, 0]
+                } else {
+                    match self.read_wide(slot) {
+                        Some((word, key)) => [word, 0, key as u64, (key >> 64) as u64],
+                        None => [0; 4],
+                    }
+                };
+                for word in &words[..self.stride] {
+                    bytes.extend_from_slice(&word.to_le_bytes());
+                }
+            }
+            crc.update(&bytes);
+            out.write_all(&bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Fills the table from what [`Table::save`] wrote for a table of the same geometry,
+    /// adding the bytes to `crc`; call it while no search runs.
+    pub fn restore(&self, input: &mut dyn Read, crc: &mut crc32fast::Hasher) -> io::Result<()> {
+        let mut bytes = vec![0u8; 1 << 19];
+        self.restored.store(true, Ordering::Relaxed);
+        for chunk in self.storage[self.base..].chunks(bytes.len() / 8) {
+            let bytes = &mut bytes[..chunk.len() * 8];
+            input.read_exact(bytes)?;
+            crc.update(bytes);
+            for (word, b) in chunk.iter().zip(bytes.chunks_exact(8)) {
+                word.store(
+                    u64::from_le_bytes(b.try_into().expect("8 bytes")),
+                    Ordering::Relaxed,
+                );
+            }
+        }
+        if self.is_wide() {
+            // No writer holds a slot of a table just loaded.
+            for slot in 0..self.slots() {
+                self.at(slot, SEQ).store(0, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    }
+
+    /// Empties every slot; call it while no search runs.
+    pub fn forget_all(&self) {
+        for word in &self.storage {
+            word.store(0, Ordering::Relaxed);
+        }
     }
 
     /// Word `field` of `slot` (0 is the entry).
@@ -220,10 +296,8 @@ impl Table {
     /// the log. Clearing with every searcher's log forgets the whole table. Call it only while
     /// no search runs on the table.
     pub fn clear(&self, log: &mut WriteLog) {
-        if log.overflow {
-            for word in &self.storage {
-                word.store(0, Ordering::Relaxed);
-            }
+        if log.overflow || self.restored.swap(false, Ordering::Relaxed) {
+            self.forget_all();
         } else {
             for &i in &log.slots {
                 self.at(i as usize, 0).store(0, Ordering::Relaxed);

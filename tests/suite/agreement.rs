@@ -433,8 +433,8 @@ fn a_stopped_search_leaves_the_solver_sound() {
     let g = sized::<u64>(5, 5, 4);
     let mut solver = AlphaBeta::new(&g, Config::default());
     solver.set_limits(Limits {
-        time: None,
         nodes: Some(5_000),
+        ..Limits::default()
     });
     assert_eq!(solver.solve(&g, false), Err(Stop::Nodes));
     solver.set_limits(Limits::default());
@@ -446,8 +446,8 @@ fn a_stopped_search_leaves_the_solver_sound() {
     // The same after a stop inside a weak search, with no reset.
     solver.reset();
     solver.set_limits(Limits {
-        time: None,
         nodes: Some(5_000),
+        ..Limits::default()
     });
     assert_eq!(solver.solve(&g, true), Err(Stop::Nodes));
     solver.set_limits(Limits::default());

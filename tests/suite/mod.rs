@@ -8,6 +8,7 @@ mod faults;
 mod agreement;
 mod book;
 mod census;
+mod checkpoint;
 mod cli;
 mod cli_fuzz;
 mod layout;

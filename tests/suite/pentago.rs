@@ -423,8 +423,8 @@ fn the_heuristic_engine_takes_wins_and_avoids_immediate_losses() {
     use inarow::search::Limits;
     use inarow::search::heuristic::{Value, search};
     let limits = Limits {
-        time: None,
         nodes: Some(400_000),
+        ..Limits::default()
     };
     let (mut wins, mut checked) = (0, 0);
     for pos in [14, 18, 22, 26]

@@ -137,18 +137,29 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     }
 
     /// One null-window test "is the value above `test`?", narrowing `[lo, hi]`; returns the
-    /// bound it found.
+    /// bound it found. A test made before (by another thread, or by the run a checkpoint
+    /// saved) is answered from its recorded result: the drivers are deterministic, so a run
+    /// that resumes replays the tests made and goes on with the one that was under way.
     fn narrow(&mut self, pos: &G, test: i32, lo: &mut i32, hi: &mut i32) -> i32 {
-        let r = self.negamax(pos, test, test + 1);
-        if self.stopped.is_some() {
-            *lo = *hi;
-            return r;
-        }
+        let key = pos.canonical_key();
+        let r = match self.shared.tests.get(key, test) {
+            Some(r) => r,
+            None => {
+                let r = self.negamax(pos, test, test + 1);
+                if self.stopped.is_some() {
+                    *lo = *hi;
+                    return r;
+                }
+                self.shared.tests.record(key, test, r);
+                r
+            }
+        };
         if r <= test {
             *hi = r.max(*lo);
         } else {
             *lo = r.min(*hi);
         }
+
         r.clamp(*lo, *hi)
     }
 

@@ -22,6 +22,7 @@ use super::tt::{Table, WriteLog};
 #[cfg(doc)]
 use crate::game::Game;
 use crate::game::{Bounded, MAX_MOVES, Tactics};
+pub use parallel::Tests;
 use parallel::{Halt, Shared};
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,6 +34,13 @@ pub trait Oracle: Send + Sync {
     fn depth(&self) -> u32;
     /// The exact score of the side to move in the position with this canonical key, if known.
     fn score(&self, canonical_key: u128) -> Option<i32>;
+}
+
+/// The table and the root drivers' test results, which searches share and which outlive them.
+#[derive(Clone)]
+pub struct SearchState {
+    pub table: Arc<Table>,
+    pub tests: Arc<Tests>,
 }
 
 /// The alpha-beta solver for positions of `G`; keeps its table between searches.
@@ -128,12 +136,21 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
     }
 
+    /// What the searches have learnt: a checkpoint saves it, and a run resumes from it.
+    pub fn state(&self) -> SearchState {
+        SearchState {
+            table: self.table.clone(),
+            tests: self.shared.tests.clone(),
+        }
+    }
+
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
     }
 
-    /// Forgets the table, the history and the node count.
+    /// Forgets the table, the history, the root tests' results and the node count.
     pub fn reset(&mut self) {
+        self.shared.tests.clear();
         self.each_worker(|worker| {
             worker.table.clear(&mut worker.log);
             // Written only with the heuristic on (and 2.5 KB: not worth clearing otherwise).

@@ -34,6 +34,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             self.stopped = Some(Halt::Limit(Stop::Nodes));
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = Some(Halt::Limit(Stop::Time));
+        } else if self.limits.is_interrupted() {
+            self.stopped = Some(Halt::Limit(Stop::Interrupted));
         } else if self.solo_until.is_some_and(|n| self.nodes >= n)
             || (self.parallel && self.shared.done.load(Ordering::Relaxed))
         {

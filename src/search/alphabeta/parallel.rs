@@ -5,8 +5,9 @@
 use super::AlphaBeta;
 use crate::game::{Bounded, Tactics};
 use crate::search::limits::Stop;
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Nodes with at least this many plies left coordinate threads: a move another thread is
 /// searching is deferred to the end of the list.
@@ -30,6 +31,47 @@ pub(super) struct Shared {
     pub nodes: AtomicU64,
     /// Keys of subtrees some thread is searching.
     busy: Vec<AtomicU64>,
+    /// The null-window tests the root drivers made.
+    pub tests: Arc<Tests>,
+}
+
+/// The results of the root drivers' null-window tests, by the root's canonical key and the
+/// test: the table holds one bound per position, so a driver's next test overwrites the last
+/// one's at the root; these keep every result, for the helpers that join a search and for a
+/// run that resumes from a checkpoint.
+#[derive(Debug, Default)]
+pub struct Tests(Mutex<HashMap<(u128, i32), i32>>);
+
+impl Tests {
+    /// The result of the test "is the value above `test`?" on the position with this
+    /// canonical key: at most `test` means the value is at most the result, else at least.
+    pub fn get(&self, key: u128, test: i32) -> Option<i32> {
+        self.0
+            .lock()
+            .expect("tests lock")
+            .get(&(key, test))
+            .copied()
+    }
+
+    pub fn record(&self, key: u128, test: i32, result: i32) {
+        self.0
+            .lock()
+            .expect("tests lock")
+            .insert((key, test), result);
+    }
+
+    pub fn clear(&self) {
+        self.0.lock().expect("tests lock").clear();
+    }
+
+    /// Every result: key, test, result, in that order.
+    pub fn entries(&self) -> Vec<(u128, i32, i32)> {
+        let mut all: Vec<_> = (self.0.lock().expect("tests lock").iter())
+            .map(|(&(key, test), &result)| (key, test, result))
+            .collect();
+        all.sort_unstable();
+        all
+    }
 }
 
 impl Shared {
@@ -38,6 +80,7 @@ impl Shared {
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            tests: Arc::default(),
         })
     }
 
