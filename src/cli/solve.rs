@@ -252,6 +252,11 @@ pub fn answer<G: Tactics + Notation>(
                 outcome = Outcome::Incomplete;
             }
         }
+        if format.stats
+            && let Some(profile) = engine.profile()
+        {
+            eprint!("{}", profile.table());
+        }
         let printed = if format.json {
             json_line(&start, &pos, text, &report)
         } else {

@@ -5,6 +5,7 @@
 
 use super::{Algorithm, Options};
 use crate::game::{Bounded, Game, Goal, KindVisitor, Player, Repeating, Status, Tactics};
+use crate::search::alphabeta::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, Oracle, SearchState};
 use crate::search::limits::{Clock, Limits, Stop};
 use crate::search::minimax::Minimax;
@@ -56,6 +57,10 @@ pub(super) trait Backend<G>: Send {
     /// What the searches have learnt, for a backend that keeps it in a table (alpha-beta): what
     /// a checkpoint saves and restores.
     fn state(&self) -> Option<SearchState> {
+        None
+    }
+    /// What the search's nodes did, by ply (alpha-beta built with the feature `profile`).
+    fn profile(&self) -> Option<Profile> {
         None
     }
 }
@@ -206,6 +211,9 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
     }
     fn state(&self) -> Option<SearchState> {
         Some(AlphaBeta::state(self))
+    }
+    fn profile(&self) -> Option<Profile> {
+        AlphaBeta::profile(self)
     }
 }
 

@@ -34,6 +34,7 @@ pub use checkpoint::Checkpoint;
 
 use crate::game::{Goal, Kind, MoveList, Notation, Status, Tactics, WholeStop};
 use crate::search::alphabeta::SearchState;
+pub use crate::search::alphabeta::profile::Profile;
 use crate::search::pn::extract::extract_for_verdict;
 use crate::search::pn::{DfPn, Prover, Verdict};
 use crate::search::retro::Lookup;
@@ -325,6 +326,12 @@ impl<G: Tactics> Engine<G> {
         self.backend
             .set_oracle(book)
             .map_err(|e| format!("{e}, not with this algorithm on {}", sample.name()))
+    }
+
+    /// What the alpha-beta search's nodes did since the engine was made, by ply: only when
+    /// built with the feature `profile`.
+    pub fn profile(&self) -> Option<Profile> {
+        self.backend.profile()
     }
 
     /// What the searches have learnt, when the method keeps it in a table (alpha-beta).

@@ -14,6 +14,7 @@ pub mod config;
 mod driver;
 mod negamax;
 mod parallel;
+pub mod profile;
 
 pub use config::{Config, Driver};
 
@@ -77,6 +78,9 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     deadline: Option<Instant>,
     stopped: Option<Halt>,
     oracle: Option<Arc<dyn Oracle>>,
+    /// What the nodes did, by ply (feature `profile`).
+    #[cfg(feature = "profile")]
+    profile: profile::Profile,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -118,6 +122,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             deadline: None,
             stopped: None,
             oracle: None,
+            #[cfg(feature = "profile")]
+            profile: profile::Profile::default(),
             _game: std::marker::PhantomData,
         };
         let mut main = worker(config.clone());
@@ -134,6 +140,21 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// Nodes searched by all threads since the last [`AlphaBeta::reset`].
     pub fn nodes(&self) -> u64 {
         self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
+    }
+
+    /// What the nodes of all threads did since the last [`AlphaBeta::reset`], by ply; `None`
+    /// unless built with the feature `profile`.
+    pub fn profile(&self) -> Option<profile::Profile> {
+        #[cfg(feature = "profile")]
+        {
+            let mut all = self.profile.clone();
+            for helper in &self.helpers {
+                all.merge(&helper.profile);
+            }
+            Some(all)
+        }
+        #[cfg(not(feature = "profile"))]
+        None
     }
 
     /// What the searches have learnt: a checkpoint saves it, and a run resumes from it.
@@ -159,6 +180,10 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             }
             worker.nodes = 0;
             worker.checked = 0;
+            #[cfg(feature = "profile")]
+            {
+                worker.profile = profile::Profile::default();
+            }
         });
         self.shared.reset_nodes();
     }

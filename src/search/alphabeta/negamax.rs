@@ -17,6 +17,17 @@ use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+/// Counts what a node did, by ply, when built with the `profile` feature (nothing otherwise).
+macro_rules! count {
+    ($self:ident, $ply:expr, $($field:ident),+) => {
+        #[cfg(feature = "profile")]
+        {
+            let counts = $self.profile.at($ply as usize);
+            $(counts.$field += 1;)+
+        }
+    };
+}
+
 /// Nodes between two checks of the limits.
 const CHECK_INTERVAL: u64 = 0x1000;
 
@@ -152,10 +163,12 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
         let m = pos.max_plies() as i32;
         let n = pos.ply() as i32;
+        count!(self, n, nodes);
         if let Some(oracle) = &self.oracle
             && n as u32 <= oracle.depth()
             && let Some(score) = oracle.score(pos.canonical_key())
         {
+            count!(self, n, known);
             return score;
         }
         // The table's answer loads from memory while the moves are generated.
@@ -167,26 +180,31 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
         if moves.is_empty() {
+            count!(self, n, forced);
             return self.lost_within_a_ply(pos);
         }
         // Neither side can win before the board is full.
         if G::ONLY_MOVER_WINS && n + 2 >= m {
+            count!(self, n, bound_cuts);
             return 0;
         }
         let (lowest, highest) = self.own_bounds(pos);
         if alpha < lowest {
             alpha = lowest;
             if alpha >= beta {
+                count!(self, n, bound_cuts);
                 return alpha;
             }
         }
         if beta > highest {
             beta = highest;
             if alpha >= beta {
+                count!(self, n, bound_cuts);
                 return beta;
             }
         }
         if moves.len() == 1 {
+            count!(self, n, forced);
             // A forced move: nothing to choose, so nothing worth a table entry.
             return self.child_score(&pos.play(moves[0].mv), alpha, beta);
         }
@@ -208,19 +226,28 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
 
         let mut tt_move = None;
+        if use_table {
+            count!(self, n, table_probes);
+        }
         if use_table && let Some(e) = self.table.probe(key) {
+            count!(self, n, table_hits);
             tt_move = e.best;
             match e.bound {
-                Bound::Exact => return e.value,
+                Bound::Exact => {
+                    count!(self, n, table_cuts);
+                    return e.value;
+                }
                 Bound::Lower if e.value > alpha => {
                     alpha = e.value;
                     if alpha >= beta {
+                        count!(self, n, table_cuts);
                         return alpha;
                     }
                 }
                 Bound::Upper if e.value < beta => {
                     beta = e.value;
                     if alpha >= beta {
+                        count!(self, n, table_cuts);
                         return beta;
                     }
                 }
@@ -233,6 +260,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             // forced reply, the winning move).
             let lowest_win = win_at(m as u32, n as u32 + 2 * budget.depth + 1);
             if beta <= lowest_win && wins_by_threats(pos, budget, &mut self.threat_nodes) {
+                count!(self, n, threat_wins);
                 return lowest_win;
             }
         }
@@ -257,6 +285,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                     }
                 }
                 if -hi >= beta {
+                    count!(self, n, child_bound_cuts);
                     return -hi;
                 }
                 if -lo > alpha {
@@ -266,10 +295,12 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                     }
                     kept += 1;
                 } else {
+                    count!(self, n, child_bound_skips);
                     value = value.max(-lo);
                 }
             }
             if kept == 0 {
+                count!(self, n, all_ruled_out);
                 return value;
             }
             moves.truncate(kept);
@@ -281,6 +312,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 if beta > highest {
                     beta = highest;
                     if alpha >= beta {
+                        count!(self, n, bound_cuts);
                         return beta;
                     }
                 }
@@ -294,9 +326,11 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             for i in 0..moves.len() {
                 if let Some(e) = self.table.probe(keys[i]) {
                     if e.bound != Bound::Lower && -e.value >= beta {
+                        count!(self, n, etc_cuts);
                         return -e.value;
                     }
                     if e.bound != Bound::Upper && -e.value <= alpha {
+                        count!(self, n, etc_skips);
                         value = value.max(-e.value);
                         continue;
                     }
@@ -305,12 +339,16 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 kept += 1;
             }
             if kept == 0 {
+                count!(self, n, all_ruled_out);
                 return value;
             }
             moves.truncate(kept);
         }
 
         self.order(pos, &mut moves, tt_move);
+        count!(self, n, searched);
+        #[cfg(feature = "profile")]
+        let mut children_searched = 0;
 
         let nodes_before = self.nodes;
         let mut best = None;
@@ -342,6 +380,11 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 None
             };
             let score = self.child_score(&child, alpha, beta);
+            count!(self, n, children_searched);
+            #[cfg(feature = "profile")]
+            {
+                children_searched += 1;
+            }
             if let Some(claim) = claim {
                 self.shared.release(claim);
             }
@@ -349,6 +392,11 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 return 0;
             }
             if score >= beta {
+                count!(self, n, beta_cuts);
+                #[cfg(feature = "profile")]
+                if children_searched == 1 {
+                    count!(self, n, first_move_cuts);
+                }
                 let code = pos.move_code(rm.mv);
                 if self.config.history {
                     let h = &mut self.history[n as usize & 1][code as usize];
