@@ -159,7 +159,6 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         } else {
             *lo = r.min(*hi);
         }
-
         r.clamp(*lo, *hi)
     }
 
