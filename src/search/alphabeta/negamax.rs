@@ -226,6 +226,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
 
         let mut tt_move = None;
+        #[cfg(feature = "profile")]
         if use_table {
             count!(self, n, table_probes);
         }
@@ -347,8 +348,9 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
 
         self.order(pos, &mut moves, tt_move);
         count!(self, n, searched);
+        // Children are one ply deeper: this ply's count grows only by this node's children.
         #[cfg(feature = "profile")]
-        let mut children_searched = 0;
+        let searched_before = self.profile.at(n as usize).children_searched;
 
         let nodes_before = self.nodes;
         let mut best = None;
@@ -381,10 +383,6 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             };
             let score = self.child_score(&child, alpha, beta);
             count!(self, n, children_searched);
-            #[cfg(feature = "profile")]
-            {
-                children_searched += 1;
-            }
             if let Some(claim) = claim {
                 self.shared.release(claim);
             }
@@ -394,7 +392,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             if score >= beta {
                 count!(self, n, beta_cuts);
                 #[cfg(feature = "profile")]
-                if children_searched == 1 {
+                if self.profile.at(n as usize).children_searched == searched_before + 1 {
                     count!(self, n, first_move_cuts);
                 }
                 let code = pos.move_code(rm.mv);
