@@ -365,7 +365,9 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
     }
 
     /// Rank = the number of winning cells the move gives the side to move (Pons), not counting
-    /// those directly above an opponent's winning cell (Steininger).
+    /// those directly above an opponent's winning cell (Steininger), and counting twice those
+    /// directly above a cell playable after the move: the opponent can no longer play in that
+    /// column (Steininger weighs them most too). Empty 7x6: 170.8 M -> 139.9 M nodes.
     #[inline(always)]
     fn rank_moves(&self, moves: &mut [RankedMove<u8>]) {
         let playable = self.playable();
@@ -373,7 +375,10 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
         let useless = self.winning_cells(self.last_mover_stones()) << 1;
         for rm in moves {
             let mv = playable & self.column_mask(rm.mv as u32);
-            rm.rank = (self.winning_cells(self.current | mv) & !useless).count_ones() as i32;
+            let threats = self.winning_cells(self.current | mv) & !useless;
+            let playable_after = ((playable ^ mv) | (mv << 1)) & self.board();
+            rm.rank =
+                (threats.count_ones() + (threats & (playable_after << 1)).count_ones()) as i32;
         }
     }
 }
