@@ -226,7 +226,6 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
 
         let mut tt_move = None;
-        #[cfg(feature = "profile")]
         if use_table {
             count!(self, n, table_probes);
         }

@@ -43,6 +43,9 @@ pub(super) struct Shared {
 pub struct Tests(Mutex<HashMap<(u128, i32), i32>>);
 
 impl Tests {
+    /// The most results kept (see [`Tests::record`]).
+    pub const MAX: usize = 1 << 16;
+
     /// The result of the test "is the value above `test`?" on the position with this
     /// canonical key: at most `test` means the value is at most the result, else at least.
     pub fn get(&self, key: u128, test: i32) -> Option<i32> {
@@ -62,8 +65,6 @@ impl Tests {
         }
         tests.insert((key, test), result);
     }
-
-    pub const MAX: usize = 1 << 16;
 
     pub fn clear(&self) {
         self.0.lock().expect("tests lock").clear();

@@ -4,69 +4,58 @@
 
 use std::fmt::Write;
 
-/// What the nodes at one ply did. In a search that ran to its end, a node ends in exactly one
-/// of: known (a book), forced, bound cut, table cut, threat win, child bound cut, etc cut, all
-/// children ruled out, or searched.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PlyCounts {
-    pub nodes: u64,
-    /// Answered by the oracle (an opening book).
-    pub known: u64,
-    /// A single safe move (or none): played on without a table entry.
-    pub forced: u64,
-    /// Settled by the plies left and the game's strategy bounds.
-    pub bound_cuts: u64,
-    pub table_probes: u64,
-    pub table_hits: u64,
-    /// Settled by the table's entry.
-    pub table_cuts: u64,
-    /// Settled by a win by threats.
-    pub threat_wins: u64,
-    /// A child's quick bounds refuted the window.
-    pub child_bound_cuts: u64,
-    /// Children not searched because their quick bounds cannot raise alpha.
-    pub child_bound_skips: u64,
-    /// A child's stored bound refuted the window.
-    pub etc_cuts: u64,
-    /// Children not searched because their stored bound cannot raise alpha.
-    pub etc_skips: u64,
-    /// Every child ruled out by its quick or stored bound.
-    pub all_ruled_out: u64,
-    /// Nodes that searched children.
-    pub searched: u64,
-    /// Of those, cut off by a child's score...
-    pub beta_cuts: u64,
-    /// ...by the first child searched.
-    pub first_move_cuts: u64,
-    pub children_searched: u64,
+/// Declares [`PlyCounts`] and its sum from one list of counters, so that no counter can be
+/// left out of the sum.
+macro_rules! ply_counts {
+    ($($(#[$doc:meta])* $field:ident),* $(,)?) => {
+        /// What the nodes at one ply did. In a search that ran to its end, a node ends in
+        /// exactly one of: known (a book), forced, bound cut, table cut, threat win, child bound
+        /// cut, etc cut, all children ruled out, or searched.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct PlyCounts {
+            $($(#[$doc])* pub $field: u64,)*
+        }
+
+        impl PlyCounts {
+            fn add(&mut self, o: &PlyCounts) {
+                $(self.$field += o.$field;)*
+            }
+        }
+    };
 }
 
-impl PlyCounts {
-    fn add(&mut self, o: &PlyCounts) {
-        macro_rules! add {
-            ($($field:ident),*) => { $(self.$field += o.$field;)* };
-        }
-        add!(
-            nodes,
-            known,
-            forced,
-            bound_cuts,
-            table_probes,
-            table_hits,
-            table_cuts,
-            threat_wins,
-            child_bound_cuts,
-            child_bound_skips,
-            etc_cuts,
-            etc_skips,
-            all_ruled_out,
-            searched,
-            beta_cuts,
-            first_move_cuts,
-            children_searched
-        );
-    }
-}
+ply_counts!(
+    nodes,
+    /// Answered by the oracle (an opening book).
+    known,
+    /// A single safe move (or none): played on without a table entry.
+    forced,
+    /// Settled by the plies left and the game's strategy bounds.
+    bound_cuts,
+    table_probes,
+    table_hits,
+    /// Settled by the table's entry.
+    table_cuts,
+    /// Settled by a win by threats.
+    threat_wins,
+    /// A child's quick bounds refuted the window.
+    child_bound_cuts,
+    /// Children not searched because their quick bounds cannot raise alpha.
+    child_bound_skips,
+    /// A child's stored bound refuted the window.
+    etc_cuts,
+    /// Children not searched because their stored bound cannot raise alpha.
+    etc_skips,
+    /// Every child ruled out by its quick or stored bound.
+    all_ruled_out,
+    /// Nodes that searched children.
+    searched,
+    /// Of those, cut off by a child's score...
+    beta_cuts,
+    /// ...by the first child searched.
+    first_move_cuts,
+    children_searched,
+);
 
 /// Counts by ply (from the empty board).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
