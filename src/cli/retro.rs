@@ -5,7 +5,7 @@
 use super::solve::{self, Format};
 use super::{Outcome, progress_bar, threads};
 use clap::{Args, Subcommand};
-use inarow::engine::retro::{self as database, BuildOptions, Database};
+use inarow::engine::retro::{self as database, BuildOptions, Database, Ranks, Solo};
 use inarow::engine::{Config, Engine, Options, Progress, Value};
 use inarow::game::{Game, GameSpec};
 use inarow::with_game;
@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 pub enum RetroCommand {
     /// Solve every position of a game backwards from the ends and write the database
     /// (win / draw / loss and the plies to the end, one byte per position); resumes an
-    /// interrupted build of the same file.
+    /// interrupted build of the same file. Built with the feature `mpi`, `mpirun -n P inarow
+    /// retro build ...` shares the work among P ranks.
     Build(BuildArgs),
     /// Answer positions from a database: `MOVES SCORE` per position, as `solve` prints them.
     Query(QueryArgs),
@@ -34,7 +35,8 @@ pub struct BuildArgs {
     /// Threads.
     #[arg(long, default_value_t = 2)]
     threads: usize,
-    /// Memory budget in MiB: a byte per index and two bits of frontier.
+    /// Memory budget in MiB: a byte per index and two bits of frontier (on MPI: each rank's,
+    /// for its share).
     #[arg(long, default_value_t = 16384)]
     mem_mb: u64,
     /// Save the build's state (FILE.partial) after a round when this many seconds have passed
@@ -87,9 +89,20 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         interrupt: Some(super::interrupt_flag()),
     };
     let out = Path::new(&args.out);
+    #[cfg(feature = "mpi")]
+    let mpi = inarow::engine::mpi::Mpi::init();
+    #[cfg(feature = "mpi")]
+    let ranks: &dyn Ranks = mpi.as_ref().map_or(&Solo, |m| m);
+    #[cfg(not(feature = "mpi"))]
+    let ranks: &dyn Ranks = &Solo;
+    // Only rank 0 shows progress and writes the report.
+    let lead = ranks.rank() == 0;
     with_game!(spec.start(), start => {
         let began = Instant::now();
         let bar = progress_bar(0, &format!("{} retro", start.name()));
+        if !lead {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        }
         let progress = |p: Progress| match p {
             Progress::Init { done, total } => {
                 bar.set_length(total);
@@ -105,14 +118,21 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
                 bar.set_message(format!("round {round}, {decided} decided"));
             }
         };
-        let report = database::build(&start, out, &options, &progress);
+        let report = database::build_ranked(&start, out, &options, &progress, ranks);
         bar.finish_and_clear();
         let report = report?;
+        if !lead {
+            return Ok(if report.stopped.is_some() { Outcome::Incomplete } else { Outcome::Done });
+        }
         if let Some(why) = &report.stopped {
+            let saved = match ranks.size() {
+                1 => format!("{}.partial", args.out),
+                p => format!("{}.rank-*-of-{p}.partial", args.out),
+            };
             eprintln!(
-                "inarow: stopped by {why} after {} rounds; the state is saved in {}.partial: \
+                "inarow: stopped by {why} after {} rounds; the state is saved in {saved}: \
                  run the same command again to resume",
-                report.rounds, args.out
+                report.rounds
             );
             return Ok(Outcome::Incomplete);
         }
@@ -135,9 +155,31 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
             None => "?".to_string(),
         };
         println!("start {value}");
+        if ranks.size() > 1 {
+            print_traffic(ranks.size(), &report.traffic);
+        }
         println!("written {} seconds={:.1}", args.out, began.elapsed().as_secs_f64());
         Ok(Outcome::Done)
     })
+}
+
+/// A build on several ranks: what each round exchanged, and the time split, per round and in
+/// all (rounds resumed from a saved state are not counted).
+fn print_traffic(ranks: usize, traffic: &[database::Traffic]) {
+    println!("ranks {ranks}");
+    for t in traffic {
+        println!(
+            "round {} exchanged_bytes={} exchanges={} compute_seconds={:.3} communicate_seconds={:.3}",
+            t.round, t.bytes, t.exchanges, t.compute, t.communicate
+        );
+    }
+    let sum = |f: fn(&database::Traffic) -> f64| traffic.iter().map(f).fold(0.0, |a, b| a + b);
+    println!(
+        "exchanged bytes={} compute_seconds={:.3} communicate_seconds={:.3}",
+        traffic.iter().map(|t| t.bytes).sum::<u64>(),
+        sum(|t| t.compute),
+        sum(|t| t.communicate)
+    );
 }
 
 /// Answers positions from a database, as `solve --db FILE --distance` does: the same

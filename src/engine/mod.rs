@@ -19,6 +19,8 @@ pub mod book;
 pub mod checkpoint;
 mod file;
 pub mod generate;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod play;
 pub mod retro;
 

@@ -21,9 +21,12 @@
 //! While building, `FILE.partial` holds the state after the last saved round (first line
 //! `inarow-retro-partial 2`, fields `game`, `cells`, `round`, `crc32`, then the cells and the
 //! frontier bitset as little-endian 64-bit words; the crc32 covers the header lines above it
-//! and the data); a new build of the same file resumes from it.
+//! and the data); a new build of the same file resumes from it. A build on several ranks
+//! ([`build_ranked`]) keeps one such file per rank, `FILE.rank-R-of-P.partial`, of the rank's
+//! share (with a field `first`, its first index).
 //! Both files are written to a temporary file and renamed.
 
+mod ranked;
 mod sliced;
 
 use super::file::{
@@ -31,6 +34,8 @@ use super::file::{
     with_suffix, write_atomically_with,
 };
 use crate::game::{Game, Indexed, IndexedVisitor, one_line};
+pub use crate::search::ranks::{Ranks, Solo};
+pub use crate::search::retro::Traffic;
 use crate::search::retro::{Lookup, Progress, Solution, State, Summary, Value, memory_needed};
 use std::fs;
 use std::path::Path;
@@ -69,7 +74,7 @@ pub struct BuildOptions {
 }
 
 /// How a build went.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BuildReport {
     pub summary: Summary,
     /// The round a resumed build started from (`None`: from the start).
@@ -82,6 +87,8 @@ pub struct BuildReport {
     /// Why the build stopped before the end (its state is saved; the next build resumes), or
     /// `None`: the database is written.
     pub stopped: Option<String>,
+    /// What each round exchanged between ranks (a build on several ranks only).
+    pub traffic: Vec<Traffic>,
 }
 
 /// Reads the fields of a header (`what` names the file in messages).
@@ -160,11 +167,25 @@ pub fn build<G: Game>(
     options: &BuildOptions,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<BuildReport, String> {
+    build_ranked(game, out, options, progress, &Solo)
+}
+
+/// [`build`] on every rank of `ranks` at once (called by each): each rank holds its share of
+/// the indices in memory (`options.mem_bytes` is each rank's budget) and saves its own state;
+/// rank 0 writes the database, the same file byte for byte as a build on one rank.
+pub fn build_ranked<G: Game>(
+    game: &G,
+    out: &Path,
+    options: &BuildOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+    ranks: &dyn Ranks,
+) -> Result<BuildReport, String> {
     struct Build<'a, G>(
         &'a G,
         &'a Path,
         &'a BuildOptions,
         &'a (dyn Fn(Progress) + Sync),
+        &'a dyn Ranks,
     );
     impl<G: Game> IndexedVisitor<G> for Build<'_, G> {
         type Output = Result<BuildReport, String>;
@@ -172,10 +193,14 @@ pub fn build<G: Game>(
         where
             G: Indexed,
         {
-            Database::build(self.0, self.1, self.2, self.3)
+            if self.4.size() == 1 {
+                Database::build(self.0, self.1, self.2, self.3)
+            } else {
+                ranked::build(self.0, self.1, self.2, self.3, self.4)
+            }
         }
     }
-    G::visit_indexed(Build(game, out, options, progress))
+    G::visit_indexed(Build(game, out, options, progress, ranks))
         .unwrap_or_else(|| Err(no_numbering(game)))
         .map_err(|e| one_line(&e))
 }
@@ -281,7 +306,7 @@ impl Database {
             };
             return sliced::build(game, out, options, progress, len, slice);
         }
-        let saved_state = read_partial(&partial, game, len)?;
+        let saved_state = read_partial(&partial, game, 0..len)?;
         let resumed_at = saved_state.as_ref().map(|s| s.round);
         let mut state = match saved_state {
             Some(state) => state,
@@ -312,6 +337,7 @@ impl Database {
                 cells: len,
                 start: None,
                 stopped,
+                traffic: Vec::new(),
             });
         }
         let (cells, summary) = state.finish();
@@ -327,6 +353,7 @@ impl Database {
             cells: len,
             start: solution.value(game),
             stopped: None,
+            traffic: Vec::new(),
         })
     }
 }
@@ -360,8 +387,12 @@ impl<G: Indexed> Lookup<G> for Database {
 }
 
 fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(), String> {
+    let first = match state.first {
+        0 => String::new(),
+        first => format!("first {first}\n"),
+    };
     let fields = format!(
-        "{PARTIAL_MAGIC}\ngame {}\ncells {}\nround {}\n",
+        "{PARTIAL_MAGIC}\ngame {}\ncells {}\n{first}round {}\n",
         game.name(),
         state.cells.len(),
         state.round,
@@ -434,16 +465,33 @@ fn frontier_from(bytes: &[u8]) -> Vec<AtomicU64> {
         .collect()
 }
 
-/// The state an interrupted build saved, if there is one.
-fn read_partial<G: Indexed>(path: &Path, game: &G, len: u64) -> Result<Option<State>, String> {
+/// The state an interrupted build of the indices `share` (all of them, or a rank's share)
+/// saved, if there is one.
+fn read_partial<G: Indexed>(
+    path: &Path,
+    game: &G,
+    share: std::ops::Range<u64>,
+) -> Result<Option<State>, String> {
+    let len = share.end - share.start;
     let body_len = len + len.div_ceil(64) * 8;
     let afresh = "remove it to start afresh";
     let Some((fields, body)) = saved_state(path, game, len, body_len, afresh)? else {
         return Ok(None);
     };
     let what = format!("partial build '{}'", path.display());
+    let first = match fields.get("first") {
+        Some(_) => number(&fields, "first", &what)?,
+        None => 0,
+    };
+    if first != share.start {
+        return Err(format!(
+            "{what} holds the indices from {first}, not from {}; {afresh}",
+            share.start
+        ));
+    }
     let (cells, frontier) = body.split_at(len as usize);
     Ok(Some(State {
+        first,
         cells: cells.iter().map(|&b| AtomicU8::new(b)).collect(),
         frontier: frontier_from(frontier),
         round: number(&fields, "round", &what)? as u32,

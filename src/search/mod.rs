@@ -18,6 +18,7 @@ pub mod mcts;
 pub(crate) mod memory;
 pub mod minimax;
 pub mod pn;
+pub mod ranks;
 pub mod retro;
 pub mod rng;
 pub mod score;

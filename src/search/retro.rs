@@ -15,10 +15,19 @@
 //!
 //! Two threads (or more) share the cells: a cell changes by compare-and-swap only, so a counter
 //! never loses a decrement; a round ends when every thread has finished it.
+//!
+//! Ranks (processes, on one machine or many: [`Ranks`]) share the indices instead: each owns a
+//! range of them ([`shares`]) with its cells and frontier, expands its own frontier, and sends
+//! each predecessor it finds to the rank that owns it, in batched all-to-all exchanges. The
+//! decrements of a round commute, so the cells come out the same, byte for byte, on any number
+//! of ranks and threads.
 
 use super::memory::{Zeroable, zeroed_huge};
+use super::ranks::{Ranks, Reduce, Solo};
 use crate::game::{Indexed, Outlook, Status};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 
 /// The value of a position for the side to move, with the plies to the end of the game under
 /// perfect play (the winner wins as soon as it can, the loser holds out as long as it can).
@@ -86,12 +95,39 @@ pub enum Progress {
     Round { round: u32, decided: u64 },
 }
 
-/// A build in progress: the cells and the positions decided at distance `round` (1 and up),
-/// which the next round expands. It can be saved between rounds and resumed.
+/// A build in progress: the cells of the indices `first..first + cells.len()` (all of them, or
+/// a rank's share) and those of them decided at distance `round` (1 and up), which the next
+/// round expands. It can be saved between rounds and resumed.
 pub struct State {
+    pub first: u64,
     pub cells: Vec<AtomicU8>,
     pub frontier: Vec<AtomicU64>,
     pub round: u32,
+}
+
+/// What one round of a build exchanged between ranks, and where their time went.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Traffic {
+    /// The distance the round decided.
+    pub round: u32,
+    /// Bytes the ranks sent each other (all ranks together; what a rank keeps is not counted).
+    pub bytes: u64,
+    /// Batched all-to-all exchanges.
+    pub exchanges: u64,
+    /// Seconds a rank spent, on average, expanding and applying.
+    pub compute: f64,
+    /// Seconds a rank spent, on average, in exchanges and reductions (waiting for the slowest
+    /// rank included).
+    pub communicate: f64,
+}
+
+/// The first index of each rank's share of `len` indices, and `len` at the end (`size + 1`
+/// numbers): whole bitset words, as even as they come.
+pub fn shares(len: u64, size: usize) -> Vec<u64> {
+    let words = len.div_ceil(64);
+    (0..=size as u64)
+        .map(|r| (words * r / size as u64 * 64).min(len))
+        .collect()
 }
 
 /// What a finished analysis found, over every index that is a position.
@@ -102,6 +138,29 @@ pub struct Summary {
     pub draws: u64,
     /// The longest distance to the end of a won or lost position.
     pub longest: u32,
+}
+
+/// The number of indices of `game`'s numbering.
+fn index_len<G: Indexed>(game: &G) -> Result<u64, String> {
+    game.index_len()
+        .ok_or_else(|| format!("{} has too many positions to number", game.name()))
+}
+
+/// Positions of the frontier a rank expands before an exchange: this bounds the messages
+/// (a position has a few dozen predecessors at most) and the memory they take.
+const BATCH: u64 = 1 << 18;
+
+/// The end of the batch of `frontier`'s words that starts at `word`: [`BATCH`] positions or
+/// the rest.
+fn batch_end(frontier: &[AtomicU64], word: usize) -> usize {
+    let mut positions = 0;
+    for (i, w) in frontier[word..].iter().enumerate() {
+        positions += w.load(Relaxed).count_ones() as u64;
+        if positions >= BATCH {
+            return word + i + 1;
+        }
+    }
+    frontier.len()
 }
 
 /// Bytes of memory a build of `len` indices holds: the cells and two frontier bitsets.
@@ -152,8 +211,8 @@ pub fn mark(set: &[AtomicU64], index: u64) {
 }
 
 /// Sets the cells of the indices `first..first + cells.len()` to their positions' values where
-/// the game is over or is decided by the next move (distance 1, marked in `frontier`, which is
-/// indexed from 0), else to the number of successors not lost at once. So the positions where
+/// the game is over or is decided by the next move (distance 1, marked in `frontier`, whose bit
+/// 0 is index `frontier_first`), else to the number of successors not lost at once. So the positions where
 /// the game is over, most of them never reached in play, are never expanded. `on_chunk(n)` is
 /// called as each `n` indices are done. A position with more successors than a cell can count
 /// is an error (its counter would reach zero too early).
@@ -162,6 +221,7 @@ pub fn init_cells<G: Indexed>(
     first: u64,
     cells: &[AtomicU8],
     frontier: &[AtomicU64],
+    frontier_first: u64,
     threads: usize,
     on_chunk: &(dyn Fn(u64) + Sync),
 ) -> Result<(), String> {
@@ -189,7 +249,7 @@ pub fn init_cells<G: Indexed>(
                 Status::Win(_) => code::LOST,
             };
             if byte > code::WON {
-                mark(frontier, index);
+                mark(frontier, index - frontier_first);
             }
             cells[offset as usize].store(byte, Relaxed);
         }
@@ -205,26 +265,46 @@ pub fn init_cells<G: Indexed>(
     }
 }
 
-/// Calls `f` with the index of every predecessor of every position in `frontier` (which is left
-/// as it is), on `threads` threads.
+/// Calls `f` with the index of every predecessor of every position in `frontier` (whose bit 0
+/// is index `first`; it is left as it is), on `threads` threads.
 pub fn expand<G: Indexed>(
     game: &G,
     frontier: &[AtomicU64],
+    first: u64,
     threads: usize,
     f: &(dyn Fn(u64) + Sync),
 ) {
+    expand_chunks(game, frontier, first, threads, &|each| {
+        each(&mut |parent| f(parent))
+    });
+}
+
+/// Feeds the predecessors of a chunk of a frontier to a sink.
+type Feed<'a> = &'a dyn Fn(&mut dyn FnMut(u64));
+
+/// Expands `frontier` (as [`expand`]) a chunk of words at a time: `chunk` is called once per
+/// chunk, on some thread, with a function that feeds the chunk's predecessors to a sink.
+fn expand_chunks<G: Indexed>(
+    game: &G,
+    frontier: &[AtomicU64],
+    first: u64,
+    threads: usize,
+    chunk: &(dyn Fn(Feed) + Sync),
+) {
     let words = frontier.len() as u64;
-    in_parallel(threads, words.div_ceil(CHUNK / 64), |chunk| {
-        let end = ((chunk + 1) * (CHUNK / 64)).min(words);
-        for word in chunk * (CHUNK / 64)..end {
-            let mut bits = frontier[word as usize].load(Relaxed);
-            while bits != 0 {
-                let index = word * 64 + bits.trailing_zeros() as u64;
-                bits &= bits - 1;
-                let pos = game.at_index(index).expect("decided indices are positions");
-                pos.for_each_predecessor(f);
+    in_parallel(threads, words.div_ceil(CHUNK / 64), |c| {
+        let end = ((c + 1) * (CHUNK / 64)).min(words);
+        chunk(&|sink: &mut dyn FnMut(u64)| {
+            for word in c * (CHUNK / 64)..end {
+                let mut bits = frontier[word as usize].load(Relaxed);
+                while bits != 0 {
+                    let index = first + word * 64 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    let pos = game.at_index(index).expect("decided indices are positions");
+                    pos.for_each_predecessor(&mut *sink);
+                }
             }
-        }
+        });
     });
 }
 
@@ -282,19 +362,38 @@ impl State {
         threads: usize,
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<State, String> {
-        let len = game
-            .index_len()
-            .ok_or_else(|| format!("{} has too many positions to number", game.name()))?;
+        let len = index_len(game)?;
+        State::share(game, 0..len, threads, progress)
+    }
+
+    /// The cells of the indices `share` (a rank's share, [`shares`]) set by [`init_cells`];
+    /// the frontier holds distance 1. `progress` counts this share's indices.
+    pub fn share<G: Indexed>(
+        game: &G,
+        share: std::ops::Range<u64>,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<State, String> {
+        let len = share.end - share.start;
         let cells: Vec<AtomicU8> = allocate(len, "cells")?;
         let frontier = bitset(len)?;
         let done = AtomicU64::new(0);
-        init_cells(game, 0, &cells, &frontier, threads, &|n| {
-            progress(Progress::Init {
-                done: done.fetch_add(n, Relaxed) + n,
-                total: len,
-            })
-        })?;
+        init_cells(
+            game,
+            share.start,
+            &cells,
+            &frontier,
+            share.start,
+            threads,
+            &|n| {
+                progress(Progress::Init {
+                    done: done.fetch_add(n, Relaxed) + n,
+                    total: len,
+                })
+            },
+        )?;
         Ok(State {
+            first: share.start,
             cells,
             frontier,
             round: 1,
@@ -310,34 +409,135 @@ impl State {
         progress: &(dyn Fn(Progress) + Sync),
         mut between_rounds: impl FnMut(&mut State) -> Result<bool, String>,
     ) -> Result<bool, String> {
-        let len = self.cells.len() as u64;
-        let mut next = bitset(len)?;
-        let mut decided = self
+        self.run_ranked(game, &Solo, threads, progress, |state, _| {
+            between_rounds(state)
+        })
+    }
+
+    /// [`run`](State::run) on every rank of `ranks` at once, each with its share ([`shares`]):
+    /// each round, the ranks expand their frontiers a batch at a time and exchange the
+    /// predecessors that fall in other ranks' shares. `between_rounds` also gets the round's
+    /// [`Traffic`]; its answer must be the same on every rank.
+    pub fn run_ranked<G: Indexed>(
+        &mut self,
+        game: &G,
+        ranks: &dyn Ranks,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+        mut between_rounds: impl FnMut(&mut State, Traffic) -> Result<bool, String>,
+    ) -> Result<bool, String> {
+        let (me, size) = (ranks.rank(), ranks.size());
+        let bounds = shares(index_len(game)?, size);
+        let mine = self.first..self.first + self.cells.len() as u64;
+        assert_eq!(
+            mine,
+            bounds[me]..bounds[me + 1],
+            "a rank's state is its share"
+        );
+        let owner = |index: u64| bounds.partition_point(|&b| b <= index) - 1;
+        let mut next = bitset(mine.end - mine.start)?;
+        let mut decided = [self
             .cells
             .iter()
             .filter(|c| c.load(Relaxed) > code::DRAW)
-            .count() as u64;
-        while !is_empty(&self.frontier) {
+            .count() as u64];
+        ranks.reduce(&mut decided, Reduce::Sum);
+        let mut decided = decided[0];
+        loop {
+            let began = Instant::now();
+            let mut waiting = 0.0;
+            let mut collective = |f: &mut dyn FnMut()| {
+                let t = Instant::now();
+                f();
+                waiting += t.elapsed().as_secs_f64();
+            };
+            let mut more = [u64::from(!is_empty(&self.frontier))];
+            collective(&mut || ranks.reduce(&mut more, Reduce::Max));
+            if more[0] == 0 {
+                return Ok(true);
+            }
             let round = self.round;
             check_distance(round)?;
             let newly = AtomicU64::new(0);
             let (cells, next_ref) = (&self.cells, &next);
-            expand(game, &self.frontier, threads, &|parent| {
-                if apply(&cells[parent as usize], round) {
-                    mark(next_ref, parent);
+            let settle = |parent: u64| {
+                let offset = parent - mine.start;
+                if apply(&cells[offset as usize], round) {
+                    mark(next_ref, offset);
                     newly.fetch_add(1, Relaxed);
                 }
-            });
+            };
+            let (mut bytes, mut exchanges) = (0u64, 0u64);
+            let mut word = 0;
+            loop {
+                // Alone, the whole frontier is one batch and nothing is exchanged.
+                let end = if size == 1 {
+                    self.frontier.len()
+                } else {
+                    batch_end(&self.frontier, word)
+                };
+                let away = Mutex::new(vec![Vec::new(); size]);
+                let first = mine.start + word as u64 * 64;
+                expand_chunks(game, &self.frontier[word..end], first, threads, &|feed| {
+                    let mut chunk_away: Vec<Vec<u64>> = vec![Vec::new(); size];
+                    feed(&mut |parent| {
+                        if mine.contains(&parent) {
+                            settle(parent);
+                        } else {
+                            chunk_away[owner(parent)].push(parent);
+                        }
+                    });
+                    if chunk_away.iter().any(|v| !v.is_empty()) {
+                        let mut away = away.lock().expect("no thread panics holding it");
+                        for (to, v) in chunk_away.into_iter().enumerate() {
+                            away[to].extend(v);
+                        }
+                    }
+                });
+                word = end;
+                if size == 1 {
+                    break;
+                }
+                let away = away.into_inner().expect("no thread panics holding it");
+                bytes += away.iter().map(|v| v.len() as u64 * 8).sum::<u64>();
+                let mut arrived = Vec::new();
+                let mut more = [u64::from(word < self.frontier.len())];
+                collective(&mut || {
+                    arrived = ranks.exchange(&away);
+                    ranks.reduce(&mut more, Reduce::Max);
+                });
+                exchanges += 1;
+                in_parallel(threads, (arrived.len() as u64).div_ceil(CHUNK), |c| {
+                    let end = ((c + 1) * CHUNK).min(arrived.len() as u64);
+                    arrived[(c * CHUNK) as usize..end as usize]
+                        .iter()
+                        .for_each(|&parent| settle(parent));
+                });
+                if more[0] == 0 {
+                    break;
+                }
+            }
             clear(&self.frontier);
             std::mem::swap(&mut self.frontier, &mut next);
             self.round += 1;
-            decided += newly.into_inner();
+            let compute = began.elapsed().as_secs_f64() - waiting;
+            let nanos = |s: f64| (s * 1e9) as u64;
+            let mut totals = [newly.into_inner(), bytes, nanos(compute), nanos(waiting)];
+            ranks.reduce(&mut totals, Reduce::Sum);
+            decided += totals[0];
+            let per_rank = |n: u64| n as f64 / 1e9 / size as f64;
+            let traffic = Traffic {
+                round,
+                bytes: totals[1],
+                exchanges,
+                compute: per_rank(totals[2]),
+                communicate: per_rank(totals[3]),
+            };
             progress(Progress::Round { round, decided });
-            if !between_rounds(self)? {
+            if !between_rounds(self, traffic)? {
                 return Ok(false);
             }
         }
-        Ok(true)
     }
 
     /// The finished database: every undecided index a draw.

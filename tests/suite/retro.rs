@@ -386,3 +386,104 @@ fn damaged_and_foreign_files_are_refused() {
     let _ = std::fs::remove_file(&partial);
     let _ = std::fs::remove_file(&db);
 }
+
+/// Builds `spec`'s database on `size` ranks run as threads, stopped after every `stop_every`-th
+/// round when given (and resumed until done); returns the file's bytes and the reports of the
+/// last run.
+fn build_on_ranks(
+    spec: &str,
+    size: usize,
+    stop: bool,
+) -> (Vec<u8>, Vec<inarow::engine::retro::BuildReport>) {
+    use inarow::engine::retro::{BuildOptions, build_ranked};
+    use inarow::search::ranks::Local;
+    let path = temp_file(&format!("retro-ranks-{size}-{stop}-{spec}.db"));
+    let options = BuildOptions {
+        threads: 1,
+        mem_bytes: 1 << 30,
+        save_every: std::time::Duration::from_secs(3600),
+        time: stop.then_some(std::time::Duration::ZERO),
+        interrupt: None,
+    };
+    let quiet = |_: retro::Progress| {};
+    let mut runs = 0;
+    let reports = loop {
+        runs += 1;
+        assert!(runs < 100, "{spec} on {size} ranks does not progress");
+        let reports = inarow::with_game!(start(spec), g => Local::run(size, |ranks| {
+            build_ranked(&g, &path, &options, &quiet, ranks).unwrap()
+        }));
+        // Every rank decides alike: all stopped, or all done.
+        assert!(
+            reports.iter().all(|r| r.stopped == reports[0].stopped),
+            "{reports:?}"
+        );
+        if reports[0].stopped.is_none() {
+            break reports;
+        }
+    };
+    if stop {
+        assert!(runs > 3, "{spec}: stopped and resumed {runs} times");
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    for rank in 0..size {
+        let partial = format!("{}.rank-{rank}-of-{size}.partial", path.display());
+        assert!(!std::path::Path::new(&partial).exists(), "{partial} left");
+    }
+    (bytes, reports)
+}
+
+#[test]
+fn ranks_build_the_same_file_as_one_process() {
+    for spec in ["popout:4x5", "popout:5x4", "connect4:5x4"] {
+        let one = temp_file(&format!("retro-one-{spec}.db"));
+        run_ok(
+            &[
+                "retro",
+                "build",
+                "--game",
+                spec,
+                "--out",
+                one.to_str().unwrap(),
+            ],
+            0,
+        );
+        let want = std::fs::read(&one).unwrap();
+        let _ = std::fs::remove_file(&one);
+        for size in [2, 3] {
+            let (got, reports) = build_on_ranks(spec, size, false);
+            assert!(got == want, "{spec} on {size} ranks: a different file");
+            let traffic = &reports[0].traffic;
+            assert!(traffic.iter().all(|t| t.exchanges > 0), "{traffic:?}");
+            assert!(
+                traffic.iter().map(|t| t.bytes).sum::<u64>() > 0,
+                "{traffic:?}"
+            );
+            assert!(
+                reports
+                    .iter()
+                    .all(|r| r.summary == reports[0].summary && r.start == reports[0].start)
+            );
+        }
+    }
+    // Stopped after every round and resumed, on three ranks.
+    let (got, _) = build_on_ranks("popout:4x3", 3, true);
+    let one = temp_file("retro-one-popout43.db");
+    run_ok(
+        &[
+            "retro",
+            "build",
+            "--game",
+            "popout:4x3",
+            "--out",
+            one.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert!(
+        got == std::fs::read(&one).unwrap(),
+        "popout:4x3 resumed on 3 ranks: a different file"
+    );
+    let _ = std::fs::remove_file(&one);
+}

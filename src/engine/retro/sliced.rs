@@ -190,7 +190,7 @@ pub(super) fn build<G: Indexed>(
             let frontier = bitset(len)?;
             let done = AtomicU64::new(0);
             let crc = rewrite_cells(&cells_path, len, &slice, |first, part| {
-                init_cells(game, first, part, &frontier, options.threads, &|n| {
+                init_cells(game, first, part, &frontier, 0, options.threads, &|n| {
                     progress(Progress::Init {
                         done: done.fetch_add(n, Relaxed) + n,
                         total: len,
@@ -213,7 +213,7 @@ pub(super) fn build<G: Indexed>(
         let crc = rewrite_cells(&cells_path, len, &slice, |first, part| {
             read_slice(&mut reader, part, &cells_path)?;
             let end = first + part.len() as u64;
-            expand(game, &frontier, options.threads, &|parent| {
+            expand(game, &frontier, 0, options.threads, &|parent| {
                 if (first..end).contains(&parent) && apply(&part[(parent - first) as usize], round)
                 {
                     mark(&next, parent);
@@ -246,6 +246,7 @@ pub(super) fn build<G: Indexed>(
                 cells: len,
                 start: None,
                 stopped: Some(why.to_string()),
+                traffic: Vec::new(),
             });
         }
     }
@@ -290,5 +291,6 @@ pub(super) fn build<G: Indexed>(
         cells: len,
         start,
         stopped: None,
+        traffic: Vec::new(),
     })
 }
