@@ -169,13 +169,15 @@ fn print_traffic(ranks: usize, traffic: &[database::Traffic]) {
     println!("ranks {ranks}");
     for t in traffic {
         println!(
-            "round {} exchanged_bytes={} exchanges={} compute_seconds={:.3} communicate_seconds={:.3}",
-            t.round, t.bytes, t.exchanges, t.compute, t.communicate
+            "round {} predecessors={} exchanged_bytes={} exchanges={} compute_seconds={:.3} \
+             communicate_seconds={:.3}",
+            t.round, t.predecessors, t.bytes, t.exchanges, t.compute, t.communicate
         );
     }
     let sum = |f: fn(&database::Traffic) -> f64| traffic.iter().map(f).fold(0.0, |a, b| a + b);
     println!(
-        "exchanged bytes={} compute_seconds={:.3} communicate_seconds={:.3}",
+        "exchanged predecessors={} bytes={} compute_seconds={:.3} communicate_seconds={:.3}",
+        traffic.iter().map(|t| t.predecessors).sum::<u64>(),
         traffic.iter().map(|t| t.bytes).sum::<u64>(),
         sum(|t| t.compute),
         sum(|t| t.communicate)

@@ -110,6 +110,8 @@ pub struct State {
 pub struct Traffic {
     /// The distance the round decided.
     pub round: u32,
+    /// Predecessors the ranks found, kept or sent (all ranks together).
+    pub predecessors: u64,
     /// Bytes the ranks sent each other (all ranks together; what a rank keeps is not counted).
     pub bytes: u64,
     /// Batched all-to-all exchanges.
@@ -274,37 +276,42 @@ pub fn expand<G: Indexed>(
     threads: usize,
     f: &(dyn Fn(u64) + Sync),
 ) {
-    expand_chunks(game, frontier, first, threads, &|each| {
-        each(&mut |parent| f(parent))
-    });
+    expand_with(
+        game,
+        frontier,
+        first,
+        threads,
+        || (),
+        |_, parent| f(parent),
+        |_| (),
+    );
 }
 
-/// Feeds the predecessors of a chunk of a frontier to a sink.
-type Feed<'a> = &'a dyn Fn(&mut dyn FnMut(u64));
-
-/// Expands `frontier` (as [`expand`]) a chunk of words at a time: `chunk` is called once per
-/// chunk, on some thread, with a function that feeds the chunk's predecessors to a sink.
-fn expand_chunks<G: Indexed>(
+/// Expands `frontier` (as [`expand`]) a chunk of words at a time, each on some thread: `start`
+/// makes the chunk's accumulator, `each` takes the chunk's predecessors one by one, and `end`
+/// the accumulator when the chunk is done.
+fn expand_with<G: Indexed, T>(
     game: &G,
     frontier: &[AtomicU64],
     first: u64,
     threads: usize,
-    chunk: &(dyn Fn(Feed) + Sync),
+    start: impl Fn() -> T + Sync,
+    each: impl Fn(&mut T, u64) + Sync,
+    end: impl Fn(T) + Sync,
 ) {
     let words = frontier.len() as u64;
     in_parallel(threads, words.div_ceil(CHUNK / 64), |c| {
-        let end = ((c + 1) * (CHUNK / 64)).min(words);
-        chunk(&|sink: &mut dyn FnMut(u64)| {
-            for word in c * (CHUNK / 64)..end {
-                let mut bits = frontier[word as usize].load(Relaxed);
-                while bits != 0 {
-                    let index = first + word * 64 + bits.trailing_zeros() as u64;
-                    bits &= bits - 1;
-                    let pos = game.at_index(index).expect("decided indices are positions");
-                    pos.for_each_predecessor(&mut *sink);
-                }
+        let mut acc = start();
+        for word in c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words) {
+            let mut bits = frontier[word as usize].load(Relaxed);
+            while bits != 0 {
+                let index = first + word * 64 + bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                let pos = game.at_index(index).expect("decided indices are positions");
+                pos.for_each_predecessor(|parent| each(&mut acc, parent));
             }
-        });
+        }
+        end(acc);
     });
 }
 
@@ -458,7 +465,7 @@ impl State {
             }
             let round = self.round;
             check_distance(round)?;
-            let newly = AtomicU64::new(0);
+            let (newly, found) = (AtomicU64::new(0), AtomicU64::new(0));
             let (cells, next_ref) = (&self.cells, &next);
             let settle = |parent: u64| {
                 let offset = parent - mine.start;
@@ -468,53 +475,68 @@ impl State {
                 }
             };
             let (mut bytes, mut exchanges) = (0u64, 0u64);
-            let mut word = 0;
-            loop {
-                // Alone, the whole frontier is one batch and nothing is exchanged.
-                let end = if size == 1 {
-                    self.frontier.len()
-                } else {
-                    batch_end(&self.frontier, word)
-                };
-                let away = Mutex::new(vec![Vec::new(); size]);
-                let first = mine.start + word as u64 * 64;
-                expand_chunks(game, &self.frontier[word..end], first, threads, &|feed| {
-                    let mut chunk_away: Vec<Vec<u64>> = vec![Vec::new(); size];
-                    feed(&mut |parent| {
-                        if mine.contains(&parent) {
-                            settle(parent);
-                        } else {
-                            chunk_away[owner(parent)].push(parent);
-                        }
+            // Alone, the whole frontier is one batch, settled as it is found.
+            if size == 1 {
+                let each = |_: &mut (), parent| settle(parent);
+                expand_with(
+                    game,
+                    &self.frontier,
+                    mine.start,
+                    threads,
+                    || (),
+                    each,
+                    |_| (),
+                );
+            } else {
+                let mut word = 0;
+                loop {
+                    let end = batch_end(&self.frontier, word);
+                    let away = Mutex::new(vec![Vec::new(); size]);
+                    let first = mine.start + word as u64 * 64;
+                    // Per chunk: the predecessors found, and those for each other rank.
+                    expand_with(
+                        game,
+                        &self.frontier[word..end],
+                        first,
+                        threads,
+                        || (0, vec![Vec::new(); size]),
+                        |(found, away): &mut (u64, Vec<Vec<u64>>), parent| {
+                            *found += 1;
+                            if mine.contains(&parent) {
+                                settle(parent);
+                            } else {
+                                away[owner(parent)].push(parent);
+                            }
+                        },
+                        |(chunk_found, chunk_away)| {
+                            found.fetch_add(chunk_found, Relaxed);
+                            if chunk_away.iter().any(|v| !v.is_empty()) {
+                                let mut away = away.lock().expect("no thread panics holding it");
+                                for (to, v) in chunk_away.into_iter().enumerate() {
+                                    away[to].extend(v);
+                                }
+                            }
+                        },
+                    );
+                    word = end;
+                    let away = away.into_inner().expect("no thread panics holding it");
+                    bytes += away.iter().map(|v| v.len() as u64 * 8).sum::<u64>();
+                    let mut arrived = Vec::new();
+                    let mut more = [u64::from(word < self.frontier.len())];
+                    collective(&mut || {
+                        arrived = ranks.exchange(&away);
+                        ranks.reduce(&mut more, Reduce::Max);
                     });
-                    if chunk_away.iter().any(|v| !v.is_empty()) {
-                        let mut away = away.lock().expect("no thread panics holding it");
-                        for (to, v) in chunk_away.into_iter().enumerate() {
-                            away[to].extend(v);
-                        }
+                    exchanges += 1;
+                    in_parallel(threads, (arrived.len() as u64).div_ceil(CHUNK), |c| {
+                        let end = ((c + 1) * CHUNK).min(arrived.len() as u64);
+                        arrived[(c * CHUNK) as usize..end as usize]
+                            .iter()
+                            .for_each(|&parent| settle(parent));
+                    });
+                    if more[0] == 0 {
+                        break;
                     }
-                });
-                word = end;
-                if size == 1 {
-                    break;
-                }
-                let away = away.into_inner().expect("no thread panics holding it");
-                bytes += away.iter().map(|v| v.len() as u64 * 8).sum::<u64>();
-                let mut arrived = Vec::new();
-                let mut more = [u64::from(word < self.frontier.len())];
-                collective(&mut || {
-                    arrived = ranks.exchange(&away);
-                    ranks.reduce(&mut more, Reduce::Max);
-                });
-                exchanges += 1;
-                in_parallel(threads, (arrived.len() as u64).div_ceil(CHUNK), |c| {
-                    let end = ((c + 1) * CHUNK).min(arrived.len() as u64);
-                    arrived[(c * CHUNK) as usize..end as usize]
-                        .iter()
-                        .for_each(|&parent| settle(parent));
-                });
-                if more[0] == 0 {
-                    break;
                 }
             }
             clear(&self.frontier);
@@ -522,12 +544,19 @@ impl State {
             self.round += 1;
             let compute = began.elapsed().as_secs_f64() - waiting;
             let nanos = |s: f64| (s * 1e9) as u64;
-            let mut totals = [newly.into_inner(), bytes, nanos(compute), nanos(waiting)];
+            let mut totals = [
+                newly.into_inner(),
+                bytes,
+                nanos(compute),
+                nanos(waiting),
+                found.into_inner(),
+            ];
             ranks.reduce(&mut totals, Reduce::Sum);
             decided += totals[0];
             let per_rank = |n: u64| n as f64 / 1e9 / size as f64;
             let traffic = Traffic {
                 round,
+                predecessors: totals[4],
                 bytes: totals[1],
                 exchanges,
                 compute: per_rank(totals[2]),

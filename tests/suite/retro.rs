@@ -387,9 +387,8 @@ fn damaged_and_foreign_files_are_refused() {
     let _ = std::fs::remove_file(&db);
 }
 
-/// Builds `spec`'s database on `size` ranks run as threads, stopped after every `stop_every`-th
-/// round when given (and resumed until done); returns the file's bytes and the reports of the
-/// last run.
+/// Builds `spec`'s database on `size` ranks run as threads, stopped after every round when
+/// `stop` (and resumed until done); returns the file's bytes and the reports of the last run.
 fn build_on_ranks(
     spec: &str,
     size: usize,
@@ -451,21 +450,25 @@ fn ranks_build_the_same_file_as_one_process() {
         );
         let want = std::fs::read(&one).unwrap();
         let _ = std::fs::remove_file(&one);
+        let mut found = Vec::new();
         for size in [2, 3] {
             let (got, reports) = build_on_ranks(spec, size, false);
             assert!(got == want, "{spec} on {size} ranks: a different file");
             let traffic = &reports[0].traffic;
             assert!(traffic.iter().all(|t| t.exchanges > 0), "{traffic:?}");
-            assert!(
-                traffic.iter().map(|t| t.bytes).sum::<u64>() > 0,
-                "{traffic:?}"
-            );
+            // Something crosses between ranks, never more than every predecessor found.
+            let bytes: u64 = traffic.iter().map(|t| t.bytes).sum();
+            let predecessors: u64 = traffic.iter().map(|t| t.predecessors).sum();
+            assert!(bytes > 0 && bytes <= 8 * predecessors, "{traffic:?}");
+            found.push(predecessors);
             assert!(
                 reports
                     .iter()
                     .all(|r| r.summary == reports[0].summary && r.start == reports[0].start)
             );
         }
+        // The same frontiers are expanded however the indices are shared.
+        assert_eq!(found[0], found[1], "{spec}");
     }
     // Stopped after every round and resumed, on three ranks.
     let (got, _) = build_on_ranks("popout:4x3", 3, true);
