@@ -30,18 +30,20 @@ mod ranked;
 mod sliced;
 
 use super::file::{
-    Fields, crc_field, field, header_fields, number_field, read_head, remove_build_files,
-    with_suffix, write_atomically_with,
+    Fields, crc_field, field, header_fields, number_field, read_head, with_suffix,
+    write_atomically_with,
 };
 use crate::game::{Game, Indexed, IndexedVisitor, one_line};
 pub use crate::search::ranks::{Ranks, Solo};
 pub use crate::search::retro::Traffic;
-use crate::search::retro::{Lookup, Progress, Solution, State, Summary, Value, memory_needed};
+use crate::search::retro::{
+    Lookup, Progress, Solution, State, Summary, Value, index_len, memory_needed,
+};
 use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const MAGIC: &str = "inarow-retro 1";
 const PARTIAL_MAGIC: &str = "inarow-retro-partial 2";
@@ -282,16 +284,15 @@ impl Database {
     }
 
     /// Strongly solves `game` and writes the database to `out`, resuming from `out.partial`
-    /// if an earlier build left one.
+    /// if an earlier build left one: in memory when the budget allows (one rank of
+    /// [`build_ranked`]), else with the cells on disk.
     pub fn build<G: Indexed>(
         game: &G,
         out: &Path,
         options: &BuildOptions,
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<BuildReport, String> {
-        let len = game
-            .index_len()
-            .ok_or_else(|| format!("{} has too many positions to number", game.name()))?;
+        let len = index_len(game)?;
         let partial = with_suffix(out, ".partial");
         if memory_needed(len) > options.mem_bytes || is_sliced(&partial) {
             let Some(slice) = sliced::slice_len(len, options.mem_bytes) else {
@@ -306,55 +307,7 @@ impl Database {
             };
             return sliced::build(game, out, options, progress, len, slice);
         }
-        let saved_state = read_partial(&partial, game, 0..len)?;
-        let resumed_at = saved_state.as_ref().map(|s| s.round);
-        let mut state = match saved_state {
-            Some(state) => state,
-            None => State::new(game, options.threads, progress)?,
-        };
-        let first_round = state.round;
-        let began = Instant::now();
-        let mut saved = began;
-        let mut stopped = None;
-        let complete = state.run(game, options.threads, progress, |state| {
-            if options.time.is_some_and(|t| began.elapsed() >= t) {
-                stopped = Some("the time limit".to_string());
-            } else if options.interrupt.is_some_and(|i| i.load(Relaxed)) {
-                stopped = Some("an interruption".to_string());
-            }
-            if stopped.is_some() || saved.elapsed() >= options.save_every {
-                write_partial(&partial, game, state)?;
-                saved = Instant::now();
-            }
-            Ok(stopped.is_none())
-        })?;
-        let rounds = state.round - first_round;
-        if !complete {
-            return Ok(BuildReport {
-                summary: Summary::default(),
-                resumed_at,
-                rounds,
-                cells: len,
-                start: None,
-                stopped,
-                traffic: Vec::new(),
-            });
-        }
-        let (cells, summary) = state.finish();
-        let solution = Solution::new(cells);
-        let cells = solution.cells();
-        let header = db_header(game, len, &summary, crc32fast::hash(cells));
-        write_atomically_with(out, header.as_bytes(), len, |w| w.write_all(cells))?;
-        remove_build_files(out);
-        Ok(BuildReport {
-            summary,
-            resumed_at,
-            rounds,
-            cells: len,
-            start: solution.value(game),
-            stopped: None,
-            traffic: Vec::new(),
-        })
+        ranked::build(game, out, options, progress, &Solo)
     }
 }
 

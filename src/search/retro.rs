@@ -143,7 +143,7 @@ pub struct Summary {
 }
 
 /// The number of indices of `game`'s numbering.
-fn index_len<G: Indexed>(game: &G) -> Result<u64, String> {
+pub(crate) fn index_len<G: Indexed>(game: &G) -> Result<u64, String> {
     game.index_len()
         .ok_or_else(|| format!("{} has too many positions to number", game.name()))
 }

@@ -1,13 +1,15 @@
-//! A database built on several ranks at once ([`super::build_ranked`]): each rank holds its
-//! share of the indices and saves it between rounds in `FILE.rank-R-of-P.partial`; at the end
-//! the ranks agree on the summary, and rank 0 writes the file, taking the other shares from
-//! their ranks a block at a time.
+//! A database built in memory on one rank or several at once ([`super::build_ranked`]): each
+//! rank holds its share of the indices and saves it between rounds (`FILE.partial` alone,
+//! `FILE.rank-R-of-P.partial` among several); at the end the ranks agree on the summary, and
+//! rank 0 writes the file, taking the other shares from their ranks a block at a time.
 
 use super::{BuildOptions, BuildReport, db_header, read_partial, write_partial};
-use crate::engine::file::{with_suffix, write_atomically_with};
+use crate::engine::file::{remove_build_files, with_suffix, write_atomically_with};
 use crate::game::Indexed;
 use crate::search::ranks::{Ranks, Reduce};
-use crate::search::retro::{Progress, State, Summary, finished, memory_needed, shares, value_with};
+use crate::search::retro::{
+    Progress, State, Summary, finished, index_len, memory_needed, shares, value_with,
+};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
@@ -17,7 +19,10 @@ const BLOCK: usize = 16 << 20;
 
 /// Where rank `rank` of `size` keeps its state while building `out`.
 fn partial_path(out: &Path, rank: usize, size: usize) -> PathBuf {
-    with_suffix(out, &format!(".rank-{rank}-of-{size}.partial"))
+    match size {
+        1 => with_suffix(out, ".partial"),
+        _ => with_suffix(out, &format!(".rank-{rank}-of-{size}.partial")),
+    }
 }
 
 pub(super) fn build<G: Indexed>(
@@ -28,9 +33,7 @@ pub(super) fn build<G: Indexed>(
     ranks: &dyn Ranks,
 ) -> Result<BuildReport, String> {
     let (me, size) = (ranks.rank(), ranks.size());
-    let len = game
-        .index_len()
-        .ok_or_else(|| format!("{} has too many positions to number", game.name()))?;
+    let len = index_len(game)?;
     let bounds = shares(len, size);
     // Every rank judges the largest share, so that all of them refuse or none.
     let largest = (0..size)
@@ -165,7 +168,12 @@ pub(super) fn build<G: Indexed>(
     // Each rank's state goes only once the file is written.
     let mut written = [1];
     ranks.reduce(&mut written, Reduce::Sum);
-    let _ = std::fs::remove_file(&partial);
+    match size {
+        1 => remove_build_files(out),
+        _ => {
+            let _ = std::fs::remove_file(&partial);
+        }
+    }
     Ok(BuildReport {
         summary,
         resumed_at,
