@@ -490,3 +490,50 @@ fn ranks_build_the_same_file_as_one_process() {
     );
     let _ = std::fs::remove_file(&one);
 }
+
+#[test]
+fn a_rank_with_a_damaged_or_missing_state_stops_every_rank_with_one_line() {
+    use inarow::engine::retro::{BuildOptions, build_ranked};
+    use inarow::search::ranks::Local;
+    let path = temp_file("retro-ranks-damaged.db");
+    let options = BuildOptions {
+        threads: 1,
+        mem_bytes: 1 << 30,
+        save_every: std::time::Duration::from_secs(3600),
+        time: Some(std::time::Duration::ZERO),
+        interrupt: None,
+    };
+    let quiet = |_: retro::Progress| {};
+    let build = || {
+        inarow::with_game!(start("popout:4x3"), g => Local::run(2, |ranks| {
+            build_ranked(&g, &path, &options, &quiet, ranks)
+        }))
+    };
+    let stopped = build();
+    assert!(
+        stopped
+            .iter()
+            .all(|r| r.as_ref().unwrap().stopped.is_some())
+    );
+    let partial = |rank: usize| format!("{}.rank-{rank}-of-2.partial", path.display());
+    let mut bytes = std::fs::read(partial(1)).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(partial(1), &bytes).unwrap();
+    let refused = build();
+    let message = |rank: usize| refused[rank].as_ref().unwrap_err().clone();
+    assert!(message(1).contains("is damaged"), "{}", message(1));
+    assert!(message(0).contains("another rank"), "{}", message(0));
+    assert!(
+        std::fs::read(partial(1)).unwrap() == bytes,
+        "a refused state is left as it was"
+    );
+    // A rank without a state beside one with it: the states do not match.
+    std::fs::remove_file(partial(1)).unwrap();
+    for r in build() {
+        let e = r.unwrap_err();
+        assert!(e.contains("do not match") && !e.contains('\n'), "{e}");
+    }
+    assert!(!path.exists());
+    let _ = std::fs::remove_file(partial(0));
+}

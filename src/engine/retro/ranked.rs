@@ -51,18 +51,28 @@ pub(super) fn build<G: Indexed>(
         ));
     }
     let partial = partial_path(out, me, size);
-    let saved = read_partial(&partial, game, bounds[me]..bounds[me + 1])?;
-    let round = saved.as_ref().map_or(0, |s| u64::from(s.round));
-    // Whether some rank has a saved state, whether some has none, and the rounds (the largest,
-    // and the smallest as the largest of their complements).
+    let saved = read_partial(&partial, game, bounds[me]..bounds[me + 1]);
+    let round = match &saved {
+        Ok(Some(state)) => u64::from(state.round),
+        _ => 0,
+    };
+    // Whether some rank cannot use its saved state, whether some has one, whether some has none,
+    // and the rounds (the largest, and the smallest as the largest of their complements).
     let mut agree = [
-        u64::from(saved.is_some()),
-        u64::from(saved.is_none()),
+        u64::from(saved.is_err()),
+        u64::from(matches!(saved, Ok(Some(_)))),
+        u64::from(matches!(saved, Ok(None))),
         round,
         u64::from(u32::MAX) - round,
     ];
     ranks.reduce(&mut agree, Reduce::Max);
-    if agree[0] == 1 && (agree[1] == 1 || agree[2] != u64::from(u32::MAX) - agree[3]) {
+    if agree[0] == 1 {
+        return Err(saved.err().unwrap_or_else(|| {
+            "another rank cannot use its saved state (see its message)".to_string()
+        }));
+    }
+    let saved = saved?;
+    if agree[1] == 1 && (agree[2] == 1 || agree[3] != u64::from(u32::MAX) - agree[4]) {
         return Err(format!(
             "the saved states of the {size} ranks do not match (a rank stopped while saving?): \
              remove {}.rank-*-of-{size}.partial to start afresh",
