@@ -9,7 +9,7 @@ Measured inputs (popout:5x5, 496,343,295 cells, 38 rounds):
   - the share of predecessors sent to another rank, f(P): 0.077 (2 ranks), 0.400 (3), 0.440 (4),
     0.556 (6), 0.657 (8); beyond 8 it is extrapolated by its growth per doubling from 3 to 8
     (0.18), up to 1.
-Assumed: the rounds of 6x5 (50; 5x6 took 45) and 7x6 (70), and, for a cluster rather than this
+Assumed: the rounds of 6x5 (50; 5x6 took 45), 6x6 and 7x5 (60) and 7x6 (70), and, for a cluster rather than this
 machine, each rank sends at BANDWIDTH bytes/s, and an all-to-all
 costs LATENCY seconds per peer; a rank makes at least one exchange per round, and one per
 batch of 262,144 frontier positions.
@@ -32,7 +32,11 @@ def remote_share(ranks):
 
 
 def model(name, cells, rounds):
-    print(f"\n{name}: {cells:,} cells, {rounds} rounds (memory: 1.25 bytes per cell)\n")
+    rank_hours = cells * NS_PER_CELL / 3600
+    print(
+        f"\n{name}: {cells:,} cells, {rounds} rounds; {human_bytes(1.25 * cells)} of memory in "
+        f"all (1.25 bytes a cell), {rank_hours:,.1f} rank-hours of computing\n"
+    )
     print("| ranks | memory per rank | compute | bandwidth | latency | total | communication share |")
     print("|---|---|---|---|---|---|---|")
     for ranks in [8, 16, 32, 64, 128, 256, 512, 1024]:
@@ -68,4 +72,6 @@ def seconds(s):
 if __name__ == "__main__":
     model("popout:5x5 (measured base)", 496_343_295, 38)
     model("popout:6x5 (rounds assumed)", 31_261_876_128, 50)
+    model("popout:6x6 (rounds assumed)", 2_097_937_481_536, 60)
+    model("popout:7x5 (rounds assumed)", 1_969_498_196_064, 60)
     model("popout:7x6 (rounds assumed)", 266_438_060_155_072, 70)
