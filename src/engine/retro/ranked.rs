@@ -8,7 +8,7 @@ use crate::engine::file::{remove_build_files, with_suffix, write_atomically_with
 use crate::game::Indexed;
 use crate::search::ranks::{Ranks, Reduce};
 use crate::search::retro::{
-    Progress, State, Summary, finished, index_len, memory_needed, shares, value_with,
+    Progress, State, Summary, index_len, memory_needed, shares, value_with,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
@@ -121,15 +121,8 @@ pub(super) fn build<G: Indexed>(
             traffic,
         });
     }
-    // The share's finished cells, their counts and checksum.
-    let mut summary = Summary::default();
-    let mut crc = crc32fast::Hasher::new();
-    let cells: Vec<u8> = std::mem::take(&mut state.cells)
-        .into_iter()
-        .map(|c| finished(c.into_inner()))
-        .collect();
-    cells.iter().for_each(|&b| summary.add(b));
-    crc.update(&cells);
+    // The share's finished cells and their counts.
+    let (cells, summary) = state.finish();
     let mut counts = [summary.wins, summary.losses, summary.draws];
     ranks.reduce(&mut counts, Reduce::Sum);
     let mut longest = [u64::from(summary.longest)];
@@ -149,7 +142,7 @@ pub(super) fn build<G: Indexed>(
     let start = value_with(game, |_| Some(start_byte[0] as u8));
     // Rank 0 joins the shares' checksums into the file's: crc(a || b) from crc(a) and crc(b).
     let mut to_root = vec![Vec::new(); size];
-    to_root[0].push(u64::from(crc.clone().finalize()));
+    to_root[0].push(u64::from(crc32fast::hash(&cells)));
     let crcs = ranks.exchange(&to_root);
     if me == 0 {
         let mut whole = crc32fast::Hasher::new();
