@@ -195,6 +195,7 @@ fn retro_options() -> BuildOptions {
         save_every: Duration::ZERO,
         time: None,
         interrupt: None,
+        compact: false,
     }
 }
 

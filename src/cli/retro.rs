@@ -47,6 +47,10 @@ pub struct BuildArgs {
     /// state (exit 3); building again resumes. Ctrl-C does the same after the current round.
     #[arg(long)]
     time: Option<f64>,
+    /// Half a byte per index in memory, the distances listed on disk as they are decided,
+    /// even when a byte per index fits (chosen without this flag when only half a byte does).
+    #[arg(long)]
+    compact: bool,
 }
 
 #[derive(Args)]
@@ -87,6 +91,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         save_every: Duration::from_secs_f64(args.save_every),
         time: args.time.map(Duration::from_secs_f64),
         interrupt: Some(super::interrupt_flag()),
+        compact: args.compact,
     };
     let out = Path::new(&args.out);
     #[cfg(feature = "mpi")]
@@ -116,6 +121,11 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
             }
             Progress::Round { round, decided } => {
                 bar.set_message(format!("round {round}, {decided} decided"));
+            }
+            Progress::Write { done, total } => {
+                bar.set_length(total);
+                bar.set_position(done);
+                bar.set_message("writing");
             }
         };
         let report = database::build_ranked(&start, out, &options, &progress, ranks);

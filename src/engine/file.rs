@@ -129,6 +129,18 @@ pub(crate) fn write_atomically_with(
     body_len: u64,
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
+    write_atomically_patched(path, header, body_len, |w| body(w).map(|_| None))
+}
+
+/// [`write_atomically_with`], where `body` may answer a new header of the same length, written
+/// over the first: for what is known only once the body is written (its checksum).
+pub(crate) fn write_atomically_patched(
+    path: &Path,
+    header: &[u8],
+    body_len: u64,
+    body: impl FnOnce(&mut dyn Write) -> std::io::Result<Option<Vec<u8>>>,
+) -> Result<(), String> {
+    use std::io::{Seek, SeekFrom};
     let needed = header.len() as u64 + body_len;
     // The file is replaced by a rename: never a device, a directory or a pipe of that name.
     if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
@@ -142,8 +154,14 @@ pub(crate) fn write_atomically_with(
     let written = File::create(&tmp).and_then(|file| {
         let mut file = BufWriter::with_capacity(1 << 20, file);
         file.write_all(header)?;
-        body(&mut file)?;
-        file.into_inner().map_err(|e| e.into_error())?.sync_all()
+        let patch = body(&mut file)?;
+        let mut file = file.into_inner().map_err(|e| e.into_error())?;
+        if let Some(patch) = patch {
+            assert_eq!(patch.len(), header.len(), "a patch replaces the header");
+            file.seek(SeekFrom::Start(0))?;
+            file.write_all(&patch)?;
+        }
+        file.sync_all()
     });
     if let Err(e) = written.and_then(|_| fs::rename(&tmp, path)) {
         let _ = fs::remove_file(&tmp);

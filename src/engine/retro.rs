@@ -26,6 +26,7 @@
 //! share (with a field `first`, its first index).
 //! Both files are written to a temporary file and renamed.
 
+mod compact;
 mod ranked;
 mod sliced;
 
@@ -73,6 +74,9 @@ pub struct BuildOptions {
     pub time: Option<Duration>,
     /// Stop (saving the state) after the round during which this is set (Ctrl-C).
     pub interrupt: Option<&'static AtomicBool>,
+    /// Half a byte per index in memory even when a byte fits (a build chooses it by itself
+    /// when only half a byte does).
+    pub compact: bool,
 }
 
 /// How a build went.
@@ -294,7 +298,21 @@ impl Database {
     ) -> Result<BuildReport, String> {
         let len = index_len(game)?;
         let partial = with_suffix(out, ".partial");
-        if memory_needed(len) > options.mem_bytes || is_sliced(&partial) {
+        // A saved state goes on as it was built; else the fastest build that fits: a byte per
+        // index, half a byte, or the cells on disk.
+        let saved = partial
+            .exists()
+            .then(|| (is_sliced(&partial), compact::is_compact(&partial)));
+        let bytes_fit = memory_needed(len) <= options.mem_bytes;
+        let halves_fit = compact::memory_needed(len) <= options.mem_bytes;
+        let compact = match saved {
+            Some((_, compact)) => compact,
+            None => halves_fit && (options.compact || !bytes_fit),
+        };
+        if compact {
+            return compact::build(game, out, options, progress, len);
+        }
+        if saved.is_some_and(|(sliced, _)| sliced) || (saved.is_none() && !bytes_fit) {
             let Some(slice) = sliced::slice_len(len, options.mem_bytes) else {
                 return Err(format!(
                     "a strong solution of {} needs at least {} MiB ({len} indices: two bits of \

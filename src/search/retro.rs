@@ -22,6 +22,8 @@
 //! decrements of a round commute, so the cells come out the same, byte for byte, on any number
 //! of ranks and threads.
 
+pub mod nibbles;
+
 use super::memory::{Zeroable, zeroed_huge};
 use super::ranks::{Ranks, Reduce, Solo};
 use crate::game::{Indexed, Outlook, Status};
@@ -93,6 +95,8 @@ pub enum Progress {
     Init { done: u64, total: u64 },
     /// Round `round` (the distance it decides) finished with `decided` positions decided in all.
     Round { round: u32, decided: u64 },
+    /// Writing the database: `done` of `total` indices.
+    Write { done: u64, total: u64 },
 }
 
 /// A build in progress: the cells of the indices `first..first + cells.len()` (all of them, or
@@ -171,10 +175,10 @@ pub fn memory_needed(len: u64) -> u64 {
 }
 
 /// Indices per unit of work handed to a thread (a whole number of bitset words).
-const CHUNK: u64 = 1 << 16;
+pub(crate) const CHUNK: u64 = 1 << 16;
 
 /// Runs `work(chunk)` for every chunk `0..chunks` on `threads` threads.
-fn in_parallel(threads: usize, chunks: u64, work: impl Fn(u64) + Sync) {
+pub(crate) fn in_parallel(threads: usize, chunks: u64, work: impl Fn(u64) + Sync) {
     let cursor = AtomicU64::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
@@ -233,37 +237,64 @@ pub fn init_cells<G: Indexed>(
         let end = ((chunk + 1) * CHUNK).min(len);
         for offset in chunk * CHUNK..end {
             let index = first + offset;
-            let Some(pos) = game.at_index(index) else {
-                continue;
+            let byte = match Start::of(game, index) {
+                None => code::NONE,
+                Some(Start::Over(byte)) => byte,
+                Some(Start::Decided(value)) => {
+                    mark(frontier, index - frontier_first);
+                    encode(value)
+                }
+                Some(Start::Open(n)) if n <= code::MAX_COUNT as u32 => n as u8,
+                Some(Start::Open(n)) => {
+                    most_successors.fetch_max(n, Relaxed);
+                    code::NONE
+                }
             };
-            let byte = match pos.status() {
-                Status::Ongoing => match pos.outlook() {
-                    Outlook::WinNow => encode(Value::Win(1)),
-                    Outlook::LoseNow => encode(Value::Loss(1)),
-                    Outlook::Open(n) if n <= code::MAX_COUNT as u32 => n as u8,
-                    Outlook::Open(n) => {
-                        most_successors.fetch_max(n, Relaxed);
-                        code::NONE
-                    }
-                },
-                Status::Draw => code::DRAW,
-                Status::Win(p) if p == pos.side_to_move() => code::WON,
-                Status::Win(_) => code::LOST,
-            };
-            if byte > code::WON {
-                mark(frontier, index - frontier_first);
-            }
             cells[offset as usize].store(byte, Relaxed);
         }
         on_chunk(end - chunk * CHUNK);
     });
-    match most_successors.into_inner() {
+    too_many_successors(game, most_successors.into_inner(), code::MAX_COUNT as u32)
+}
+
+/// The error of a game with a position of `most` successors, when a cell counts `max` at most
+/// (its counter would reach zero too early); `most` is 0 when there was none.
+pub(crate) fn too_many_successors<G: Indexed>(game: &G, most: u32, max: u32) -> Result<(), String> {
+    match most {
         0 => Ok(()),
         n => Err(format!(
-            "{}: a position with {n} successors, more than the {} a database cell can count",
+            "{}: a position with {n} successors, more than the {max} a database cell can count",
             game.name(),
-            code::MAX_COUNT
         )),
+    }
+}
+
+/// What an index holds before the first round.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// The game is over: [`code::DRAW`], [`code::LOST`] or [`code::WON`].
+    Over(u8),
+    /// Decided by the next move (distance 1).
+    Decided(Value),
+    /// Open, with this many successors not lost at once.
+    Open(u32),
+}
+
+impl Start {
+    /// What `index` holds before the first round (`None`: no position has it).
+    #[inline]
+    pub(crate) fn of<G: Indexed>(game: &G, index: u64) -> Option<Start> {
+        let pos = game.at_index(index)?;
+        Some(match pos.status() {
+            Status::Ongoing => match pos.outlook() {
+                Outlook::WinNow => Start::Decided(Value::Win(1)),
+                Outlook::LoseNow => Start::Decided(Value::Loss(1)),
+                Outlook::Open(n) => Start::Open(n),
+            },
+            Status::Draw => Start::Over(code::DRAW),
+            Status::Win(p) if p == pos.side_to_move() => Start::Over(code::WON),
+            Status::Win(_) => Start::Over(code::LOST),
+        })
     }
 }
 
@@ -278,34 +309,38 @@ pub fn expand<G: Indexed>(
 ) {
     expand_with(
         game,
-        frontier,
+        frontier.len() as u64,
         first,
         threads,
-        || (),
+        |_| (),
+        |_, w| frontier[w as usize].load(Relaxed),
         |_, parent| f(parent),
         |_| (),
     );
 }
 
-/// Expands `frontier` (as [`expand`]) a chunk of words at a time, each on some thread: `start`
-/// makes the chunk's accumulator, `each` takes the chunk's predecessors one by one, and `end`
-/// the accumulator when the chunk is done.
-fn expand_with<G: Indexed, T>(
+/// Expands a frontier of `words` bitset words (bit 0 of word 0 is index `first`) a chunk of
+/// [`CHUNK`] indices at a time, each on some thread: `start(chunk)` makes the chunk's
+/// accumulator, `word` gives the bits of each of its words in turn (the frontier may be kept
+/// in any form), `each` takes the predecessors one by one, and `end` the accumulator when the
+/// chunk is done.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn expand_with<G: Indexed, T>(
     game: &G,
-    frontier: &[AtomicU64],
+    words: u64,
     first: u64,
     threads: usize,
-    start: impl Fn() -> T + Sync,
+    start: impl Fn(u64) -> T + Sync,
+    word: impl Fn(&mut T, u64) -> u64 + Sync,
     each: impl Fn(&mut T, u64) + Sync,
     end: impl Fn(T) + Sync,
 ) {
-    let words = frontier.len() as u64;
     in_parallel(threads, words.div_ceil(CHUNK / 64), |c| {
-        let mut acc = start();
-        for word in c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words) {
-            let mut bits = frontier[word as usize].load(Relaxed);
+        let mut acc = start(c);
+        for w in c * (CHUNK / 64)..((c + 1) * (CHUNK / 64)).min(words) {
+            let mut bits = word(&mut acc, w);
             while bits != 0 {
-                let index = first + word * 64 + bits.trailing_zeros() as u64;
+                let index = first + w * 64 + bits.trailing_zeros() as u64;
                 bits &= bits - 1;
                 let pos = game.at_index(index).expect("decided indices are positions");
                 pos.for_each_predecessor(|parent| each(&mut acc, parent));
@@ -478,12 +513,14 @@ impl State {
             // Alone, the whole frontier is one batch, settled as it is found.
             if size == 1 {
                 let each = |_: &mut (), parent| settle(parent);
+                let frontier = &self.frontier;
                 expand_with(
                     game,
-                    &self.frontier,
+                    frontier.len() as u64,
                     mine.start,
                     threads,
-                    || (),
+                    |_| (),
+                    |_, w| frontier[w as usize].load(Relaxed),
                     each,
                     |_| (),
                 );
@@ -494,12 +531,14 @@ impl State {
                     let away = Mutex::new(vec![Vec::new(); size]);
                     let first = mine.start + word as u64 * 64;
                     // Per chunk: the predecessors found, and those for each other rank.
+                    let batch = &self.frontier[word..end];
                     expand_with(
                         game,
-                        &self.frontier[word..end],
+                        batch.len() as u64,
                         first,
                         threads,
-                        || (0, vec![Vec::new(); size]),
+                        |_| (0, vec![Vec::new(); size]),
+                        |_, w| batch[w as usize].load(Relaxed),
                         |(found, away): &mut (u64, Vec<Vec<u64>>), parent| {
                             *found += 1;
                             if mine.contains(&parent) {
@@ -599,6 +638,14 @@ impl Summary {
     /// Indices that are positions.
     pub fn positions(&self) -> u64 {
         self.wins + self.losses + self.draws
+    }
+
+    /// Adds the counts of another part of the indices.
+    pub fn merge(&mut self, other: &Summary) {
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.draws += other.draws;
+        self.longest = self.longest.max(other.longest);
     }
 
     /// Counts one finished cell.

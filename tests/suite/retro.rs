@@ -290,7 +290,7 @@ fn same_file_after_resuming(spec: &str, extra: &[&str], after_a_stop: impl Fn(&s
         assert!(runs < 100, "the build does not progress");
     }
     assert!(std::fs::read(&whole).unwrap() == std::fs::read(&resumed).unwrap());
-    for suffix in [".partial", ".cells"] {
+    for suffix in [".partial", ".cells", ".round-1", ".round-2"] {
         assert!(!std::path::Path::new(&format!("{resumed_path}{suffix}")).exists());
     }
     for f in [&whole, &resumed] {
@@ -323,6 +323,92 @@ fn a_small_memory_budget_keeps_the_cells_on_disk_and_gives_the_same_file() {
     assert_eq!(r.code, Some(2));
     assert!(r.stderr.contains("needs at least 13 MiB"), "{}", r.stderr);
     assert!(!sliced.exists(), "a refused build writes nothing");
+}
+
+#[test]
+fn a_compact_build_gives_the_same_file_and_resumes() {
+    let runs = same_file_after_resuming("popout:4x5", &["--compact"], |path| {
+        let partial = std::fs::read(format!("{path}.partial")).unwrap();
+        assert!(partial.windows(12).any(|w| w == b"\ncompact yes"));
+        assert!(std::path::Path::new(&format!("{path}.round-1")).exists());
+    });
+    assert!(runs > 3, "stopped and resumed {runs} times");
+    for spec in ["connect4:5x4", "popout:5x4"] {
+        let (bytes, halves) = (temp_file("retro-bytes.db"), temp_file("retro-halves.db"));
+        let report = |file: &std::path::Path, extra: &[&str]| {
+            let args = [
+                "retro",
+                "build",
+                "--game",
+                spec,
+                "--out",
+                file.to_str().unwrap(),
+            ];
+            let out = run_ok(&[&args[..], extra].concat(), 0);
+            out.lines()
+                .filter(|l| !l.starts_with("written"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(
+            report(&bytes, &[]),
+            report(&halves, &["--compact"]),
+            "{spec}"
+        );
+        assert!(
+            std::fs::read(&bytes).unwrap() == std::fs::read(&halves).unwrap(),
+            "{spec}"
+        );
+        for f in [&bytes, &halves] {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+}
+
+#[test]
+fn a_compact_build_with_a_damaged_list_or_state_writes_nothing() {
+    let db = temp_file("retro-compact-bad.db");
+    let path = db.to_str().unwrap();
+    let build = [
+        "retro",
+        "build",
+        "--compact",
+        "--game",
+        "popout:4x3",
+        "--out",
+        path,
+    ];
+    let stop = [&build[..], &["--time", "0"]].concat();
+    let refused = |args: &[&str], expect: &str| {
+        let r = inarow(args, None);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(expect), "{expect}: {}", r.stderr);
+        assert!(!db.exists(), "nothing written");
+    };
+    // A flipped bit in the first round's list: found when the database is written.
+    run_ok(&stop, 3);
+    let list = format!("{path}.round-1");
+    let mut bytes = std::fs::read(&list).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    std::fs::write(&list, &bytes).unwrap();
+    refused(&build, "round-1");
+    // A damaged state, or a missing list: refused before anything is done.
+    let partial = format!("{path}.partial");
+    let mut state = std::fs::read(&partial).unwrap();
+    let last = state.len() - 1;
+    state[last] ^= 1;
+    std::fs::write(&partial, &state).unwrap();
+    refused(&build, "is damaged; remove it and");
+    state[last] ^= 1;
+    std::fs::write(&partial, &state).unwrap();
+    std::fs::remove_file(&list).unwrap();
+    refused(&build, "which is missing");
+    for suffix in [".partial", ".round-1", ".round-2"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
 }
 
 #[test]
@@ -403,6 +489,7 @@ fn build_on_ranks(
         save_every: std::time::Duration::from_secs(3600),
         time: stop.then_some(std::time::Duration::ZERO),
         interrupt: None,
+        compact: false,
     };
     let quiet = |_: retro::Progress| {};
     let mut runs = 0;
@@ -502,6 +589,7 @@ fn a_rank_with_a_damaged_or_missing_state_stops_every_rank_with_one_line() {
         save_every: std::time::Duration::from_secs(3600),
         time: Some(std::time::Duration::ZERO),
         interrupt: None,
+        compact: false,
     };
     let quiet = |_: retro::Progress| {};
     let build = || {

@@ -375,6 +375,7 @@ fn commands_that_need_a_numbering_refuse_a_game_without_one() {
         save_every: std::time::Duration::from_secs(60),
         time: None,
         interrupt: None,
+        compact: false,
     };
     let err = retro::build(&Twist::start(), Path::new("nowhere.db"), &options, &|_| {});
     assert!(err.unwrap_err().contains("has no numbering"));

@@ -70,7 +70,7 @@ fn read_saved<G: Indexed>(
 }
 
 /// The size and crc32 of a file.
-fn file_crc(path: &Path) -> Result<(u64, u32), String> {
+pub(super) fn file_crc(path: &Path) -> Result<(u64, u32), String> {
     let mut crc = crc32fast::Hasher::new();
     let mut file = File::open(path).map_err(io_error(path))?;
     let mut block = vec![0u8; 1 << 20];
