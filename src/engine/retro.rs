@@ -38,7 +38,7 @@ use crate::game::{Game, Indexed, IndexedVisitor, one_line};
 pub use crate::search::ranks::{Ranks, Solo};
 pub use crate::search::retro::Traffic;
 use crate::search::retro::{
-    Lookup, Progress, Solution, State, Summary, Value, index_len, memory_needed,
+    Lookup, Progress, Solution, State, Summary, Value, index_len, memory_needed, value_with,
 };
 use std::fs;
 use std::path::Path;
@@ -52,8 +52,55 @@ const PARTIAL_MAGIC: &str = "inarow-retro-partial 2";
 /// A loaded database.
 pub struct Database {
     game: String,
-    solution: Solution,
+    cells: Cells,
     summary: Summary,
+}
+
+/// Where a database's cells are: in memory, or (larger than the memory there is) in its file.
+enum Cells {
+    Memory(Solution),
+    Disk { file: fs::File, start: u64 },
+}
+
+/// The game and the counts of a database's header, checked against `game` and the length of
+/// the cells that follow it (`body_len`).
+fn check_header<G: Indexed>(
+    fields: &Fields,
+    body_len: u64,
+    what: &str,
+    game: &G,
+) -> Result<(String, Summary), String> {
+    let name = fields.get("game").cloned().unwrap_or_default();
+    if name != game.name() {
+        return Err(format!("{what} is for {name}, not for {}", game.name()));
+    }
+    let cells = number(fields, "cells", what)?;
+    if Some(cells) != game.index_len() || body_len != cells {
+        return Err(format!(
+            "{what} is corrupt: {body_len} bytes of cells, expected {} (truncated?)",
+            game.index_len().unwrap_or(0)
+        ));
+    }
+    let summary = Summary {
+        wins: number(fields, "wins", what)?,
+        losses: number(fields, "losses", what)?,
+        draws: number(fields, "draws", what)?,
+        longest: number(fields, "longest", what)? as u32,
+    };
+    if number(fields, "positions", what)? != summary.positions() {
+        return Err(format!("{what} is corrupt: its counts do not add up"));
+    }
+    Ok((name, summary))
+}
+
+/// Whether a database of `bytes` is read into memory: when it takes at most half the memory
+/// available (all of it when that cannot be told).
+fn fits_in_memory(bytes: u64) -> bool {
+    let available = fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        line.split_whitespace().nth(1)?.parse::<u64>().ok()
+    });
+    available.is_none_or(|kib| bytes <= kib * 1024 / 2)
 }
 
 impl std::fmt::Debug for Database {
@@ -215,6 +262,10 @@ impl Database {
     /// Reads and checks the database of `game` at `path`.
     pub fn load<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
         let what = format!("database '{}'", path.display());
+        let size = fs::metadata(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        if !fits_in_memory(size.len()) {
+            return Self::open_on_disk(path, &what, game).map_err(|e| one_line(&e));
+        }
         let bytes = fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
         Self::parse(bytes, &what, game)
     }
@@ -230,36 +281,56 @@ impl Database {
         game: &G,
     ) -> Result<Database, String> {
         let (fields, start) = fields(&bytes, MAGIC, what)?;
-        let name = fields.get("game").cloned().unwrap_or_default();
-        if name != game.name() {
-            return Err(format!("{what} is for {name}, not for {}", game.name()));
-        }
-        let cells = number(&fields, "cells", what)?;
         let body = &bytes[start..];
-        if Some(cells) != game.index_len() || body.len() as u64 != cells {
-            return Err(format!(
-                "{what} is corrupt: {} bytes of cells, expected {} (truncated?)",
-                body.len(),
-                game.index_len().unwrap_or(0)
-            ));
-        }
+        let (game_name, summary) = check_header(&fields, body.len() as u64, what, game)?;
         if crc32fast::hash(body) != checksum(&fields, what)? {
             return Err(format!("{what} is corrupt: checksum mismatch"));
-        }
-        let summary = Summary {
-            wins: number(&fields, "wins", what)?,
-            losses: number(&fields, "losses", what)?,
-            draws: number(&fields, "draws", what)?,
-            longest: number(&fields, "longest", what)? as u32,
-        };
-        if number(&fields, "positions", what)? != summary.positions() {
-            return Err(format!("{what} is corrupt: its counts do not add up"));
         }
         // The cells in place: no second copy of a large file.
         bytes.drain(..start);
         Ok(Database {
-            game: name,
-            solution: Solution::new(bytes),
+            game: game_name,
+            cells: Cells::Memory(Solution::new(bytes)),
+            summary,
+        })
+    }
+
+    /// Opens the database of `game` at `path` to answer from the file, a byte at a time (as
+    /// [`load`](Database::load) does when the file is larger than half the memory available),
+    /// checked as it is read once.
+    pub fn load_on_disk<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
+        let what = format!("database '{}'", path.display());
+        Self::open_on_disk(path, &what, game).map_err(|e| one_line(&e))
+    }
+
+    fn open_on_disk<G: Indexed>(path: &Path, what: &str, game: &G) -> Result<Database, String> {
+        use std::io::{Read, Seek, SeekFrom};
+        let cannot = |e: std::io::Error| format!("cannot read {what}: {e}");
+        let head = read_head(path).map_err(cannot)?;
+        let (fields, start) = fields(&head, MAGIC, what)?;
+        let mut file = fs::File::open(path).map_err(cannot)?;
+        let body_len = file.metadata().map_err(cannot)?.len() - start as u64;
+        let (game_name, summary) = check_header(&fields, body_len, what, game)?;
+        file.seek(SeekFrom::Start(start as u64)).map_err(cannot)?;
+        let mut crc = crc32fast::Hasher::new();
+        let mut reader = std::io::BufReader::with_capacity(1 << 22, &file);
+        let mut block = vec![0u8; 1 << 22];
+        loop {
+            let n = reader.read(&mut block).map_err(cannot)?;
+            if n == 0 {
+                break;
+            }
+            crc.update(&block[..n]);
+        }
+        if crc.finalize() != checksum(&fields, what)? {
+            return Err(format!("{what} is corrupt: checksum mismatch"));
+        }
+        Ok(Database {
+            game: game_name,
+            cells: Cells::Disk {
+                file,
+                start: start as u64,
+            },
             summary,
         })
     }
@@ -284,7 +355,15 @@ impl Database {
 
     /// The value of `pos`, a position of the database's game.
     pub fn value<G: Indexed>(&self, pos: &G) -> Option<Value> {
-        self.solution.value(pos)
+        match &self.cells {
+            Cells::Memory(solution) => solution.value(pos),
+            Cells::Disk { file, start } => value_with(pos, |index| {
+                use std::os::unix::fs::FileExt;
+                let mut byte = [0u8];
+                file.read_exact_at(&mut byte, start + index).ok()?;
+                Some(byte[0])
+            }),
+        }
     }
 
     /// Strongly solves `game` and writes the database to `out`, resuming from `out.partial`

@@ -366,6 +366,34 @@ fn a_compact_build_gives_the_same_file_and_resumes() {
 }
 
 #[test]
+fn a_database_answers_the_same_from_its_file_as_from_memory() {
+    use inarow::engine::retro::Database;
+    let db = temp_file("retro-on-disk.db");
+    let path = db.to_str().unwrap();
+    run_ok(
+        &["retro", "build", "--game", "popout:4x5", "--out", path],
+        0,
+    );
+    let mut rng = SplitMix(0xd15c);
+    with_popout!(start("popout:4x5"), g => {
+        let (memory, disk) = (Database::load(&db, &g).unwrap(), Database::load_on_disk(&db, &g).unwrap());
+        assert_eq!(memory.summary(), disk.summary());
+        for n in 0..2000 {
+            let pos = random_position(g, &mut rng, n % 30);
+            assert!(disk.value(&pos).is_some());
+            assert_eq!(memory.value(&pos), disk.value(&pos), "{pos:?}");
+        }
+        let mut bytes = std::fs::read(&db).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 1;
+        std::fs::write(&db, &bytes).unwrap();
+        let refused = Database::load_on_disk(&db, &g).unwrap_err();
+        assert!(refused.contains("checksum mismatch"), "{refused}");
+    });
+    let _ = std::fs::remove_file(&db);
+}
+
+#[test]
 fn a_compact_build_with_a_damaged_list_or_state_writes_nothing() {
     let db = temp_file("retro-compact-bad.db");
     let path = db.to_str().unwrap();

@@ -304,7 +304,8 @@ pub(super) fn build<G: Indexed>(
 ) -> Result<BuildReport, String> {
     if memory_needed(len) > options.mem_bytes {
         return Err(format!(
-            "a compact strong solution of {} needs {} MiB ({len} indices: half a byte each),              more than the memory budget of {} MiB (--mem-mb)",
+            "a compact strong solution of {} needs {} MiB ({len} indices: half a byte each), \
+             more than the memory budget of {} MiB (--mem-mb)",
             game.name(),
             memory_needed(len).div_ceil(1 << 20),
             options.mem_bytes >> 20
