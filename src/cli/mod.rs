@@ -307,6 +307,19 @@ impl SolverArgs {
     fn engine<G: Tactics>(&self, start: &G, builtin: bool) -> Result<Engine<G>, String> {
         self.knowledge.engine(start, self.options()?, builtin)
     }
+
+    /// `--threads`, checked.
+    fn thread_count(&self) -> Result<usize, String> {
+        threads(self.threads)
+    }
+
+    /// The engine of one worker of a job-level search: one thread (the workers are the
+    /// threads), no built-in book.
+    fn worker_engine<G: Tactics>(&self, start: &G) -> Result<Engine<G>, String> {
+        let mut options = self.options()?;
+        options.config.threads = 1;
+        self.knowledge.engine(start, options, false)
+    }
 }
 
 /// The default budget with the options' changes (`None`: threat-space search off).

@@ -27,6 +27,12 @@ pub struct SolveArgs {
     /// started again with the same FILE and --tt-mb goes on from where it was. Alpha-beta only.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<String>,
+    /// Job-level search: the tree to DEPTH plies kept as a DAG (transpositions and mirror
+    /// images merged), its leaves solved as jobs by --threads engines of one thread each and,
+    /// under `mpirun` (feature mpi), by as many on every rank. Answers win / draw / loss (1 / 0
+    /// / -1), with a `jobs` line per question under --stats. Games without repetitions.
+    #[arg(long, value_name = "DEPTH")]
+    jobs: Option<u32>,
     /// Move strings (`4453`; `-` or "" = the empty board). Without any, reads standard input:
     /// the first field of each line.
     moves: Vec<String>,
@@ -64,6 +70,9 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     if args.proof.is_some() && args.moves.len() != 1 {
         return Err("--proof needs exactly one position on the command line".to_string());
     }
+    if let Some(depth) = args.jobs {
+        return by_jobs(&args, depth);
+    }
     with_game!(args.solver.game.start()?, start => {
         let mut engine = args.solver.engine(&start, false)?;
         if let Some(file) = &args.proof
@@ -85,6 +94,118 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
         }
         Ok(outcome)
     })
+}
+
+/// `solve --jobs DEPTH`: each position on the command line by job-level search; under `mpirun`
+/// rank 0 leads and prints, the other ranks serve.
+fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
+    use inarow::engine::retro::{Ranks, Solo};
+    if args.moves.is_empty()
+        || args.proof.is_some()
+        || args.checkpoint.is_some()
+        || args.format.json
+    {
+        return Err(
+            "--jobs: give the positions on the command line (no --proof, --checkpoint or --json)"
+                .to_string(),
+        );
+    }
+    #[cfg(feature = "mpi")]
+    let mpi = inarow::engine::mpi::Mpi::init();
+    #[cfg(feature = "mpi")]
+    let ranks: &dyn Ranks = mpi.as_ref().map_or(&Solo, |m| m);
+    #[cfg(not(feature = "mpi"))]
+    let ranks: &dyn Ranks = &Solo;
+    with_game!(args.solver.game.start()?, start => by_jobs_in(args, depth, start, ranks))
+}
+
+fn by_jobs_in<G: Tactics + Notation>(
+    args: &SolveArgs,
+    depth: u32,
+    start: G,
+    ranks: &dyn inarow::engine::retro::Ranks,
+) -> Result<Outcome, String> {
+    use inarow::engine::jobs;
+    use inarow::game::Kind;
+    let make = || args.solver.worker_engine(&start);
+    let sample = make()?;
+    if G::Kind::max_plies(&start).is_none() {
+        return Err(format!(
+            "--jobs: {} repeats positions, and job-level search merges positions reached by \
+             different histories; solve it without --jobs",
+            start.name()
+        ));
+    }
+    let limits = sample.limits();
+    let threads = args.solver.thread_count()?;
+    if ranks.rank() != 0 {
+        jobs::serve(&start, ranks, threads, &make, limits)?;
+        return Ok(Outcome::Done);
+    }
+    let mut outcome = Outcome::Done;
+    let mut out = std::io::stdout().lock();
+    for (serial, text) in args.moves.iter().enumerate() {
+        let read = match parse_position(start, text) {
+            Ok(read) => read,
+            Err(e) => {
+                eprintln!("inarow: {e}");
+                outcome = Outcome::Failed;
+                continue;
+            }
+        };
+        let report = jobs::solve(
+            serial as u32,
+            &start,
+            &read.pos,
+            &read.moves,
+            depth,
+            threads,
+            ranks,
+            &make,
+            limits,
+        );
+        let report = match report {
+            Ok(r) => r,
+            Err(e) => {
+                jobs::release(ranks);
+                return Err(e);
+            }
+        };
+        if let Some(stopped) = report.stopped {
+            eprintln!(
+                "inarow: {}: {stopped} after {} nodes; score unknown",
+                show_moves(text),
+                report.nodes
+            );
+            outcome = Outcome::Incomplete;
+        }
+        let value = report.value.map_or("?".to_string(), |v| v.to_string());
+        let mut line = format!("{} {value}", show_moves(text));
+        if args.format.stats {
+            line += &format!(" nodes={} us={}", report.nodes, report.elapsed.as_micros());
+        }
+        writeln!(out, "{line}").map_err(|e| format!("cannot write: {e}"))?;
+        if args.format.stats {
+            for (q, s) in report.questions.iter().enumerate() {
+                writeln!(
+                    out,
+                    "jobs question={} depth={depth} workers={} dag_nodes={} merged={} \
+                     leaves={} started={} speculative={} wrong_guesses={}",
+                    if q == 0 { "wins" } else { "loses" },
+                    report.workers,
+                    s.nodes,
+                    s.merged,
+                    s.leaves,
+                    s.started,
+                    s.speculative,
+                    s.wrong_guesses
+                )
+                .map_err(|e| format!("cannot write: {e}"))?;
+            }
+        }
+    }
+    jobs::release(ranks);
+    Ok(outcome)
 }
 
 /// The least time between two saves of a checkpoint while a search runs; a large table is

@@ -19,6 +19,7 @@ pub mod book;
 pub mod checkpoint;
 mod file;
 pub mod generate;
+pub mod jobs;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod play;

@@ -93,4 +93,10 @@ impl Ranks for Mpi {
             .receive_vec::<u8>()
             .0
     }
+
+    fn poll(&self, from: usize) -> Option<Vec<u8>> {
+        let process = self.world.process_at_rank(from as i32);
+        process.immediate_probe()?;
+        Some(process.receive_vec::<u8>().0)
+    }
 }

@@ -13,6 +13,7 @@
 pub mod alphabeta;
 pub mod census;
 pub mod heuristic;
+pub mod jobs;
 pub mod limits;
 pub mod mcts;
 pub(crate) mod memory;

@@ -30,6 +30,8 @@ pub trait Ranks {
     fn send(&self, to: usize, bytes: &[u8]);
     /// The next bytes rank `from` sent to this one.
     fn receive(&self, from: usize) -> Vec<u8>;
+    /// The next bytes rank `from` sent to this one, if they have arrived.
+    fn poll(&self, from: usize) -> Option<Vec<u8>>;
 }
 
 /// One process alone.
@@ -51,6 +53,9 @@ impl Ranks for Solo {
     }
     fn receive(&self, _: usize) -> Vec<u8> {
         unreachable!("a single rank receives from no other")
+    }
+    fn poll(&self, _: usize) -> Option<Vec<u8>> {
+        None
     }
 }
 
@@ -164,6 +169,11 @@ impl Ranks for Local<'_> {
                 .wait(mail)
                 .expect("no rank panics holding it");
         }
+    }
+    fn poll(&self, from: usize) -> Option<Vec<u8>> {
+        let mut mail = self.hub.mail.lock().expect("no rank panics holding it");
+        mail.get_mut(&(from, self.rank))
+            .and_then(VecDeque::pop_front)
     }
 }
 

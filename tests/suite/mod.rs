@@ -4,6 +4,7 @@
 mod common;
 mod cube;
 mod faults;
+mod jobs;
 
 mod agreement;
 mod book;

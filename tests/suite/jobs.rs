@@ -1,0 +1,125 @@
+//! Job-level search: the same win / draw / loss as the solver, on threads and on ranks (as
+//! threads), at every cut depth; refused for games that repeat.
+
+use super::cli::inarow;
+use super::common::{SplitMix, start};
+use inarow::engine::jobs;
+use inarow::engine::{Engine, Limits, Options};
+use inarow::game::{Game, MoveList, Status};
+use inarow::search::ranks::{Local, Solo};
+
+/// The weak value of `pos` by job-level search on `ranks` ranks (threads) of `threads` workers.
+fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
+    g: &G,
+    moves: &[G::Move],
+    depth: u32,
+    threads: usize,
+    ranks: usize,
+) -> Option<i32> {
+    let mut pos = *g;
+    moves.iter().for_each(|&m| pos = pos.play(m));
+    let make = || Ok(Engine::new(g, Options::default()));
+    let run = |r: &dyn inarow::search::ranks::Ranks| {
+        if r.rank() != 0 {
+            jobs::serve(g, r, threads, &make, Limits::default()).unwrap();
+            return None;
+        }
+        let report = jobs::solve(
+            0,
+            g,
+            &pos,
+            moves,
+            depth,
+            threads,
+            r,
+            &make,
+            Limits::default(),
+        )
+        .unwrap();
+        jobs::release(r);
+        assert!(report.stopped.is_none());
+        assert_eq!(report.workers, threads * ranks);
+        report.value
+    };
+    if ranks == 1 {
+        run(&Solo)
+    } else {
+        Local::run(ranks, |r| run(r))[0]
+    }
+}
+
+#[test]
+fn job_level_search_gives_the_solvers_value_on_threads_and_ranks() {
+    let mut rng = SplitMix(0x70b5);
+    with_connect!(start("connect4:5x4"), g => {
+        let mut engine = Engine::new(&g, Options { weak: true, ..Options::default() });
+        for n in 0..24 {
+            // A random opening of 0 to 5 plies that keeps the game going.
+            let mut moves = Vec::new();
+            let mut pos = g;
+            for _ in 0..n % 6 {
+                let mut list = MoveList::new();
+                pos.legal_moves(&mut list);
+                let m = list[rng.below(list.len())];
+                if pos.play(m).status() != Status::Ongoing {
+                    break;
+                }
+                moves.push(m);
+                pos = pos.play(m);
+            }
+            let want = engine.solve(&pos).score;
+            for (depth, threads, ranks) in [(0, 1, 1), (1, 2, 1), (2, 1, 2), (3, 2, 2), (4, 2, 3)] {
+                assert_eq!(
+                    by_jobs(&g, &moves, depth, threads, ranks), want,
+                    "{moves:?} depth {depth}, {threads} threads, {ranks} ranks"
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn solve_jobs_answers_on_the_command_line_and_refuses_games_that_repeat() {
+    let r = inarow(
+        &[
+            "solve",
+            "--jobs",
+            "4",
+            "--threads",
+            "2",
+            "--stats",
+            "--game",
+            "connect4:6x4",
+            "-",
+            "33",
+        ],
+        None,
+    );
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(lines[0].starts_with("- -1 nodes="), "{}", r.stdout);
+    assert!(
+        lines[1].starts_with("jobs question=wins depth=4 workers=2 dag_nodes="),
+        "{}",
+        r.stdout
+    );
+    let plain = inarow(&["solve", "--weak", "--game", "connect4:6x4", "33"], None);
+    let value = plain.stdout.split_whitespace().nth(1).unwrap().to_string();
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("33 {value} "))),
+        "{}",
+        r.stdout
+    );
+    let refused = inarow(&["solve", "--jobs", "2", "--game", "popout:4x4", "-"], None);
+    refused.assert_no_panic();
+    assert_eq!(refused.code, Some(2));
+    assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("repeats positions"),
+        "{}",
+        refused.stderr
+    );
+}
