@@ -308,6 +308,11 @@ impl SolverArgs {
         self.knowledge.engine(start, self.options()?, builtin)
     }
 
+    /// `--time`, `--nodes` and Ctrl-C.
+    fn limits(&self) -> Result<Limits, String> {
+        self.limits.limits()
+    }
+
     /// `--threads`, checked.
     fn thread_count(&self) -> Result<usize, String> {
         threads(self.threads)

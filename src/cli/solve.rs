@@ -128,7 +128,6 @@ fn by_jobs_in<G: Tactics + Notation>(
     use inarow::engine::jobs;
     use inarow::game::Kind;
     let make = || args.solver.worker_engine(&start);
-    let sample = make()?;
     if G::Kind::max_plies(&start).is_none() {
         return Err(format!(
             "--jobs: {} repeats positions, and job-level search merges positions reached by \
@@ -136,7 +135,7 @@ fn by_jobs_in<G: Tactics + Notation>(
             start.name()
         ));
     }
-    let limits = sample.limits();
+    let limits = args.solver.limits()?;
     let threads = args.solver.thread_count()?;
     if ranks.rank() != 0 {
         jobs::serve(&start, ranks, threads, &make, limits)?;
