@@ -5,7 +5,7 @@
 use super::solve::{self, Format};
 use super::{Outcome, progress_bar, threads};
 use clap::{Args, Subcommand};
-use inarow::engine::retro::{self as database, BuildOptions, Database, Ranks, Solo};
+use inarow::engine::retro::{self as database, BuildOptions, Database, Ranks};
 use inarow::engine::{Config, Engine, Options, Progress, Value};
 use inarow::game::{Game, GameSpec};
 use inarow::with_game;
@@ -93,13 +93,16 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         interrupt: Some(super::interrupt_flag()),
         compact: args.compact,
     };
+    super::with_ranks(|ranks| build_on(&args, &options, spec, ranks))
+}
+
+fn build_on(
+    args: &BuildArgs,
+    options: &BuildOptions,
+    spec: GameSpec,
+    ranks: &dyn Ranks,
+) -> Result<Outcome, String> {
     let out = Path::new(&args.out);
-    #[cfg(feature = "mpi")]
-    let mpi = inarow::engine::mpi::Mpi::init();
-    #[cfg(feature = "mpi")]
-    let ranks: &dyn Ranks = mpi.as_ref().map_or(&Solo, |m| m);
-    #[cfg(not(feature = "mpi"))]
-    let ranks: &dyn Ranks = &Solo;
     // Only rank 0 shows progress and writes the report.
     let lead = ranks.rank() == 0;
     with_game!(spec.start(), start => {
@@ -128,7 +131,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
                 bar.set_message("writing");
             }
         };
-        let report = database::build_ranked(&start, out, &options, &progress, ranks);
+        let report = database::build_ranked(&start, out, options, &progress, ranks);
         bar.finish_and_clear();
         let report = report?;
         if !lead {

@@ -99,7 +99,6 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
 /// `solve --jobs DEPTH`: each position on the command line by job-level search; under `mpirun`
 /// rank 0 leads and prints, the other ranks serve.
 fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
-    use inarow::engine::retro::{Ranks, Solo};
     if args.moves.is_empty()
         || args.proof.is_some()
         || args.checkpoint.is_some()
@@ -110,13 +109,9 @@ fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
                 .to_string(),
         );
     }
-    #[cfg(feature = "mpi")]
-    let mpi = inarow::engine::mpi::Mpi::init();
-    #[cfg(feature = "mpi")]
-    let ranks: &dyn Ranks = mpi.as_ref().map_or(&Solo, |m| m);
-    #[cfg(not(feature = "mpi"))]
-    let ranks: &dyn Ranks = &Solo;
-    with_game!(args.solver.game.start()?, start => by_jobs_in(args, depth, start, ranks))
+    super::with_ranks(
+        |ranks| with_game!(args.solver.game.start()?, start => by_jobs_in(args, depth, start, ranks)),
+    )
 }
 
 fn by_jobs_in<G: Tactics + Notation>(

@@ -172,7 +172,7 @@ fn for_each_block(
     Ok(())
 }
 
-/// Feeds the frontier's words, little-endian, to `f` a block at a time.
+/// Feeds a bitset's (or any atomic words'), little-endian, to `f` a block at a time.
 fn for_each_frontier_block(
     frontier: &[AtomicU64],
     mut f: impl FnMut(&[u8]) -> std::io::Result<()>,

@@ -10,7 +10,8 @@
 //! build of the same file resumes from it.
 
 use super::{
-    BuildOptions, BuildReport, PARTIAL_MAGIC, checksum, db_header, fields, frontier_from, number,
+    BuildOptions, BuildReport, PARTIAL_MAGIC, checksum, db_header, fields, for_each_frontier_block,
+    frontier_from, number,
 };
 use crate::engine::file::{
     read_head, remove_build_files, with_suffix, write_atomically_patched, write_atomically_with,
@@ -163,21 +164,6 @@ fn partial_fields<G: Indexed>(game: &G, len: u64, round: u32, tally: &Tally) -> 
     )
 }
 
-/// The words of the cells, little-endian, a block at a time.
-fn for_each_words_block(
-    words: &[std::sync::atomic::AtomicU64],
-    mut f: impl FnMut(&[u8]) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    for chunk in words.chunks(1 << 17) {
-        let block: Vec<u8> = chunk
-            .iter()
-            .flat_map(|w| w.load(Relaxed).to_le_bytes())
-            .collect();
-        f(&block)?;
-    }
-    Ok(())
-}
-
 fn save<G: Indexed>(
     partial: &Path,
     game: &G,
@@ -188,7 +174,7 @@ fn save<G: Indexed>(
     let fields = partial_fields(game, len, cells.round, tally);
     let mut crc = crc32fast::Hasher::new();
     crc.update(fields.as_bytes());
-    for_each_words_block(&cells.words, |b| {
+    for_each_frontier_block(&cells.words, |b| {
         crc.update(b);
         Ok(())
     })
@@ -198,7 +184,7 @@ fn save<G: Indexed>(
         partial,
         header.as_bytes(),
         cells.words.len() as u64 * 8,
-        |w| for_each_words_block(&cells.words, |b| w.write_all(b)),
+        |w| for_each_frontier_block(&cells.words, |b| w.write_all(b)),
     )
 }
 
