@@ -480,14 +480,7 @@ fn saved_state<G: Indexed>(
         Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
     };
     let what = format!("partial build '{}'", path.display());
-    let (fields, start) = fields(&bytes, PARTIAL_MAGIC, &what)?;
-    let name = fields.get("game").cloned().unwrap_or_default();
-    if name != game.name() || number(&fields, "cells", &what)? != len {
-        return Err(format!(
-            "{what} is for {name}, not for {}; {afresh}",
-            game.name()
-        ));
-    }
+    let (fields, start) = partial_header(&bytes, &what, game, len, afresh)?;
     let body = &bytes[start..];
     if body.len() as u64 != body_len || state_crc(&bytes, start) != Some(checksum(&fields, &what)?)
     {
@@ -497,12 +490,39 @@ fn saved_state<G: Indexed>(
     Ok(Some((fields, bytes)))
 }
 
+/// The fields of a partial file's header (`bytes` from its start) and where its data starts,
+/// checked to be for `game`'s `len` indices; the errors say how to start afresh (`afresh`).
+fn partial_header<G: Indexed>(
+    bytes: &[u8],
+    what: &str,
+    game: &G,
+    len: u64,
+    afresh: &str,
+) -> Result<(Fields, usize), String> {
+    let (fields, start) = fields(bytes, PARTIAL_MAGIC, what)?;
+    let name = fields.get("game").cloned().unwrap_or_default();
+    if name != game.name() || number(&fields, "cells", what)? != len {
+        return Err(format!(
+            "{what} is for {name}, not for {}; {afresh}",
+            game.name()
+        ));
+    }
+    Ok((fields, start))
+}
+
+/// A partial file's checksum so far: of its header lines above the `crc32` line (`head` ends
+/// where the data starts); `None` if the header has no `crc32` line. The data goes on it.
+fn header_crc(head: &[u8]) -> Option<crc32fast::Hasher> {
+    let crc_line = head.windows(7).position(|w| w == b"\ncrc32 ")?;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&head[..crc_line + 1]);
+    Some(crc)
+}
+
 /// The checksum of a partial file: of its header lines above the `crc32` line, and of its
 /// data (from `start`); `None` if the header has no `crc32` line.
 fn state_crc(bytes: &[u8], start: usize) -> Option<u32> {
-    let crc_line = bytes[..start].windows(7).position(|w| w == b"\ncrc32 ")?;
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&bytes[..crc_line + 1]);
+    let mut crc = header_crc(&bytes[..start])?;
     crc.update(&bytes[start..]);
     Some(crc.finalize())
 }

@@ -10,8 +10,8 @@
 //! build of the same file resumes from it.
 
 use super::{
-    BuildOptions, BuildReport, PARTIAL_MAGIC, checksum, db_header, fields, for_each_frontier_block,
-    frontier_from, number,
+    BuildOptions, BuildReport, PARTIAL_MAGIC, checksum, db_header, for_each_frontier_block,
+    frontier_from, header_crc, number, partial_header,
 };
 use crate::engine::file::{
     read_head, remove_build_files, with_suffix, write_atomically_patched, write_atomically_with,
@@ -91,26 +91,19 @@ impl List {
 }
 
 /// Reads the next block of a round's list into `offsets`.
-fn read_block(
-    from: &mut impl Read,
-    crc: &mut crc32fast::Hasher,
-    offsets: &mut Vec<u16>,
-) -> std::io::Result<()> {
+fn read_block(from: &mut impl Read, offsets: &mut Vec<u16>) -> std::io::Result<()> {
     let mut count = [0u8; 4];
     from.read_exact(&mut count)?;
-    crc.update(&count);
     let count = u32::from_le_bytes(count) as usize;
     offsets.clear();
-    let mut data = vec![
-        0u8;
-        if count < AS_BITSET {
-            2 * count
-        } else {
-            CHUNK as usize / 8
-        }
-    ];
-    from.read_exact(&mut data)?;
-    crc.update(&data);
+    // A list of fewer than AS_BITSET offsets, or the bitset: at most a bitset's bytes.
+    let mut block = [0u8; CHUNK as usize / 8];
+    let data = &mut block[..if count < AS_BITSET {
+        2 * count
+    } else {
+        CHUNK as usize / 8
+    }];
+    from.read_exact(data)?;
     if count < AS_BITSET {
         offsets.extend(
             data.chunks_exact(2)
@@ -210,14 +203,7 @@ fn load<G: Indexed>(
         Err(e) => return Err(io_error(partial)(e)),
     };
     let what = format!("partial build '{}'", partial.display());
-    let (f, start) = fields(&head, PARTIAL_MAGIC, &what)?;
-    let name = f.get("game").cloned().unwrap_or_default();
-    if name != game.name() || number(&f, "cells", &what)? != len {
-        return Err(format!(
-            "{what} is for {name}, not for {}; {afresh}",
-            game.name()
-        ));
-    }
+    let (f, start) = partial_header(&head, &what, game, len, &afresh)?;
     let round = number(&f, "round", &what)? as u32;
     let lists: Vec<u32> = match f.get("lists").map(String::as_str) {
         Some("-") => Vec::new(),
@@ -249,12 +235,8 @@ fn load<G: Indexed>(
             ));
         }
     }
-    let crc_line = head[..start]
-        .windows(7)
-        .position(|w| w == b"\ncrc32 ")
-        .ok_or_else(|| format!("{what} is damaged; {afresh}"))?;
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&head[..crc_line + 1]);
+    let mut crc =
+        header_crc(&head[..start]).ok_or_else(|| format!("{what} is damaged; {afresh}"))?;
     let mut file = File::open(partial).map_err(io_error(partial))?;
     let body_len = file.metadata().map_err(io_error(partial))?.len() - start as u64;
     let words_len = len.div_ceil(16);
@@ -452,12 +434,7 @@ fn write<G: Indexed>(
         .map(|r| {
             let path = round_path(out, r);
             File::open(&path)
-                .map(|f| {
-                    (
-                        BufReader::with_capacity(1 << 20, f),
-                        crc32fast::Hasher::new(),
-                    )
-                })
+                .map(|f| BufReader::with_capacity(1 << 16, f))
                 .map_err(io_error(&path))
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -484,18 +461,15 @@ fn write<G: Indexed>(
         for batch in (0..chunks).step_by(BATCH as usize) {
             let count = BATCH.min(chunks - batch);
             for c in 0..count {
-                for (r, (list, crc)) in lists.iter_mut().enumerate() {
-                    read_block(
-                        list,
-                        crc,
-                        &mut offsets[(c * u64::from(rounds)) as usize + r],
-                    )
-                    .map_err(|e| {
-                        damaged(format!(
-                            "'{}' is damaged ({e})",
-                            round_path(out, r as u32 + 1).display()
-                        ))
-                    })?;
+                for (r, list) in lists.iter_mut().enumerate() {
+                    read_block(list, &mut offsets[(c * u64::from(rounds)) as usize + r]).map_err(
+                        |e| {
+                            damaged(format!(
+                                "'{}' is damaged ({e})",
+                                round_path(out, r as u32 + 1).display()
+                            ))
+                        },
+                    )?;
                 }
             }
             let first = batch * CHUNK;
@@ -543,10 +517,11 @@ fn write<G: Indexed>(
                 total: len,
             });
         }
-        for (r, (list, list_crc)) in lists.iter_mut().enumerate() {
+        // Their checksums were checked before: all that is left is that nothing is left.
+        for (r, list) in lists.iter_mut().enumerate() {
             let mut rest = Vec::new();
             list.read_to_end(&mut rest)?;
-            if !rest.is_empty() || list_crc.clone().finalize() != tally.lists[r] {
+            if !rest.is_empty() {
                 return Err(damaged(format!(
                     "'{}' is damaged",
                     round_path(out, r as u32 + 1).display()
