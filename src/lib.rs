@@ -18,4 +18,7 @@
 pub mod certificate;
 pub mod engine;
 pub mod game;
+pub mod limits;
+pub(crate) mod memory;
 pub mod search;
+pub mod solvers;

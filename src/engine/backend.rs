@@ -4,7 +4,7 @@
 //! value, and [`WinSearch`] for the distance.
 
 use super::{Algorithm, Options};
-use crate::game::{Bounded, Game, Goal, KindVisitor, Player, Repeating, Status, Tactics};
+use crate::game::{Bounded, Game, Goal, KindVisitor, Method, Player, Repeating, Status, Tactics};
 use crate::search::alphabeta::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, Oracle, SearchState};
 use crate::search::limits::{Clock, Limits, Stop};
@@ -85,10 +85,9 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
                 self.sample.name()
             ));
         }
-        let default = if G::PROOF_NUMBERS_FIRST {
-            Algorithm::DfPn
-        } else {
-            Algorithm::AlphaBeta
+        let default = match G::METHOD {
+            Method::DfPn => Algorithm::DfPn,
+            Method::AlphaBeta => Algorithm::AlphaBeta,
         };
         let method = o.algorithm.unwrap_or(default);
         let backend: Box<dyn Backend<G>> = match method {

@@ -22,20 +22,21 @@ pub mod generate;
 pub mod jobs;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod oracle;
 pub mod play;
 pub mod retro;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
+pub use crate::limits::{Limits, MAX_DEPTH, Started, Stop, nodes_searched};
 pub use crate::search::census::{Census, count};
 pub use crate::search::heuristic;
-pub use crate::search::limits::{Limits, MAX_DEPTH, Stop, nodes_searched};
 pub use crate::search::retro::{Progress, Value};
 pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
 pub use checkpoint::Checkpoint;
 
-use crate::game::{Goal, Kind, MoveList, Notation, Status, Tactics, WholeStop};
+use crate::game::{Goal, Kind, MoveList, Notation, Status, Tactics};
 use crate::search::alphabeta::SearchState;
 pub use crate::search::alphabeta::profile::Profile;
 use crate::search::pn::extract::extract_for_verdict;
@@ -45,7 +46,7 @@ use crate::search::score::{end_ply, win_at};
 
 use backend::{Backend, Build};
 use book::Book;
-use std::collections::HashMap;
+use oracle::{Known, Oracle};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -225,21 +226,18 @@ pub struct Engine<G: Tactics> {
     weak: bool,
     distance: bool,
     limits: Limits,
-    /// When the time limit of the search under way ends ([`Engine::start_limits`]): one
-    /// deadline for every step of a solve or an analysis.
-    deadline: Option<Instant>,
+    /// The limits of the search under way, started by [`Engine::start_limits`]: one deadline
+    /// for every step of a solve or an analysis.
+    started: Started,
+    /// The node count when they were started.
+    nodes_at_start: u64,
     mem_bytes: usize,
     dfpn_threats: Option<ThreatBudget>,
     /// Exact keys of the positions before the one being solved (for the repetition rule).
     history: Vec<u128>,
-    /// A strong solution answering before any search.
-    database: Option<Arc<dyn Lookup<G>>>,
-    /// Whether the game's own exact solver ([`Tactics::solve_whole`]) answers where it applies
-    /// (by default, for win / draw / loss), and the values it gave: each position it solved and
-    /// its children, by exact key.
-    whole: Option<HashMap<u128, i32>>,
-    /// The nodes of the game's own solver.
-    whole_nodes: u64,
+    /// What the engine asks before it searches, in turn: books and databases, then the game's
+    /// own exact solver where it answers (by default, for win / draw / loss).
+    oracles: Vec<Box<dyn Oracle<G>>>,
 }
 
 impl<G: Tactics> Engine<G> {
@@ -260,6 +258,7 @@ impl<G: Tactics> Engine<G> {
         }
         let weak_only = options.algorithm.is_some_and(Algorithm::is_weak_only)
             || (G::WEAK_BY_DEFAULT && options.algorithm.is_none() && !options.distance);
+        let own_solver = options.algorithm.is_none() && (options.weak || weak_only);
         if options.distance && weak_only && !G::Kind::REPEATS {
             return Err(format!(
                 "--distance: {} scores are exact only with alpha-beta, not with {}",
@@ -277,13 +276,16 @@ impl<G: Tactics> Engine<G> {
             weak: options.weak || weak_only,
             distance: options.distance,
             limits: options.limits,
-            deadline: None,
+            started: Started::default(),
+            nodes_at_start: 0,
             mem_bytes,
             dfpn_threats: options.dfpn_threats,
             history: Vec::new(),
-            database: None,
-            whole: (options.algorithm.is_none() && (options.weak || weak_only)).then(HashMap::new),
-            whole_nodes: 0,
+            oracles: own_solver
+                .then(oracle::own_solver)
+                .flatten()
+                .into_iter()
+                .collect(),
         })
     }
 
@@ -300,8 +302,8 @@ impl<G: Tactics> Engine<G> {
     /// Forgets everything learnt (the tables), as before a benchmark position.
     pub fn reset(&mut self) {
         self.backend.reset();
-        if let Some(known) = &mut self.whole {
-            known.clear();
+        for oracle in &mut self.oracles {
+            oracle.reset();
         }
     }
 
@@ -317,7 +319,8 @@ impl<G: Tactics> Engine<G> {
         Book::builtin(&sample.name()).is_some_and(|book| self.set_book(sample, book).is_ok())
     }
 
-    /// Answers positions in `book` from it (alpha-beta only); checks that it is for this game.
+    /// Answers positions in `book` from it, before searching and inside the search (alpha-beta
+    /// only); checks that it is for this game.
     pub fn set_book(&mut self, sample: &G, book: Arc<Book>) -> Result<(), String> {
         if book.game() != sample.name() {
             return Err(format!(
@@ -327,8 +330,15 @@ impl<G: Tactics> Engine<G> {
             ));
         }
         self.backend
-            .set_oracle(book)
-            .map_err(|e| format!("{e}, not with this algorithm on {}", sample.name()))
+            .set_oracle(book.clone())
+            .map_err(|e| format!("{e}, not with this algorithm on {}", sample.name()))?;
+        self.add_stored(Box::new(book));
+        Ok(())
+    }
+
+    /// Asks `oracle` before the others: stored knowledge answers at once, before a solver.
+    fn add_stored(&mut self, oracle: Box<dyn Oracle<G>>) {
+        self.oracles.insert(0, oracle);
     }
 
     /// What the alpha-beta search's nodes did since the engine was made, by ply: only when
@@ -346,7 +356,7 @@ impl<G: Tactics> Engine<G> {
     /// those of the positions themselves: in games that repeat, earlier positions of the game
     /// do not count as repetitions.
     pub fn set_database(&mut self, database: Arc<dyn Lookup<G>>) {
-        self.database = Some(database);
+        self.add_stored(Box::new(oracle::Database(database)));
     }
 
     /// Memory held by the table or used by the proof-number search, in bytes.
@@ -356,7 +366,7 @@ impl<G: Tactics> Engine<G> {
 
     /// Nodes searched since the engine was made.
     pub fn nodes(&self) -> u64 {
-        self.backend.nodes() + self.whole_nodes
+        self.backend.nodes() + self.oracles.iter().map(|o| o.nodes()).sum::<u64>()
     }
 
     /// Runs `f` where the search may recurse as deep as it needs: on a thread with a stack for
@@ -376,58 +386,43 @@ impl<G: Tactics> Engine<G> {
         })
     }
 
-    /// The score and distance of `pos` from the database, if it has them.
+    /// The score of `pos` and, with [`Options::distance`], its plies to the end, from the first
+    /// oracle that knows them in the form the engine gives.
     fn looked_up(&mut self, pos: &G) -> Result<Option<(i32, Option<u32>)>, Stop> {
-        if let Some(value) = self.solved_whole(pos)? {
-            return Ok(Some((value, None)));
+        let spent = self.nodes() - self.nodes_at_start;
+        let budget = oracle::budget(&self.started, spent, self.mem_bytes);
+        for i in 0..self.oracles.len() {
+            if let Some(known) = self.oracles[i].ask(pos, &budget)?
+                && let Some(value) = self.known_value(pos, known)
+            {
+                return Ok(Some(value));
+            }
         }
-        Ok(self.database_value(pos))
+        Ok(None)
     }
 
-    /// The score and distance of `pos` from the database, if it has them.
-    fn database_value(&self, pos: &G) -> Option<(i32, Option<u32>)> {
-        let value = self.database.as_ref()?.lookup(pos)?;
-        let (sign, plies) = match value {
-            Value::Draw => return Some((0, None)),
-            Value::Win(d) => (1, d),
-            Value::Loss(d) => (-1, d),
+    /// What the engine answers for `pos` from what an oracle knows, if that is enough.
+    fn known_value(&self, pos: &G, known: Known) -> Option<(i32, Option<u32>)> {
+        let (sign, plies) = match known {
+            Known::Score(score) => {
+                let plies = match G::Kind::max_plies(pos) {
+                    Some(m) if self.distance && score != 0 => {
+                        end_ply(m, pos.ply(), score).map(|e| e - pos.ply())
+                    }
+                    _ => None,
+                };
+                return Some((if self.weak { score.signum() } else { score }, plies));
+            }
+            Known::Sign(sign) => return self.is_weak().then_some((sign, None)),
+            Known::Outcome(Value::Draw) => return Some((0, None)),
+            Known::Outcome(Value::Win(d)) => (1, d),
+            Known::Outcome(Value::Loss(d)) => (-1, d),
         };
         let distance = self.distance.then_some(plies);
         Some(match G::Kind::max_plies(pos) {
             Some(m) if !self.weak => (sign * win_at(m, pos.ply() + plies), distance),
             _ => (sign, distance),
         })
-    }
-
-    /// The win / draw / loss value of `pos` by the game's own solver, where it applies and the
-    /// engine uses it; remembered with its children's.
-    fn solved_whole(&mut self, pos: &G) -> Result<Option<i32>, Stop> {
-        let Some(known) = self.whole.as_ref() else {
-            return Ok(None);
-        };
-        if let Some(&v) = known.get(&pos.key()) {
-            return Ok(Some(v));
-        }
-        let answer = match pos.solve_whole(self.mem_bytes, self.deadline) {
-            None => return Ok(None),
-            Some(Err(WholeStop::Time)) => return Err(Stop::Time),
-            Some(Err(WholeStop::Memory(bytes))) => {
-                return Err(Stop::MemoryNeeded(bytes.div_ceil(1 << 20)));
-            }
-            Some(Ok(answer)) => answer,
-        };
-        self.whole_nodes += answer.nodes;
-        let Some(known) = self.whole.as_mut() else {
-            return Ok(None);
-        };
-        if known.len() > (1 << 20) {
-            known.clear();
-        }
-        known.insert(pos.key(), answer.value);
-        for (mv, v) in answer.moves {
-            known.insert(pos.play(mv).key(), -v);
-        }
-        Ok(Some(answer.value))
     }
 
     /// The limits of the next calls (solve, or analyze as a whole).
@@ -439,10 +434,11 @@ impl<G: Tactics> Engine<G> {
         self.limits
     }
 
-    /// Starts the limits' clock for a search: the backend's and the game's own solver's.
+    /// Starts the limits' clock for a search: the backend's and the oracles'.
     fn start_limits(&mut self) {
         self.backend.set_limits(self.limits);
-        self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        self.started = self.limits.start();
+        self.nodes_at_start = self.nodes();
     }
 
     /// The score of `pos` under the limits already set: from the database if it has it.
@@ -639,7 +635,7 @@ impl<G: Tactics> Engine<G> {
             pos.legal_moves(&mut moves);
             let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
             // The game's own solver answers the moves with the position.
-            let _ = engine.solved_whole(pos);
+            let _ = engine.looked_up(pos);
             engine.history.push(pos.key());
             for mv in moves {
                 let score = engine.value(&pos.play(mv)).ok().map(|s| -s);

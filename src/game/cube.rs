@@ -688,11 +688,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
             None,
         ))
     }
-    const CHILD_LOOKUPS_UNTIL: (u32, u32) = (1, 1);
     const THREATS: bool = true;
-    /// Without gravity, alpha-beta settles few positions with fewer than 50 empty cells in
-    /// seconds, and df-pn with the threat lines most (see the README's Results).
-    const PROOF_NUMBERS_FIRST: bool = !GRAVITY;
 
     #[inline(always)]
     fn has_winning_move(&self) -> bool {

@@ -6,6 +6,8 @@
 //! - [`Notation`]: how moves are written and read, and how the board is drawn;
 //! - [`Tactics`]: optional accelerators (immediate wins, safe moves, move ranks, bounds), each
 //!   with a default defined by the rules;
+//! - its entry in the catalog ([`GameSpec`], [`AnyGame`], [`Variant`]): its spec, its start,
+//!   and the facts about it that are not rules (the engine's default method, tuning);
 //! - its kind, in the type: [`Bounded`] (every game ends by a known ply, which also sets the
 //!   score scale) or [`Repeating`] (positions may repeat and play may go on for ever). A search
 //!   that needs a length bound asks for `G: Bounded` and does not compile for the others;
@@ -14,6 +16,7 @@
 //! [`Indexed`] (a dense numbering, for retrograde analysis and databases) is optional.
 
 pub mod bits;
+mod catalog;
 pub mod connect;
 pub mod cube;
 pub mod geometry;
@@ -21,15 +24,14 @@ pub mod grid;
 mod numbering;
 pub mod pentago;
 pub mod popout;
-mod spec;
 
+pub use catalog::{AnyGame, ConnectBoard, GameSpec, Method, PopOutBoard, Variant};
 pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
 pub use geometry::Geometry;
 pub use grid::{Grid, Runtime, Shape, Standard};
 pub use pentago::Pentago;
 pub use popout::{PopMove, PopOut};
-pub use spec::{AnyGame, ConnectBoard, GameSpec, PopOutBoard};
 
 use arrayvec::ArrayVec;
 use std::fmt::{self, Debug, Display};
@@ -250,27 +252,12 @@ pub enum SafeChoice<M> {
 /// Accelerators: faster equivalents of what the rules define, and knowledge beyond them. Every
 /// method has a default that follows from [`Game`] alone, so `impl Tactics for MyGame {}` is
 /// correct; a game overrides what it can do faster (Connect Four does so with bitboards).
-pub trait Tactics: Game {
+pub trait Tactics: Variant {
     /// A promise that a move ends the game only with a win for its mover, or, in a [`Bounded`]
     /// game, with a draw on ply `max_plies` (Connect Four's drops). Searches then skip reading
     /// the status of positions they reach through [`Tactics::safe_moves`]. The default, false,
     /// is right for every game.
     const ONLY_MOVER_WINS: bool = false;
-
-    /// How far into the game (as a fraction of `max_plies`, numerator and denominator) looking
-    /// up every child before searching any pays: enhanced transposition cutoffs and overlapped
-    /// table fetches. Later, subtrees are cheaper than the lookups where nodes are cheap (Connect
-    /// Four: the default, two thirds); where each node costs more (the 4x4x4 games' threats),
-    /// everywhere. Tuning only: no answer depends on it.
-    const CHILD_LOOKUPS_UNTIL: (u32, u32) = (2, 3);
-
-    /// Whether df-pn (win / draw / loss) is the game's fastest exact method, and so the
-    /// engine's default, rather than alpha-beta (exact scores). Tuning only.
-    const PROOF_NUMBERS_FIRST: bool = false;
-
-    /// Whether the engine answers win / draw / loss by default, rather than exact scores (the
-    /// values the game's literature gives; an algorithm asked for by name gives exact scores).
-    const WEAK_BY_DEFAULT: bool = false;
 
     /// Whether [`Tactics::threat_moves`] knows the game's threats: without them threat-space
     /// search finds nothing, and searches do not run it.
@@ -344,18 +331,6 @@ pub trait Tactics: Game {
         None
     }
 
-    /// The game's own exact solver, where it beats the generic searches: the win / draw / loss
-    /// value of this position for the side to move and of each legal move, within `mem_bytes`
-    /// and by `deadline`. `None` where it does not apply (the generic searches answer then);
-    /// an error when it applies but stopped, or needs more memory. None by default.
-    fn solve_whole(
-        &self,
-        _mem_bytes: usize,
-        _deadline: Option<std::time::Instant>,
-    ) -> Option<Result<WholeAnswer<Self::Move>, WholeStop>> {
-        None
-    }
-
     /// A zero-sum heuristic value of the position for the side to move (positive favours it),
     /// for the playing engine ([`crate::search::heuristic`]) where exact search cannot finish.
     /// `None` where the game has none.
@@ -370,25 +345,6 @@ pub trait Tactics: Game {
     fn strategy_bounds(&self) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }
-}
-
-/// What [`Tactics::solve_whole`] answers: the value of a position for the side to move and of
-/// each of its moves (1 win, 0 draw, -1 loss).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WholeAnswer<M> {
-    pub value: i32,
-    pub moves: Vec<(M, i32)>,
-    /// The positions (or groups of them) the solver settled: its nodes.
-    pub nodes: u64,
-}
-
-/// Why [`Tactics::solve_whole`] gave no answer where it applies.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum WholeStop {
-    /// The deadline passed.
-    Time,
-    /// The memory budget is too small for it: it needs this many bytes.
-    Memory(u64),
 }
 
 /// A game in which every play ends by a known ply.

@@ -14,9 +14,7 @@ pub mod alphabeta;
 pub mod census;
 pub mod heuristic;
 pub mod jobs;
-pub mod limits;
 pub mod mcts;
-pub(crate) mod memory;
 pub mod minimax;
 pub mod pn;
 pub mod ranks;
@@ -26,6 +24,10 @@ pub mod score;
 pub mod threats;
 pub mod tt;
 pub mod winner;
+
+// The limits and the memory helpers sit below the games (`crate::limits`, `crate::memory`).
+pub use crate::limits;
+pub(crate) use crate::memory;
 
 pub use alphabeta::{AlphaBeta, Config, Driver};
 pub use limits::{Limits, Stop};

@@ -69,6 +69,22 @@ fn the_command_line_goes_through_the_engine_and_the_game() {
     }
 }
 
+/// Every game's names in code: its types and its spec.
+const GAMES: [&str; 12] = [
+    "Connect",
+    "connect4",
+    "PopOut",
+    "popout",
+    "Cube",
+    "cube",
+    "Gravity",
+    "Qubic",
+    "qubic",
+    "Pentago",
+    "pentago",
+    "game::connect",
+];
+
 #[test]
 fn no_search_names_a_game() {
     for (path, text) in sources("src/search") {
@@ -76,7 +92,7 @@ fn no_search_names_a_game() {
         // The tests of the proof-number family use small Connect Four boards: only code outside
         // `#[cfg(test)]` modules counts.
         let code = code.split("#[cfg(test)]").next().unwrap_or("");
-        for game in ["Connect", "PopOut", "popout", "connect4"] {
+        for game in GAMES {
             assert!(
                 !code.contains(game),
                 "{} names the game {game}",
@@ -84,4 +100,58 @@ fn no_search_names_a_game() {
             );
         }
     }
+}
+
+#[test]
+fn the_rules_import_nothing_above_them() {
+    for (path, text) in sources("src/game") {
+        let code = code(&text);
+        for banned in [
+            "crate::search",
+            "crate::engine",
+            "crate::solvers",
+            "crate::certificate",
+        ] {
+            assert!(
+                !code.contains(banned),
+                "{} names {banned}: the rules rest on nothing but themselves",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_solvers_of_one_game_use_the_rules_and_the_limits_only() {
+    for (path, text) in sources("src/solvers") {
+        let code = code(&text);
+        for banned in ["crate::search", "crate::engine", "super::super"] {
+            assert!(
+                !code.contains(banned),
+                "{} names {banned}: a game's own solver rests on the rules and the limits",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_bottom_layer_imports_nothing() {
+    for file in ["src/limits.rs", "src/memory.rs"] {
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+        assert!(
+            !code(&text).contains("crate::"),
+            "{file} names another part of the crate: it sits below every layer"
+        );
+    }
+}
+
+/// The checks above see what they look for: a source that breaks a rule is caught.
+#[test]
+fn the_checks_catch_a_breach() {
+    let breach = "use crate::search::alphabeta::AlphaBeta;\nfn f(p: Pentago) {} // Connect";
+    assert!(code(breach).contains("crate::search"));
+    assert!(GAMES.iter().any(|g| code(breach).contains(g)));
+    assert!(!code("// crate::search, Pentago").contains("Pentago"));
 }

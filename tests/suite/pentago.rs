@@ -294,7 +294,7 @@ fn random_positions(stones: u32, count: usize, seed: u64) -> Vec<Pentago> {
 #[test]
 fn the_midgame_solver_agrees_with_forward_search() {
     use inarow::engine::{Engine, Options};
-    use inarow::game::pentago::midgame;
+    use inarow::solvers::pentago as midgame;
     let options = Options {
         weak: true,
         ..Options::default()
@@ -312,14 +312,18 @@ fn the_midgame_solver_agrees_with_forward_search() {
                 roots.push(pending);
             }
             for root in roots {
-                let answer = midgame::solve(&root, 1 << 30, 2, None, |_, _| {})
-                    .unwrap()
-                    .unwrap();
+                let answer =
+                    midgame::solve(&root, 1 << 30, 2, Default::default(), |_, _| {}).unwrap();
                 // The least memory it takes: one sweep a bit instead of both in one.
                 let empty = 36 - (root.stones()[0] | root.stones()[1]).count_ones() as usize;
-                let lean = midgame::solve(&root, midgame::bytes_needed(empty), 1, None, |_, _| {})
-                    .unwrap()
-                    .unwrap();
+                let lean = midgame::solve(
+                    &root,
+                    midgame::bytes_needed(empty),
+                    1,
+                    Default::default(),
+                    |_, _| {},
+                )
+                .unwrap();
                 assert_eq!(lean, answer, "{}", root.board_name());
                 let forward = engine.solve(&root).score.expect("no limits");
                 assert_eq!(answer.value, forward.signum(), "{}", root.board_name());
@@ -387,17 +391,15 @@ fn the_thesis_evaluation_counts_runs_and_the_centre() {
 
 #[test]
 fn the_heuristic_engine_is_exact_where_every_line_ends() {
-    use inarow::game::pentago::midgame;
     use inarow::search::Limits;
     use inarow::search::heuristic::{Value, search};
+    use inarow::solvers::pentago as midgame;
     for (i, pos) in random_positions(31, 12, 41)
         .into_iter()
         .chain(random_positions(32, 12, 42))
         .enumerate()
     {
-        let exact = midgame::solve(&pos, 1 << 30, 1, None, |_, _| {})
-            .unwrap()
-            .unwrap();
+        let exact = midgame::solve(&pos, 1 << 30, 1, Default::default(), |_, _| {}).unwrap();
         let choice = search(&pos, Limits::default(), None, 1 << 20, true).unwrap();
         assert_eq!(choice.stop, None, "{i}");
         assert_eq!(
@@ -495,7 +497,7 @@ fn symmetric(b: u64, s: u32) -> u64 {
 
 #[test]
 fn values_are_the_same_under_the_eight_symmetries() {
-    use inarow::game::pentago::midgame;
+    use inarow::solvers::pentago as midgame;
     let mut pending = 0;
     for (i, pos) in random_positions(24, 6, 7)
         .into_iter()
@@ -519,8 +521,7 @@ fn values_are_the_same_under_the_eight_symmetries() {
             }
             pending += root.pending() as usize;
             let value = |p: &Pentago| {
-                midgame::solve(p, 1 << 30, 2, None, |_, _| {})
-                    .unwrap()
+                midgame::solve(p, 1 << 30, 2, Default::default(), |_, _| {})
                     .unwrap()
                     .value
             };
@@ -535,4 +536,49 @@ fn values_are_the_same_under_the_eight_symmetries() {
         }
     }
     assert!(pending > 0);
+}
+
+#[test]
+fn the_midgame_solver_answers_under_the_engines_limits() {
+    use inarow::engine::{Engine, Limits, Options, Stop};
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    // 18 stones: seconds of work, so that a limit that were not honoured would show.
+    let root = random_positions(18, 1, 3)[0];
+    assert!(inarow::solvers::pentago::applies(&root));
+    let stopped = |limits: Limits| {
+        let mut engine = Engine::new(
+            &root,
+            Options {
+                limits,
+                ..Options::default()
+            },
+        );
+        let started = Instant::now();
+        let report = engine.solve(&root);
+        assert!(started.elapsed() < Duration::from_secs(2), "{limits:?}");
+        report.stopped
+    };
+    let nodes = Limits {
+        nodes: Some(1000),
+        ..Limits::default()
+    };
+    assert_eq!(stopped(nodes), Some(Stop::Nodes));
+    static INTERRUPTED: AtomicBool = AtomicBool::new(true);
+    let interrupt = Limits {
+        interrupt: Some(&INTERRUPTED),
+        ..Limits::default()
+    };
+    assert_eq!(stopped(interrupt), Some(Stop::Interrupted));
+    assert_eq!(
+        stopped(Limits::within(Duration::from_millis(50))),
+        Some(Stop::Time)
+    );
+    // Without limits it answers, and counts the fillings it settled as its nodes.
+    let mut engine = Engine::new(&root, Options::default());
+    let report = engine.solve(&root);
+    assert!(
+        report.score.is_some() && report.nodes > 1_000_000,
+        "{report:?}"
+    );
 }

@@ -121,6 +121,9 @@ impl Bounded for Twist {
 
 impl Tactics for Twist {}
 
+/// Nothing beyond the defaults: alpha-beta, exact scores.
+impl inarow::game::Variant for Twist {}
+
 /// A move is the cell (1 to 8), the quadrant (`l` or `r`) and the turn (`+` or `-`): `5l+`.
 impl Notation for Twist {
     fn parse_move(&self, token: &str) -> Result<u8, String> {

@@ -30,25 +30,25 @@
 //! Moves that give the same position (turning an empty quadrant, or one that a half turn
 //! maps onto itself either way) are listed once: [`Game::legal_moves`] keeps the first.
 
-pub mod midgame;
-
 use super::geometry::{ByteTables, Geometry};
 use super::{
-    Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics, WholeAnswer,
-    WholeStop, plays_safe,
+    Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics, plays_safe,
 };
 use std::fmt::{self, Debug};
 use std::sync::OnceLock;
 
+// The board's layout is public for the solvers written for Pentago (`src/solvers`), which
+// work on it directly.
+
 /// The cells of the board.
-const BOARD: u64 = (1 << 36) - 1;
+pub const BOARD: u64 = (1 << 36) - 1;
 /// The first move code of a rotation alone (a pending position's moves): `ROTATION_ONLY + r`.
-const ROTATION_ONLY: u16 = 288;
+pub const ROTATION_ONLY: u16 = 288;
 /// The nine cells of the lower left quadrant; quadrant `q` is this shifted by [`base`]`(q)`.
-const QUADRANT: u64 = 7 | 7 << 6 | 7 << 12;
+pub const QUADRANT: u64 = 7 | 7 << 6 | 7 << 12;
 
 /// The lowest cell of quadrant `q`.
-const fn base(q: u32) -> u32 {
+pub const fn base(q: u32) -> u32 {
     3 * (q / 2) + 18 * (q % 2)
 }
 
@@ -77,14 +77,14 @@ const fn turns() -> [[u64; 512]; 2] {
 
 /// The nine cells of quadrant `q` of `b`, as an index into [`TURN`].
 #[inline(always)]
-fn gather(b: u64, q: u32) -> usize {
+pub fn gather(b: u64, q: u32) -> usize {
     let s = b >> base(q);
     (s & 7 | (s >> 3) & 0o70 | (s >> 6) & 0o700) as usize
 }
 
 /// `b` with quadrant `rotation / 2` turned (clockwise when `rotation` is odd).
 #[inline(always)]
-fn turn(b: u64, rotation: u32) -> u64 {
+pub fn turn(b: u64, rotation: u32) -> u64 {
     let q = rotation / 2;
     let turned = TURN[(rotation & 1) as usize][gather(b, q)];
     b & !(QUADRANT << base(q)) | turned << base(q)
@@ -126,7 +126,7 @@ const RUN_STARTS: [[u64; 3]; 4] = {
 
 /// Whether `b` holds five in a row.
 #[inline(always)]
-fn five(b: u64) -> bool {
+pub fn five(b: u64) -> bool {
     DIRECTIONS
         .iter()
         .zip(&RUN_STARTS)
@@ -158,7 +158,7 @@ fn evaluation(b: u64) -> i32 {
 }
 
 /// The 32 lines of five.
-fn lines() -> &'static [u64] {
+pub fn lines() -> &'static [u64] {
     static LINES: OnceLock<Vec<u64>> = OnceLock::new();
     LINES.get_or_init(|| {
         Geometry::pentago()
@@ -515,35 +515,7 @@ impl Bounded for Pentago {
     }
 }
 
-/// The fewest empty cells for which the midgame solver beats forward alpha-beta (0.05 s at 10,
-/// where alpha-beta takes about as long).
-const MIDGAME_FROM_EMPTY: u32 = 10;
-
 impl Tactics for Pentago {
-    const WEAK_BY_DEFAULT: bool = true;
-
-    /// The midgame solver ([`midgame`]) from 10 empty cells on (on every core), or an error
-    /// when its two largest levels do not fit `mem_bytes`: forward search would not finish
-    /// there either.
-    fn solve_whole(
-        &self,
-        mem_bytes: usize,
-        deadline: Option<std::time::Instant>,
-    ) -> Option<Result<WholeAnswer<u16>, WholeStop>> {
-        let empty = (!self.filled() & BOARD).count_ones();
-        if self.status != Status::Ongoing || empty < MIDGAME_FROM_EMPTY {
-            return None;
-        }
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Some(
-            match midgame::solve(self, mem_bytes as u64, threads, deadline, |_, _| {}) {
-                Ok(Some(answer)) => Ok(answer),
-                Ok(None) => Err(WholeStop::Time),
-                Err(_) => Err(WholeStop::Memory(midgame::bytes_needed(empty as usize))),
-            },
-        )
-    }
-
     /// The thesis' Table 6.1: the side to move's [`evaluation`] less the other's.
     fn evaluate(&self) -> Option<i32> {
         let me = self.side_to_move() as usize;

@@ -904,6 +904,7 @@ pub(crate) mod tests {
     }
 
     impl Tactics for GraphGame {}
+    impl crate::game::Variant for GraphGame {}
 
     impl Notation for GraphGame {
         fn parse_move(&self, token: &str) -> Result<u8, String> {

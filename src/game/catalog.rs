@@ -1,9 +1,17 @@
-//! Game specs (`connect4`, `connect4:WxH`, `connect4:WxH:kK`, `popout`, `popout:WxH`, `cube`,
-//! `qubic`, `pentago`), parsed
-//! once and turned into the game's start position, [`AnyGame`]: one variant per game, each with
-//! the representations its boards use. [`with_game!`](crate::with_game) dispatches to
-//! monomorphised code.
+//! The catalog of games: everything the program knows about each game beyond its rules, in one
+//! place. Adding a game means its rules (`src/game/<game>.rs`), an entry here, and its tests.
+//!
+//! - [`GameSpec`]: the specs read on the command line (`connect4`, `connect4:WxH`,
+//!   `connect4:WxH:kK`, `popout`, `popout:WxH`, `cube`, `qubic`, `pentago`), parsed once;
+//! - [`AnyGame`]: the start position, one variant per game with the representations its boards
+//!   use; [`with_game!`](crate::with_game) dispatches to monomorphised code;
+//! - [`Variant`]: facts about a game that are not rules (the method that solves it fastest,
+//!   whether its values are win / draw / loss by default, how its search is tuned), declared
+//!   here for every game rather than on the position types, as shakmaty keeps such facts on
+//!   its `Variant`.
 
+use super::Shape;
+use super::bits::Bits;
 use super::connect::Connect;
 use super::cube::{Gravity, Qubic};
 use super::grid::{Grid, Runtime, Standard};
@@ -215,4 +223,56 @@ macro_rules! with_game {
             $crate::game::AnyGame::Pentago($g) => $body,
         }
     };
+}
+
+/// The exact method that settles a game fastest: what the engine uses when none is named.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Alpha-beta: exact scores (in a game that repeats, its two-valued form).
+    AlphaBeta,
+    /// Depth-first proof-number search: win / draw / loss.
+    DfPn,
+}
+
+/// Facts about a game that are not rules: engine policy and search tuning. Every fact has a
+/// default; the games' entries are below, and none of them changes an answer, only how fast
+/// it comes and in what form.
+pub trait Variant: super::Game {
+    /// The engine's default method for the game's values ([`Method`]).
+    const METHOD: Method = Method::AlphaBeta;
+
+    /// Whether the engine answers win / draw / loss by default, rather than exact scores (the
+    /// values the game's literature gives; an algorithm asked for by name gives exact scores).
+    const WEAK_BY_DEFAULT: bool = false;
+
+    /// How far into the game (as a fraction of the length bound, numerator and denominator)
+    /// alpha-beta looks up every child before searching any: enhanced transposition cutoffs and
+    /// overlapped table fetches. Later, subtrees are cheaper than the lookups where nodes are
+    /// cheap (Connect Four: the default, two thirds); where each node costs more (the 4x4x4
+    /// games' threats), everywhere.
+    const CHILD_LOOKUPS_UNTIL: (u32, u32) = (2, 3);
+}
+
+/// Connect Four: alpha-beta, exact scores, child lookups for the first two thirds.
+impl<B: Bits, S: Shape> Variant for Connect<B, S> {}
+
+/// PopOut: the engine's searches of games that repeat (df-pn by default) pick themselves.
+impl<B: Bits, S: Shape> Variant for PopOut<B, S> {}
+
+/// Connect Four 3D and Qubic: every child looked up, as each node costs more (threats).
+/// Without gravity, alpha-beta settles few positions with fewer than 50 empty cells in seconds,
+/// and df-pn with the threat lines most (see the README's Results).
+impl<const GRAVITY: bool> Variant for super::cube::Cube<GRAVITY> {
+    const METHOD: Method = if GRAVITY {
+        Method::AlphaBeta
+    } else {
+        Method::DfPn
+    };
+    const CHILD_LOOKUPS_UNTIL: (u32, u32) = (1, 1);
+}
+
+/// Pentago: win / draw / loss by default, the values Irving's solution gives (and what its
+/// midgame solver, which the engine asks first, answers).
+impl Variant for Pentago {
+    const WEAK_BY_DEFAULT: bool = true;
 }

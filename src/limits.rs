@@ -16,7 +16,7 @@ pub fn nodes_searched() -> u64 {
 
 /// Adds to the count of nodes searched in this process.
 #[inline]
-pub(crate) fn count_nodes(n: u64) {
+pub fn count_nodes(n: u64) {
     NODES_SEARCHED.fetch_add(n, Ordering::Relaxed);
 }
 
@@ -51,6 +51,38 @@ impl Limits {
         Limits {
             time: Some(time),
             ..Limits::default()
+        }
+    }
+
+    /// The limits with their clock started now.
+    pub fn start(self) -> Started {
+        Started {
+            deadline: self.time.map(|t| Instant::now() + t),
+            limits: self,
+        }
+    }
+}
+
+/// [`Limits`] whose clock has started: the deadline is fixed, so that every step of one piece
+/// of work (an analysis, the solvers a position is asked of in turn) shares it.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Started {
+    pub limits: Limits,
+    pub deadline: Option<Instant>,
+}
+
+impl Started {
+    /// Why the work must stop, after `nodes` nodes: the node limit, the interrupt flag or the
+    /// deadline, in that order; `None` to go on.
+    pub fn stop(&self, nodes: u64) -> Option<Stop> {
+        if self.limits.nodes.is_some_and(|n| nodes > n) {
+            Some(Stop::Nodes)
+        } else if self.limits.is_interrupted() {
+            Some(Stop::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stop::Time)
+        } else {
+            None
         }
     }
 }

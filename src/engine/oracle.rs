@@ -1,0 +1,133 @@
+//! The one door for what is known before searching: an [`Engine`](super::Engine) asks its
+//! oracles in turn (an opening book, a strong solution, the game's own exact solver) before it
+//! runs a search, each under the engine's limits (time, nodes, memory, interrupt).
+
+use super::book::Book;
+use crate::game::{Game, Pentago, Status};
+use crate::limits::{Limits, Started, Stop};
+use crate::search::retro::{Lookup, Value};
+use crate::solvers;
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What an oracle knows of a position, for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Known {
+    /// The exact score of a bounded game.
+    Score(i32),
+    /// Win, draw or loss with the plies to the end under perfect play.
+    Outcome(Value),
+    /// Win, draw or loss alone (1, 0, -1).
+    Sign(i32),
+}
+
+/// The limits an oracle answers under: the engine's, with its clock started and the nodes
+/// already spent taken off the node limit, and its memory budget.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Budget {
+    pub limits: Started,
+    pub mem_bytes: usize,
+}
+
+/// A source of values the engine asks before it searches.
+pub(crate) trait Oracle<G>: Send {
+    /// What this oracle knows of `pos` (`None`: nothing); an error when it applies but a limit
+    /// stopped it, or its memory budget cannot hold it.
+    fn ask(&mut self, pos: &G, budget: &Budget) -> Result<Option<Known>, Stop>;
+    /// The nodes it has worked through since it was made.
+    fn nodes(&self) -> u64 {
+        0
+    }
+    /// Forgets what it has learnt.
+    fn reset(&mut self) {}
+}
+
+/// An opening book: the exact scores of the positions up to its depth.
+impl<G: Game> Oracle<G> for Arc<Book> {
+    fn ask(&mut self, pos: &G, _: &Budget) -> Result<Option<Known>, Stop> {
+        if pos.ply() > self.depth() || pos.status() != Status::Ongoing {
+            return Ok(None);
+        }
+        Ok(self.score(pos.canonical_key()).map(Known::Score))
+    }
+}
+
+/// A strong solution (a retrograde database): every position's value and distance.
+pub(crate) struct Database<G>(pub Arc<dyn Lookup<G>>);
+
+impl<G> Oracle<G> for Database<G> {
+    fn ask(&mut self, pos: &G, _: &Budget) -> Result<Option<Known>, Stop> {
+        Ok(self.0.lookup(pos).map(Known::Outcome))
+    }
+}
+
+/// The game's own exact solver (see [`solvers`]), where it has one: it answers win / draw /
+/// loss, so the engine asks it only for those.
+pub(crate) fn own_solver<G: Game>() -> Option<Box<dyn Oracle<G>>> {
+    let midgame: Box<dyn Any> = Box::new(Box::new(Midgame::default()) as Box<dyn Oracle<Pentago>>);
+    // The same type when `G` is Pentago; no other game has a solver of its own.
+    midgame.downcast::<Box<dyn Oracle<G>>>().ok().map(|b| *b)
+}
+
+/// Pentago's midgame solver, from [`solvers::pentago::FROM_EMPTY`] empty cells on, on every
+/// core. It answers a position with all its moves, which it remembers: an analysis asks the
+/// children next.
+#[derive(Default)]
+struct Midgame {
+    /// Values by exact key: each position solved and its children.
+    known: HashMap<u128, i32>,
+    nodes: u64,
+}
+
+impl Oracle<Pentago> for Midgame {
+    fn ask(&mut self, pos: &Pentago, budget: &Budget) -> Result<Option<Known>, Stop> {
+        if let Some(&v) = self.known.get(&pos.key()) {
+            return Ok(Some(Known::Sign(v)));
+        }
+        if !solvers::pentago::applies(pos) {
+            return Ok(None);
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let answer = solvers::pentago::solve(
+            pos,
+            budget.mem_bytes as u64,
+            threads,
+            budget.limits,
+            |_, _| {},
+        )?;
+        self.nodes += answer.nodes;
+        if self.known.len() > (1 << 20) {
+            self.known.clear();
+        }
+        self.known.insert(pos.key(), answer.value);
+        for (mv, v) in answer.moves {
+            self.known.insert(pos.play(mv).key(), -v);
+        }
+        Ok(Some(Known::Sign(answer.value)))
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn reset(&mut self) {
+        self.known.clear();
+    }
+}
+
+/// The budget for the oracles of a search started under `limits` at `started`, after `spent`
+/// nodes of it.
+pub(crate) fn budget(limits: &Started, spent: u64, mem_bytes: usize) -> Budget {
+    let remaining = Limits {
+        nodes: limits.limits.nodes.map(|n| n.saturating_sub(spent)),
+        ..limits.limits
+    };
+    Budget {
+        limits: Started {
+            limits: remaining,
+            deadline: limits.deadline,
+        },
+        mem_bytes,
+    }
+}
