@@ -56,9 +56,9 @@ fn analyze<G: Tactics + Notation>(
     limits: Limits,
     args: &AnalyzeArgs,
 ) -> Result<Outcome, String> {
-    let read = parse_position(start, &args.moves).map_err(|e| e.to_string())?;
-    let pos = read.pos;
-    let analysis = player.analyse(&pos, &read.history, limits);
+    let line = parse_position(start, &args.moves).map_err(|e| e.to_string())?;
+    let pos = *line.position();
+    let analysis = player.analyse(&line, limits);
     if analysis.moves.is_empty() {
         return Err(format!(
             "{}: the game is over; no moves to analyse",

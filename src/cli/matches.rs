@@ -6,7 +6,7 @@ use super::{GameArg, Outcome, RuleArgs, seconds};
 use clap::Args;
 use inarow::engine::Options;
 use inarow::engine::play::{GameResult, Level, Player, Tally, play_game};
-use inarow::game::{Kind, Notation, Status, Tactics, format_moves};
+use inarow::game::{Kind, Line, Notation, Repetition, Status, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
 use std::time::Duration;
@@ -86,22 +86,15 @@ fn play_match<G: Tactics + Notation>(
         if game % 2 == 0 {
             opening = random_opening(&start, &mut opener, args.opening);
         }
-        let pos = opening.iter().fold(start, |p, &m| p.play(m));
-        let earlier = inarow::game::path_keys(start, &opening);
+        let line = Line::from_moves(start, &opening);
         let a_first = game % 2 == 0;
         let players = if a_first {
             [&mut a, &mut b]
         } else {
             [&mut b, &mut a]
         };
-        let (result, moves) = play_game(
-            players,
-            &pos,
-            &earlier,
-            think,
-            options.repetition as usize,
-            max_plies,
-        );
+        let rule = Repetition::new(options.repetition)?;
+        let (result, moves) = play_game(players, &line, think, rule, max_plies);
         let a_wins = match result {
             GameResult::Draw => None,
             GameResult::FirstWins => Some(a_first),
@@ -182,7 +175,7 @@ fn random_opening<G: Tactics>(start: &G, opener: &mut Player<G>, plies: u32) -> 
         if p.status() != Status::Ongoing {
             break;
         }
-        let Some((mv, _)) = opener.choose(&p, &[], Duration::ZERO) else {
+        let Some((mv, _)) = opener.choose(&Line::new(p), Duration::ZERO) else {
             break;
         };
         // An opening that already ends the game teaches nothing: stop before it.

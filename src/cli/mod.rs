@@ -21,7 +21,7 @@ use inarow::engine::{
     Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, ThreatBudget,
     retro as database,
 };
-use inarow::game::{AnyGame, GameSpec, MoveError, Notation, Tactics, path_keys, read_position};
+use inarow::game::{AnyGame, GameSpec, Line, MoveError, Notation, Tactics, read_position};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::sync::Arc;
@@ -397,44 +397,24 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
     bar
 }
 
-/// A position read from a move string.
-struct Position<G: Notation> {
-    /// Where the moves start: the game's start, or a board given whole (Pentago's grids and
-    /// names).
-    root: G,
-    pos: G,
-    /// The moves from the root.
-    moves: Vec<G::Move>,
-    /// The exact keys of the positions before it (oldest first), which count for the
-    /// repetition rule of games that repeat.
-    history: Vec<u128>,
-}
-
-impl<G: Notation> Position<G> {
-    /// The moves from the game's start, for what must replay them (certificates): an error
-    /// for a board given whole.
-    fn moves_from(&self, start: &G) -> Result<&[G::Move], String> {
-        if self.root == *start {
-            Ok(&self.moves)
-        } else {
-            Err("a certificate needs the position as moves from the start".to_string())
-        }
+/// The moves of `line` from the game's start, for what must replay them (certificates): an
+/// error for a board given whole.
+fn moves_from<'a, G: Notation>(line: &'a Line<G>, start: &G) -> Result<&'a [G::Move], String> {
+    if line.start() == start {
+        Ok(line.moves())
+    } else {
+        Err("a certificate needs the position as moves from the start".to_string())
     }
 }
 
-/// A position from the command line or a file: a move string (`-` and the empty string are the
-/// empty board), or a whole board where the game has a notation for one.
-fn parse_position<G: Notation>(start: G, text: &str) -> Result<Position<G>, MoveError> {
+/// A position from the command line or a file, as the game line that reaches it: a move string
+/// (`-` and the empty string are the empty board) from the game's start, or a whole board where
+/// the game has a notation for one.
+fn parse_position<G: Notation>(start: G, text: &str) -> Result<Line<G>, MoveError> {
     let text = text.trim();
     let text = if text == "-" { "" } else { text };
-    let (root, pos, moves) = read_position(start, text)?;
-    let history = path_keys(root, &moves);
-    Ok(Position {
-        root,
-        pos,
-        moves,
-        history,
-    })
+    let (root, _, moves) = read_position(start, text)?;
+    Ok(Line::from_moves(root, &moves))
 }
 
 /// How a position's moves are printed: `-` for the empty board.

@@ -4,7 +4,7 @@ use super::{GameArg, KnowledgeArgs, Outcome, RuleArgs, seconds};
 use clap::{Args, ValueEnum};
 use inarow::engine::play::{Level, Player};
 use inarow::engine::{Limits, Options};
-use inarow::game::{Kind, Notation, Status, Tactics};
+use inarow::game::{Line, Notation, Repetition, Status, Tactics};
 use inarow::with_game;
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -60,27 +60,32 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
             Level::Best => (advisor, None),
             level => (Player::new(level, &start, options, args.seed)?, Some(advisor)),
         };
-        play(start, player, advisor, args.human, repetition as usize, think)
+        let rule = Repetition::new(repetition)?;
+        play(start, player, advisor, args.human, rule, think)
     })
 }
 
-/// `repetition`: the occurrence of a position that draws, in games that repeat.
+/// `repetition`: the rule that draws a repeated position, in games that repeat.
 /// `advisor`: the engine that answers `hint`, if not `engine` itself.
 fn play<G: Tactics + Notation>(
     start: G,
     mut engine: Player<G>,
     mut advisor: Option<Player<G>>,
     humans: Humans,
-    repetition: usize,
+    repetition: Repetition,
     think: Duration,
 ) -> Result<Outcome, String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
-    let mut history = vec![start];
+    let mut game = Line::new(start);
     println!("Moves: a column number; 'hint' values every move; 'undo'; 'quit'.");
     loop {
-        let pos = *history.last().expect("history starts with the empty board");
+        let pos = *game.position();
         println!("\n{}", pos.render());
+        if pos.status() == Status::Ongoing && game.status(repetition) == Status::Draw {
+            println!("Draw by repetition.");
+            return Ok(Outcome::Done);
+        }
         match pos.status() {
             Status::Win(p) => {
                 println!("{p:?} player wins.");
@@ -92,15 +97,6 @@ fn play<G: Tactics + Notation>(
             }
             Status::Ongoing => {}
         }
-        let earlier: Vec<u128> = history[..history.len() - 1]
-            .iter()
-            .map(|p| p.key())
-            .collect();
-        if G::Kind::REPEATS && earlier.iter().filter(|&&k| k == pos.key()).count() + 1 >= repetition
-        {
-            println!("Draw by repetition.");
-            return Ok(Outcome::Done);
-        }
         let first_to_move = pos.ply() % 2 == 0;
         let human_turn = match humans {
             Humans::First => first_to_move,
@@ -110,10 +106,10 @@ fn play<G: Tactics + Notation>(
         };
         if !human_turn {
             let (mv, _) = engine
-                .choose(&pos, &earlier, think)
+                .choose(&game, think)
                 .expect("an open position has a move");
             println!("engine plays {}", pos.format_move(mv));
-            history.push(pos.play(mv));
+            game.play(mv);
             continue;
         }
         print!("{:?} to move> ", pos.side_to_move());
@@ -128,24 +124,21 @@ fn play<G: Tactics + Notation>(
                 // Take back to the human's previous turn.
                 let back = if humans == Humans::Both { 1 } else { 2 };
                 for _ in 0..back {
-                    if history.len() > 1 {
-                        history.pop();
-                    }
+                    game.undo();
                 }
             }
             "hint" | "h" | "?" => {
-                let analysis = advisor.as_mut().unwrap_or(&mut engine).analyse(
-                    &pos,
-                    &earlier,
-                    Limits::within(think),
-                );
+                let analysis = advisor
+                    .as_mut()
+                    .unwrap_or(&mut engine)
+                    .analyse(&game, Limits::within(think));
                 println!("  ({})", analysis.source);
                 for (mv, value) in analysis.moves {
                     println!("  {} {value}", pos.format_move(mv));
                 }
             }
             token => match pos.parse_move(token) {
-                Ok(mv) => history.push(pos.play(mv)),
+                Ok(mv) => game.play(mv),
                 Err(e) => println!("{e}"),
             },
         }

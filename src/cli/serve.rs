@@ -14,7 +14,7 @@ use clap::Args;
 use inarow::engine::play::{Level, Player};
 use inarow::engine::{Limits, Options};
 use inarow::game::{
-    GameSpec, Kind, MoveList, Notation, Player as Side, Status, Tactics, format_moves, one_line,
+    GameSpec, Line, MoveList, Notation, Player as Side, Repetition, Status, Tactics, one_line,
 };
 use inarow::with_game;
 use serde::Deserialize;
@@ -155,8 +155,8 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
     let start = spec.parse::<GameSpec>()?.start();
     let moves = params.moves.as_deref().unwrap_or("");
     with_game!(start, start => {
-        let read = parse_position(start, moves).map_err(|e| e.to_string())?;
-        let view = View { start, root: read.root, pos: read.pos, moves: &read.moves, history: &read.history };
+        let line = parse_position(start, moves).map_err(|e| e.to_string())?;
+        let view = View { start, line: &line };
         match ask {
             Ask::Position => Ok(Value::Object(view.json())),
             Ask::Analyze | Ask::Move => {
@@ -169,22 +169,20 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64);
                 let mut player = Player::new(level, &start, Options::default(), seed)?;
-                let pos = view.pos;
+                let pos = *line.position();
                 Ok(match ask {
                     Ask::Move => {
                         // Only the best move needs its value: no full analysis.
-                        let best = player.choose(&pos, view.history, think).ok_or("the engine found no move")?;
-                        let mut line = read.moves.clone();
-                        line.push(best.0);
+                        let best = player.choose(&line, think).ok_or("the engine found no move")?;
                         json!({
                             "move": pos.format_move(best.0),
-                            "moves": view.text_of(&line),
+                            "moves": view.text_of(&line.played(best.0)),
                             "value": best.1.to_string(),
                             "exact": best.1.is_exact(),
                         })
                     }
                     _ => {
-                        let analysis = player.analyse(&pos, view.history, Limits::within(think));
+                        let analysis = player.analyse(&line, Limits::within(think));
                         let mut json = view.json();
                         json.insert("source".into(), json!(analysis.source));
                         json.insert("analysis".into(), analysis.moves.iter().map(|&(m, v)| json!({
@@ -228,53 +226,43 @@ fn format_line<G: Notation>(mut pos: G, line: &[G::Move]) -> Vec<String> {
 /// A position read from a request.
 struct View<'a, G: Notation> {
     start: G,
-    root: G,
-    pos: G,
-    moves: &'a [G::Move],
-    history: &'a [u128],
+    line: &'a Line<G>,
 }
 
 impl<G: Notation + Tactics> View<'_, G> {
     /// The status, with a repetition's draw in games that repeat (as `inarow play` judges it).
     fn status(&self) -> Status {
-        let repeats = self
-            .history
-            .iter()
-            .filter(|&&k| k == self.pos.key())
-            .count();
-        if G::Kind::REPEATS && repeats + 1 >= Options::default().repetition as usize {
-            return Status::Draw;
-        }
-        self.pos.status()
+        self.line.status(Repetition::default())
     }
 
-    /// A line from the root as a move string; `None` from a board given whole, which has no
-    /// move string from the start.
-    fn text_of(&self, line: &[G::Move]) -> Option<String> {
-        (self.root == self.start).then(|| format_moves(self.start, line))
+    /// A line as a move string; `None` from a board given whole, which has no move string from
+    /// the start.
+    fn text_of(&self, line: &Line<G>) -> Option<String> {
+        (*line.start() == self.start).then(|| line.move_string())
     }
 
     /// What the page needs to draw the position and offer its moves: the board as rows of
     /// cells, each legal move with the cell it fills where that is one cell.
     fn json(&self) -> Map<String, Value> {
-        let board = cells(&self.pos.render());
+        let pos = *self.line.position();
+        let board = cells(&pos.render());
         let status = self.status();
         let mut legal = MoveList::new();
         if status == Status::Ongoing {
-            self.pos.legal_moves(&mut legal);
+            pos.legal_moves(&mut legal);
         }
         let legal: Vec<Value> = legal
             .iter()
             .map(|&m| {
-                let after = cells(&self.pos.play(m).render());
-                json!({ "move": self.pos.format_move(m), "cell": filled_cell(&board, &after) })
+                let after = cells(&pos.play(m).render());
+                json!({ "move": pos.format_move(m), "cell": filled_cell(&board, &after) })
             })
             .collect();
         let json = json!({
             "game": self.start.name(),
-            "moves": self.text_of(self.moves),
-            "line": format_line(self.root, self.moves),
-            "to_move": self.pos.side_to_move().name(),
+            "moves": self.text_of(self.line),
+            "line": format_line(*self.line.start(), self.line.moves()),
+            "to_move": pos.side_to_move().name(),
             "status": match status {
                 Status::Ongoing => "ongoing",
                 Status::Win(Side::First) => "first wins",

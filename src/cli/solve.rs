@@ -1,7 +1,7 @@
 //! `inarow solve`: the score of each position given, or of each line of standard input. `retro
 //! query` answers through the same [`answer`].
 
-use super::{Outcome, SolverArgs, parse_position, show_moves};
+use super::{Outcome, SolverArgs, moves_from, parse_position, show_moves};
 use clap::Args;
 use inarow::engine::{Algorithm, Checkpoint, Engine, Limits, Report};
 use inarow::game::{Notation, Tactics, format_moves};
@@ -150,8 +150,8 @@ fn by_jobs_in<G: Tactics + Notation>(
         let report = jobs::solve(
             serial as u32,
             &start,
-            &read.pos,
-            &read.moves,
+            read.position(),
+            read.moves(),
             depth,
             threads,
             ranks,
@@ -268,11 +268,10 @@ fn certify<G: Tactics + Notation>(
     file: &str,
     stats: bool,
 ) -> Result<Outcome, String> {
-    let root = parse_position(start, moves).map_err(|e| e.to_string())?;
-    let from_start = root.moves_from(&start)?;
-    engine.set_history(root.history.clone());
+    let line = parse_position(start, moves).map_err(|e| e.to_string())?;
+    let from_start = moves_from(&line, &start)?;
     let certified = super::with_progress(&format!("proving {}", show_moves(moves)), || {
-        engine.certify(&root.pos)
+        engine.certify(line.position())
     })
     .map_err(|e| format!("no certificate written: {e}"))?;
     println!("{}", plain_line(moves, &certified.report, stats, true));
@@ -288,9 +287,9 @@ fn write_certificates<G: Tactics + Notation>(
     moves: &str,
     file: &str,
 ) -> Result<(), String> {
-    let root = parse_position(start, moves).map_err(|e| e.to_string())?;
+    let line = parse_position(start, moves).map_err(|e| e.to_string())?;
     let body = engine
-        .certificate_file(&start, root.moves_from(&start)?)
+        .certificate_file(&start, moves_from(&line, &start)?)
         .map_err(|e| format!("no certificate written: {e}"))?;
     save_certificates(&body, file)
 }
@@ -329,11 +328,8 @@ pub fn answer<G: Tactics + Notation>(
         } else {
             line.as_str()
         };
-        let pos = match parse_position(start, text) {
-            Ok(read) => {
-                engine.set_history(read.history);
-                read.pos
-            }
+        let line = match parse_position(start, text) {
+            Ok(line) => line,
             Err(e) => {
                 let place = if from_stdin {
                     format!("line {}: ", i + 1)
@@ -347,9 +343,9 @@ pub fn answer<G: Tactics + Notation>(
         };
         let report = super::with_progress(&format!("solving {}", show_moves(text)), || {
             if format.json {
-                engine.solve_detailed(&pos)
+                engine.solve_detailed(&line)
             } else {
-                engine.solve(&pos)
+                engine.solve(&line)
             }
         });
         if let Some(stopped) = report.stopped {
@@ -373,7 +369,7 @@ pub fn answer<G: Tactics + Notation>(
             eprint!("{}", profile.table());
         }
         let printed = if format.json {
-            json_line(&start, &pos, text, &report)
+            json_line(&start, line.position(), text, &report)
         } else {
             plain_line(text, &report, format.stats, engine.method().is_weak_only())
         };

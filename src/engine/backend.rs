@@ -4,7 +4,9 @@
 //! value, and [`WinSearch`] for the distance.
 
 use super::{Algorithm, Options};
-use crate::game::{Bounded, Game, Goal, KindVisitor, Method, Player, Repeating, Status, Tactics};
+use crate::game::{
+    Bounded, Game, Goal, KindVisitor, Line, Method, Player, Repeating, Repetition, Status, Tactics,
+};
 use crate::search::alphabeta::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, Oracle, SearchState};
 use crate::search::limits::{Clock, Limits, Stop};
@@ -18,29 +20,23 @@ use std::sync::Arc;
 const MOST_PLIES: u32 = 253;
 
 /// What the engine asks of a search.
-pub(super) trait Backend<G>: Send {
-    /// The value of `pos` for the side to move, reached after the positions whose exact keys
-    /// are `history`: the exact score of a bounded game (its sign when `weak`), 1 / 0 / -1 in
-    /// a game that repeats.
-    fn value(&mut self, pos: &G, history: &[u128], weak: bool) -> Result<i32, Stop>;
-    /// Whether the side to move wins from `pos` (a draw is no): the two-valued question, cheaper
-    /// than the value.
-    fn wins(&mut self, pos: &G, history: &[u128]) -> Result<bool, Stop> {
-        Ok(self.value(pos, history, true)? > 0)
+pub(super) trait Backend<G: Game>: Send {
+    /// The value at the end of `line` for the side to move (the positions before it count for
+    /// the repetition rule): the exact score of a bounded game (its sign when `weak`), 1 / 0 /
+    /// -1 in a game that repeats.
+    fn value(&mut self, line: &Line<G>, weak: bool) -> Result<i32, Stop>;
+    /// Whether the side to move wins at the end of `line` (a draw is no): the two-valued
+    /// question, cheaper than the value.
+    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
+        Ok(self.value(line, true)? > 0)
     }
-    /// Whether the value of `pos` is at most `bound`.
-    fn value_at_most(
-        &mut self,
-        pos: &G,
-        history: &[u128],
-        weak: bool,
-        bound: i32,
-    ) -> Result<bool, Stop> {
-        Ok(self.value(pos, history, weak)? <= bound)
+    /// Whether the value at the end of `line` is at most `bound`.
+    fn value_at_most(&mut self, line: &Line<G>, weak: bool, bound: i32) -> Result<bool, Stop> {
+        Ok(self.value(line, weak)? <= bound)
     }
-    /// The plies to the end under perfect play when `winner` wins from `pos`, in a game that
-    /// repeats (`None` if beyond reach).
-    fn distance(&mut self, pos: &G, winner: Player, history: &[u128]) -> Result<Option<u32>, Stop>;
+    /// The plies to the end under perfect play when `winner` wins from the end of `line`, in a
+    /// game that repeats (`None` if beyond reach).
+    fn distance(&mut self, line: &Line<G>, winner: Player) -> Result<Option<u32>, Stop>;
     fn set_limits(&mut self, limits: Limits);
     /// Forgets what was learnt (the tables).
     fn reset(&mut self);
@@ -147,7 +143,8 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
         };
         let win = if value.is_none() || o.distance {
             let c = &o.config;
-            let search = WinSearch::try_new(self.sample, c.tt_mb, c.symmetry, o.repetition)?;
+            let rule = Repetition::new(o.repetition)?;
+            let search = WinSearch::try_new(self.sample, c.tt_mb, c.symmetry, rule)?;
             Some(Box::new(search))
         } else {
             None
@@ -159,6 +156,11 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
         };
         Ok((Box::new(backend), method))
     }
+}
+
+/// The keys the provers take for the positions before the end of `line`.
+fn earlier_keys<G: Game>(line: &Line<G>) -> Vec<u128> {
+    line.earlier_keys().collect()
 }
 
 /// The proof-number search of a family.
@@ -176,17 +178,17 @@ fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G
 }
 
 impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
-    fn value(&mut self, pos: &G, _: &[u128], weak: bool) -> Result<i32, Stop> {
-        self.solve(pos, weak)
+    fn value(&mut self, line: &Line<G>, weak: bool) -> Result<i32, Stop> {
+        self.solve(line.position(), weak)
     }
-    fn wins(&mut self, pos: &G, _: &[u128]) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
         // One null-window test at 0.
-        Ok(!AlphaBeta::value_at_most(self, pos, 0)?)
+        Ok(!AlphaBeta::value_at_most(self, line.position(), 0)?)
     }
-    fn value_at_most(&mut self, pos: &G, _: &[u128], _: bool, bound: i32) -> Result<bool, Stop> {
-        AlphaBeta::value_at_most(self, pos, bound)
+    fn value_at_most(&mut self, line: &Line<G>, _: bool, bound: i32) -> Result<bool, Stop> {
+        AlphaBeta::value_at_most(self, line.position(), bound)
     }
-    fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &Line<G>, _: Player) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
@@ -232,16 +234,16 @@ impl Reference {
 }
 
 impl<G: Bounded> Backend<G> for Reference {
-    fn value(&mut self, pos: &G, _: &[u128], weak: bool) -> Result<i32, Stop> {
+    fn value(&mut self, line: &Line<G>, weak: bool) -> Result<i32, Stop> {
         let before = self.clock.ticks;
         let v = self
             .minimax
-            .value_within(pos, &mut self.clock, self.max_positions);
+            .value_within(line.position(), &mut self.clock, self.max_positions);
         self.nodes += self.clock.ticks - before;
         let v = v?;
         Ok(if weak { v.signum() } else { v })
     }
-    fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &Line<G>, _: Player) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
@@ -281,10 +283,11 @@ impl Threats {
 }
 
 impl<G: Tactics> Backend<G> for Threats {
-    fn value(&mut self, pos: &G, history: &[u128], _: bool) -> Result<i32, Stop> {
-        Ok(if self.wins(pos, history)? { 1 } else { -1 })
+    fn value(&mut self, line: &Line<G>, _: bool) -> Result<i32, Stop> {
+        Ok(if self.wins(line)? { 1 } else { -1 })
     }
-    fn wins(&mut self, pos: &G, _: &[u128]) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
+        let pos = line.position();
         match pos.status() {
             Status::Win(p) => return Ok(p == pos.side_to_move()),
             Status::Draw => return Ok(false),
@@ -296,7 +299,7 @@ impl<G: Tactics> Backend<G> for Threats {
             Err(Stop::NoThreatWin)
         }
     }
-    fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &Line<G>, _: Player) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
@@ -318,15 +321,17 @@ impl<G: Tactics> Backend<G> for Threats {
 struct ProofNumbers<G>(Box<dyn Prover<G>>);
 
 impl<G: Game> Backend<G> for ProofNumbers<G> {
-    fn value(&mut self, pos: &G, history: &[u128], _: bool) -> Result<i32, Stop> {
+    fn value(&mut self, line: &Line<G>, _: bool) -> Result<i32, Stop> {
+        let (pos, history) = (line.position(), earlier_keys(line));
         let me = pos.side_to_move();
-        weak_value(|goal| self.0.prove_for(pos, me, goal, history))
+        weak_value(|goal| self.0.prove_for(pos, me, goal, &history))
     }
-    fn wins(&mut self, pos: &G, history: &[u128]) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
+        let (pos, history) = (line.position(), earlier_keys(line));
         let me = pos.side_to_move();
-        Ok(self.0.prove_for(pos, me, Goal::Win, history)? == Verdict::Proven)
+        Ok(self.0.prove_for(pos, me, Goal::Win, &history)? == Verdict::Proven)
     }
-    fn distance(&mut self, _: &G, _: Player, _: &[u128]) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &Line<G>, _: Player) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
@@ -364,35 +369,37 @@ impl<G: Repeating + Tactics> Cycles<G> {
 }
 
 impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
-    fn value(&mut self, pos: &G, history: &[u128], _: bool) -> Result<i32, Stop> {
-        let me = pos.side_to_move();
+    fn value(&mut self, line: &Line<G>, _: bool) -> Result<i32, Stop> {
+        let me = line.position().side_to_move();
         if let Some(prover) = &mut self.value {
-            return weak_value(|goal| prover.prove_for(pos, me, goal, history));
+            let (pos, history) = (line.position(), earlier_keys(line));
+            return weak_value(|goal| prover.prove_for(pos, me, goal, &history));
         }
         let handicap = self.handicap;
         let search = self.win_search();
         if handicap.is_none() {
-            search.value(pos, history)
-        } else if search.wins(pos, me, handicap, history)? {
+            search.value(line)
+        } else if search.wins(line, me, handicap)? {
             Ok(1)
         } else {
             Err(Stop::Handicap)
         }
     }
-    fn wins(&mut self, pos: &G, history: &[u128]) -> Result<bool, Stop> {
-        let me = pos.side_to_move();
+    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
+        let me = line.position().side_to_move();
         if let Some(prover) = &mut self.value {
-            return Ok(prover.prove_for(pos, me, Goal::Win, history)? == Verdict::Proven);
+            let (pos, history) = (line.position(), earlier_keys(line));
+            return Ok(prover.prove_for(pos, me, Goal::Win, &history)? == Verdict::Proven);
         }
         let handicap = self.handicap;
-        let win = self.win_search().wins(pos, me, handicap, history)?;
+        let win = self.win_search().wins(line, me, handicap)?;
         if !win && !handicap.is_none() {
             return Err(Stop::Handicap);
         }
         Ok(win)
     }
-    fn distance(&mut self, pos: &G, winner: Player, history: &[u128]) -> Result<Option<u32>, Stop> {
-        self.win_search().distance(pos, winner, MOST_PLIES, history)
+    fn distance(&mut self, line: &Line<G>, winner: Player) -> Result<Option<u32>, Stop> {
+        self.win_search().distance(line, winner, MOST_PLIES)
     }
     fn set_limits(&mut self, limits: Limits) {
         if let Some(p) = &mut self.value {

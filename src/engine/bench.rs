@@ -5,7 +5,7 @@
 
 use super::{Engine, Options, Report};
 use crate::game::{
-    Game, GameSpec, Notation, Pentago, Player, Tactics, one_line, path_keys, read_position,
+    Game, GameSpec, Line, Notation, Pentago, Player, Tactics, one_line, read_position,
 };
 use crate::with_game;
 use std::collections::HashMap;
@@ -152,14 +152,13 @@ pub fn bench_text<G: Tactics + Notation>(
                             "'{line}': win / nowin need the first player to move"
                         ));
                     }
-                    engine.set_history(path_keys(root, &played));
-                    Ok((pos, v))
+                    Ok((Line::from_moves(root, &played), v))
                 }),
             _ => Err(format!(
                 "bad line '{line}': expected MOVES SCORE or MOVES win|nowin"
             )),
         };
-        let (pos, expected) = match parsed {
+        let (line, expected) = match parsed {
             Ok(p) => p,
             Err(e) => {
                 problems.push(one_line(&format!("{place}: {e}")));
@@ -169,8 +168,8 @@ pub fn bench_text<G: Tactics + Notation>(
         };
         engine.reset();
         let (report, expected) = match expected {
-            Expected::Score(v) => (engine.solve(&pos), if weak { v.signum() } else { v }),
-            Expected::FirstWins(w) => (engine.wins(&pos), w as i32),
+            Expected::Score(v) => (engine.solve(&line), if weak { v.signum() } else { v }),
+            Expected::FirstWins(w) => (engine.wins(&line), w as i32),
         };
         if !tally.record(&report, expected) {
             let got = match (report.score, report.stopped) {

@@ -36,7 +36,7 @@ pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
 pub use checkpoint::Checkpoint;
 
-use crate::game::{Goal, Kind, MoveList, Notation, Status, Tactics};
+use crate::game::{Goal, Kind, Line, MoveList, Notation, Status, Tactics};
 use crate::search::alphabeta::SearchState;
 pub use crate::search::alphabeta::profile::Profile;
 use crate::search::pn::extract::extract_for_verdict;
@@ -233,8 +233,9 @@ pub struct Engine<G: Tactics> {
     nodes_at_start: u64,
     mem_bytes: usize,
     dfpn_threats: Option<ThreatBudget>,
-    /// Exact keys of the positions before the one being solved (for the repetition rule).
-    history: Vec<u128>,
+    /// The game line being searched from: its last position is the one to solve, and the
+    /// positions before it count for the repetition rule.
+    game: Line<G>,
     /// What the engine asks before it searches, in turn: books and databases, then the game's
     /// own exact solver where it answers (by default, for win / draw / loss).
     oracles: Vec<Box<dyn Oracle<G>>>,
@@ -280,7 +281,7 @@ impl<G: Tactics> Engine<G> {
             nodes_at_start: 0,
             mem_bytes,
             dfpn_threats: options.dfpn_threats,
-            history: Vec::new(),
+            game: Line::new(*sample),
             oracles: own_solver
                 .then(oracle::own_solver)
                 .flatten()
@@ -305,12 +306,6 @@ impl<G: Tactics> Engine<G> {
         for oracle in &mut self.oracles {
             oracle.reset();
         }
-    }
-
-    /// The exact keys of the positions that occurred before the next one to solve, oldest
-    /// first: they count for the repetition rule of games that repeat.
-    pub fn set_history(&mut self, history: Vec<u128>) {
-        self.history = history;
     }
 
     /// Answers from the book that ships for this game ([`Book::builtin`]), if there is one and
@@ -441,45 +436,62 @@ impl<G: Tactics> Engine<G> {
         self.nodes_at_start = self.nodes();
     }
 
-    /// The score of `pos` under the limits already set: from the database if it has it.
-    fn value(&mut self, pos: &G) -> Result<i32, Stop> {
-        match self.looked_up(pos)? {
+    /// The score at the end of the game line under way, under the limits already set: from an
+    /// oracle if one knows it.
+    fn value(&mut self) -> Result<i32, Stop> {
+        match self.looked_up(&self.game.position().clone())? {
             Some((score, _)) => Ok(score),
-            None => self.backend.value(pos, &self.history, self.weak),
+            None => self.backend.value(&self.game, self.weak),
         }
     }
 
-    /// The score of `pos`, and with [`Options::distance`] the plies to the end.
-    fn score_and_plies(&mut self, pos: &G) -> Result<(i32, Option<u32>), Stop> {
-        if let Some(known) = self.looked_up(pos)? {
+    /// The score at the end of the line under way, and with [`Options::distance`] the plies to
+    /// the end.
+    fn score_and_plies(&mut self) -> Result<(i32, Option<u32>), Stop> {
+        let pos = *self.game.position();
+        if let Some(known) = self.looked_up(&pos)? {
             return Ok(known);
         }
-        let score = self.backend.value(pos, &self.history, self.weak)?;
+        let score = self.backend.value(&self.game, self.weak)?;
         if !self.distance || score == 0 {
             return Ok((score, None));
         }
-        let plies = match G::Kind::max_plies(pos) {
+        let plies = match G::Kind::max_plies(&pos) {
             // The exact score of a bounded game tells when it ends.
             Some(m) => end_ply(m, pos.ply(), score).map(|e| e - pos.ply()),
             None => {
                 let me = pos.side_to_move();
                 let winner = if score > 0 { me } else { me.opponent() };
-                self.backend.distance(pos, winner, &self.history)?
+                self.backend.distance(&self.game, winner)?
             }
         };
         Ok((score, plies))
     }
 
-    /// The score of `pos`.
-    pub fn solve(&mut self, pos: &G) -> Report<G::Move> {
-        self.on_search_stack(|engine| engine.solve_here(pos))
+    /// Runs `f` on the search stack with `at` as the game line under way.
+    fn searching<R: Send>(
+        &mut self,
+        at: impl Into<Line<G>>,
+        f: impl FnOnce(&mut Self) -> R + Send,
+    ) -> R {
+        let line = at.into();
+        self.on_search_stack(move |engine| {
+            engine.game = line;
+            f(engine)
+        })
     }
 
-    fn solve_here(&mut self, pos: &G) -> Report<G::Move> {
+    /// The score of a position, or of the end of a game line (whose earlier positions count
+    /// for the repetition rule).
+    pub fn solve(&mut self, at: impl Into<Line<G>>) -> Report<G::Move> {
+        self.searching(at, Self::solve_here)
+    }
+
+    fn solve_here(&mut self) -> Report<G::Move> {
         self.start_limits();
         let start = Instant::now();
         let nodes0 = self.nodes();
-        let result = self.score_and_plies(pos);
+        let result = self.score_and_plies();
         Report {
             score: result.ok().map(|(score, _)| score),
             stopped: result.err(),
@@ -492,17 +504,17 @@ impl<G: Tactics> Engine<G> {
         }
     }
 
-    /// Whether the side to move wins from `pos`, the two-valued question (a draw counts as no):
-    /// the report's score is 1 for a win, 0 for no win. Cheaper than the value: alpha-beta makes
+    /// Whether the side to move wins, the two-valued question (a draw counts as no): the
+    /// report's score is 1 for a win, 0 for no win. Cheaper than the value: alpha-beta makes
     /// one null-window test, a proof-number search one proof.
-    pub fn wins(&mut self, pos: &G) -> Report<G::Move> {
-        self.on_search_stack(|engine| {
+    pub fn wins(&mut self, at: impl Into<Line<G>>) -> Report<G::Move> {
+        self.searching(at, |engine| {
             engine.start_limits();
             let start = Instant::now();
             let nodes0 = engine.nodes();
-            let result = match engine.looked_up(pos) {
+            let result = match engine.looked_up(&engine.game.position().clone()) {
                 Ok(Some((score, _))) => Ok(score > 0),
-                Ok(None) => engine.backend.wins(pos, &engine.history),
+                Ok(None) => engine.backend.wins(&engine.game),
                 Err(stop) => Err(stop),
             };
             Report {
@@ -518,83 +530,80 @@ impl<G: Tactics> Engine<G> {
         })
     }
 
-    /// The score of `pos`, every move that reaches it, and a principal variation. A limit that
-    /// stops the line keeps the moves and the line found so far, and says so in `stopped`.
-    pub fn solve_detailed(&mut self, pos: &G) -> Report<G::Move> {
-        self.detailed(pos, true)
+    /// The score, every move that reaches it, and a principal variation. A limit that stops
+    /// the line keeps the moves and the line found so far, and says so in `stopped`.
+    pub fn solve_detailed(&mut self, at: impl Into<Line<G>>) -> Report<G::Move> {
+        self.searching(at, |engine| engine.detailed(true))
     }
 
-    /// The score of `pos` and every move that reaches it, without a line.
-    pub fn solve_moves(&mut self, pos: &G) -> Report<G::Move> {
-        self.detailed(pos, false)
+    /// The score and every move that reaches it, without a line.
+    pub fn solve_moves(&mut self, at: impl Into<Line<G>>) -> Report<G::Move> {
+        self.searching(at, |engine| engine.detailed(false))
     }
 
-    fn detailed(&mut self, pos: &G, with_line: bool) -> Report<G::Move> {
-        self.on_search_stack(|engine| {
-            let start = Instant::now();
-            let nodes0 = engine.nodes();
-            let mut report = engine.solve_here(pos);
-            if let Some(score) = report.score {
-                // A limit keeps the moves found before it.
-                if let Err(stop) = engine.best_moves(pos, score, &mut report.best_moves) {
-                    report.stopped = Some(stop);
-                }
-                if with_line && report.stopped.is_none() {
-                    let (pv, stop) = engine.walk_line(pos, score);
-                    report.pv = pv;
-                    report.stopped = stop;
-                }
+    fn detailed(&mut self, with_line: bool) -> Report<G::Move> {
+        let start = Instant::now();
+        let nodes0 = self.nodes();
+        let mut report = self.solve_here();
+        if let Some(score) = report.score {
+            // A limit keeps the moves found before it.
+            if let Err(stop) = self.best_moves(score, &mut report.best_moves) {
+                report.stopped = Some(stop);
             }
-            report.nodes = engine.nodes() - nodes0;
-            report.elapsed = start.elapsed();
-            report
-        })
+            if with_line && report.stopped.is_none() {
+                let (pv, stop) = self.walk_line(score);
+                report.pv = pv;
+                report.stopped = stop;
+            }
+        }
+        report.nodes = self.nodes() - nodes0;
+        report.elapsed = start.elapsed();
+        report
     }
 
-    /// A line of perfect play from `pos`, whose score is `score`, as far as the limits (set
+    /// A line of perfect play from a position whose score is `score`, as far as the limits (set
     /// with [`Engine::set_limits`], started here) let it go: it may end before the game does.
-    pub fn line(&mut self, pos: &G, score: i32) -> Vec<G::Move> {
-        self.on_search_stack(|engine| {
+    pub fn line(&mut self, at: impl Into<Line<G>>, score: i32) -> Vec<G::Move> {
+        self.searching(at, |engine| {
             engine.start_limits();
-            engine.walk_line(pos, score).0
+            engine.walk_line(score).0
         })
     }
 
-    /// The line of [`Engine::line`] under the running limits, and the stop that cut it short.
-    fn walk_line(&mut self, pos: &G, score: i32) -> (Vec<G::Move>, Option<Stop>) {
+    /// The line of [`Engine::line`] from the end of the line under way, under the running
+    /// limits, and the stop that cut it short; the line under way is left as it was.
+    fn walk_line(&mut self, score: i32) -> (Vec<G::Move>, Option<Stop>) {
         let mut pv = Vec::new();
-        let (mut pos, mut score) = (*pos, score);
-        let depth = self.history.len();
-        let result = self.walk_pv(&mut pv, &mut pos, &mut score);
-        self.history.truncate(depth);
+        let result = self.walk_pv(&mut pv, score);
+        for _ in &pv {
+            self.game.undo();
+        }
         (pv, result.err())
     }
 
-    /// Whether playing `mv` from `pos` keeps the score `score`.
-    fn keeps_score(&mut self, pos: &G, mv: G::Move, score: i32) -> Result<bool, Stop> {
+    /// Whether playing `mv` at the end of the line under way keeps its score `score`.
+    fn keeps_score(&mut self, mv: G::Move, score: i32) -> Result<bool, Stop> {
         if self.is_weak() && score < 0 {
             return Ok(true);
         }
-        let child = pos.play(mv);
-        self.history.push(pos.key());
+        self.game.play(mv);
+        let child = *self.game.position();
         let keeps = match self.looked_up(&child) {
             Ok(Some((value, _))) => Ok(-value == score),
-            Ok(None) => self
-                .backend
-                .value_at_most(&child, &self.history, self.weak, -score),
+            Ok(None) => self.backend.value_at_most(&self.game, self.weak, -score),
             Err(stop) => Err(stop),
         };
-        self.history.pop();
+        self.game.undo();
         keeps
     }
 
-    /// Every move of `pos` that keeps its score `score`, into `best` (those found before a
-    /// limit stops the search, if one does).
-    fn best_moves(&mut self, pos: &G, score: i32, best: &mut Vec<G::Move>) -> Result<(), Stop> {
+    /// Every move at the end of the line under way that keeps its score `score`, into `best`
+    /// (those found before a limit stops the search, if one does).
+    fn best_moves(&mut self, score: i32, best: &mut Vec<G::Move>) -> Result<(), Stop> {
         let mut moves = MoveList::new();
-        pos.legal_moves(&mut moves);
+        self.game.position().legal_moves(&mut moves);
         for mv in moves {
-            if self.keeps_score(pos, mv, score)? {
+            if self.keeps_score(mv, score)? {
                 best.push(mv);
             }
         }
@@ -602,46 +611,47 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// Follows moves that keep the score until the game ends (or, in a game that repeats, until
-    /// a position comes back: the line then goes round for ever).
-    fn walk_pv(&mut self, pv: &mut Vec<G::Move>, pos: &mut G, score: &mut i32) -> Result<(), Stop> {
-        while pos.status() == Status::Ongoing {
-            if G::Kind::REPEATS && self.history.contains(&pos.key()) {
-                break;
+    /// a position comes back: the line then goes round for ever), playing them on the line
+    /// under way and into `pv`.
+    fn walk_pv(&mut self, pv: &mut Vec<G::Move>, mut score: i32) -> Result<(), Stop> {
+        loop {
+            let pos = *self.game.position();
+            if pos.status() != Status::Ongoing || self.game.occurrences_before(pos.key()) > 0 {
+                return Ok(());
             }
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut next = None;
             for mv in moves {
-                if self.keeps_score(pos, mv, *score)? {
+                if self.keeps_score(mv, score)? {
                     next = Some(mv);
                     break;
                 }
             }
-            let Some(mv) = next else { break };
-            self.history.push(pos.key());
+            let Some(mv) = next else { return Ok(()) };
+            self.game.play(mv);
             pv.push(mv);
-            *pos = pos.play(mv);
-            *score = -*score;
+            score = -score;
         }
-        Ok(())
     }
 
     /// The score of every legal move, best first (moves of equal score in the game's order).
     /// Limits apply to the whole analysis; moves not reached have no score.
-    pub fn analyze(&mut self, pos: &G) -> Vec<MoveScore<G::Move>> {
-        self.on_search_stack(|engine| {
+    pub fn analyze(&mut self, at: impl Into<Line<G>>) -> Vec<MoveScore<G::Move>> {
+        self.searching(at, |engine| {
             engine.start_limits();
+            let pos = *engine.game.position();
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
             // The game's own solver answers the moves with the position.
-            let _ = engine.looked_up(pos);
-            engine.history.push(pos.key());
+            let _ = engine.looked_up(&pos);
             for mv in moves {
-                let score = engine.value(&pos.play(mv)).ok().map(|s| -s);
+                engine.game.play(mv);
+                let score = engine.value().ok().map(|s| -s);
+                engine.game.undo();
                 scores.push(MoveScore { mv, score });
             }
-            engine.history.pop();
             scores.sort_by_key(|s| std::cmp::Reverse(s.score));
             scores
         })

@@ -3,7 +3,7 @@
 //! where a solver, a book or a database settled them, an estimate otherwise.
 
 use super::{Engine, Limits, Options};
-use crate::game::{Kind, MoveList, Status, Tactics};
+use crate::game::{Kind, Line, MoveList, Repetition, Status, Tactics};
 use crate::search::heuristic::{self, Value};
 use crate::search::mcts::{self, Estimate};
 use crate::search::rng::SplitMix;
@@ -165,7 +165,7 @@ pub struct Player<G: Tactics> {
     exact: Option<Engine<G>>,
     /// The most memory of the heuristic search's table and of the tree of MCTS, in bytes.
     mem_bytes: usize,
-    repetition: usize,
+    repetition: Repetition,
     rng: SplitMix,
 }
 
@@ -201,7 +201,7 @@ impl<G: Tactics> Player<G> {
             level,
             exact,
             mem_bytes: options.mem_bytes()?.min(256 << 20),
-            repetition: options.repetition as usize,
+            repetition: Repetition::new(options.repetition)?,
             rng: SplitMix(seed),
         })
     }
@@ -210,39 +210,30 @@ impl<G: Tactics> Player<G> {
         self.level
     }
 
-    /// The engine's move in `pos` (ongoing) and what it is worth, reached after the positions
-    /// whose exact keys are `earlier` (oldest first; they count for repetitions), thinking for
-    /// `think`. Only the best move is searched to its value.
-    pub fn choose(
-        &mut self,
-        pos: &G,
-        earlier: &[u128],
-        think: Duration,
-    ) -> Option<(G::Move, Valuation)> {
-        self.think(pos, earlier, Limits::within(think), false)?
+    /// The engine's move at the end of `line` (ongoing; its earlier positions count for
+    /// repetitions) and what it is worth, thinking for `think`. Only the best move is searched
+    /// to its value.
+    pub fn choose(&mut self, line: &Line<G>, think: Duration) -> Option<(G::Move, Valuation)> {
+        self.think(line, Limits::within(think), false)?
             .moves
             .first()
             .copied()
     }
 
-    /// Every move of `pos` with its value, best first, within `limits` (for the whole
-    /// analysis; none: until every value is exact, at level [`Level::Best`]). Where the exact
-    /// solver cannot finish, the moves it did not settle get the evaluation search's estimates.
-    pub fn analyse(&mut self, pos: &G, earlier: &[u128], limits: Limits) -> Analysis<G::Move> {
-        self.think(pos, earlier, limits, true).unwrap_or(Analysis {
+    /// Every move at the end of `line` with its value, best first, within `limits` (for the
+    /// whole analysis; none: until every value is exact, at level [`Level::Best`]). Where the
+    /// exact solver cannot finish, the moves it did not settle get the evaluation search's
+    /// estimates.
+    pub fn analyse(&mut self, line: &Line<G>, limits: Limits) -> Analysis<G::Move> {
+        self.think(line, limits, true).unwrap_or(Analysis {
             moves: Vec::new(),
             pv: Vec::new(),
             source: "over".into(),
         })
     }
 
-    fn think(
-        &mut self,
-        pos: &G,
-        earlier: &[u128],
-        limits: Limits,
-        all: bool,
-    ) -> Option<Analysis<G::Move>> {
+    fn think(&mut self, line: &Line<G>, limits: Limits, all: bool) -> Option<Analysis<G::Move>> {
+        let pos = line.position();
         if pos.status() != Status::Ongoing {
             return None;
         }
@@ -258,7 +249,7 @@ impl<G: Tactics> Player<G> {
             Level::Random => Some(self.random(pos)),
             Level::Depth(depth) => self.heuristic(pos, until(1.0), Some(depth), all),
             Level::AlphaBeta => self.heuristic(pos, until(1.0), None, all),
-            Level::Mcts => self.mcts(pos, earlier, until(1.0)),
+            Level::Mcts => self.mcts(line, until(1.0)),
             Level::Best => {
                 // An analysis is asked for exact values: the solver gets at least half the time.
                 let share = if all {
@@ -266,7 +257,7 @@ impl<G: Tactics> Player<G> {
                 } else {
                     exact_share(pos)
                 };
-                let exact = self.exact(pos, earlier, until(share), all);
+                let exact = self.exact(line, until(share), all);
                 let exact = match exact {
                     Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {
                         return Some(if !all && e.moves.len() > 1 {
@@ -284,7 +275,7 @@ impl<G: Tactics> Player<G> {
                 }
                 let estimate = self
                     .heuristic(pos, rest, None, all)
-                    .or_else(|| self.mcts(pos, earlier, rest));
+                    .or_else(|| self.mcts(line, rest));
                 match (exact, estimate) {
                     (Some(exact), Some(estimate)) => Some(merge(exact, estimate)),
                     (exact, estimate) => estimate.or(exact),
@@ -343,19 +334,12 @@ impl<G: Tactics> Player<G> {
 
     /// The exact solver's values of every move, as many as it settles within `limits` (the
     /// rest [`Valuation::Unknown`]), or of the best move alone if it finishes.
-    fn exact(
-        &mut self,
-        pos: &G,
-        earlier: &[u128],
-        limits: Limits,
-        all: bool,
-    ) -> Option<Analysis<G::Move>> {
+    fn exact(&mut self, line: &Line<G>, limits: Limits, all: bool) -> Option<Analysis<G::Move>> {
         let started = Instant::now();
         let engine = self.exact.as_mut()?;
         engine.set_limits(limits);
-        engine.set_history(earlier.to_vec());
         if all {
-            let scores = engine.analyze(pos);
+            let scores = engine.analyze(line);
             let moves: Vec<_> = scores
                 .iter()
                 .map(|s| (s.mv, s.score.map_or(Valuation::Unknown, Valuation::Exact)))
@@ -374,11 +358,8 @@ impl<G: Tactics> Player<G> {
                 nodes: Some(limits.nodes.map_or(LINE_NODES, |n| n.min(LINE_NODES))),
                 ..limits
             });
-            let mut history = earlier.to_vec();
-            history.push(pos.key());
-            engine.set_history(history);
             let mut pv = vec![best];
-            pv.extend(engine.line(&pos.play(best), -score));
+            pv.extend(engine.line(line.played(best), -score));
             let complete = moves.iter().all(|m| m.1.is_exact());
             return Some(Analysis {
                 moves,
@@ -388,7 +369,7 @@ impl<G: Tactics> Player<G> {
         }
         // A move needs no line: the moves that keep the score, those found in the time (one
         // is enough).
-        let report = engine.solve_moves(pos);
+        let report = engine.solve_moves(line);
         let score = report.score?;
         let best = *report.best_moves.first()?;
         Some(Analysis {
@@ -433,15 +414,8 @@ impl<G: Tactics> Player<G> {
         })
     }
 
-    fn mcts(&mut self, pos: &G, earlier: &[u128], limits: Limits) -> Option<Analysis<G::Move>> {
-        let out = mcts::search(
-            pos,
-            earlier,
-            self.repetition,
-            limits,
-            self.mem_bytes,
-            &mut self.rng,
-        )?;
+    fn mcts(&mut self, line: &Line<G>, limits: Limits) -> Option<Analysis<G::Move>> {
+        let out = mcts::search(line, self.repetition, limits, self.mem_bytes, &mut self.rng)?;
         let mut moves: Vec<_> = out
             .moves
             .iter()
@@ -502,43 +476,35 @@ pub enum GameResult {
     SecondWins,
 }
 
-/// Plays `players` (first, second) against each other from `pos`, reached after the positions
-/// whose exact keys are `earlier`, each thinking `think` a move. A game that repeats is drawn
-/// by `repetition` (the occurrence that draws); one that goes on past `max_plies` more plies is
-/// called a draw. Returns the result and the moves played.
+/// Plays `players` (first, second) against each other from the end of `opening`, each thinking
+/// `think` a move. A game that repeats is drawn by `repetition`; one that goes on past
+/// `max_plies` more plies is called a draw. Returns the result and the moves played.
 pub fn play_game<G: Tactics>(
     players: [&mut Player<G>; 2],
-    pos: &G,
-    earlier: &[u128],
+    opening: &Line<G>,
     think: Duration,
-    repetition: usize,
+    repetition: Repetition,
     max_plies: u32,
 ) -> (GameResult, Vec<G::Move>) {
     let [first, second] = players;
-    let mut history = earlier.to_vec();
-    let mut p = *pos;
+    let mut line = opening.clone();
     let mut moves = Vec::new();
     for _ in 0..max_plies {
-        match p.status() {
+        match line.status(repetition) {
             Status::Win(crate::game::Player::First) => return (GameResult::FirstWins, moves),
             Status::Win(_) => return (GameResult::SecondWins, moves),
             Status::Draw => return (GameResult::Draw, moves),
             Status::Ongoing => {}
         }
-        let seen = history.iter().filter(|&&k| k == p.key()).count();
-        if G::Kind::REPEATS && seen + 1 >= repetition {
-            return (GameResult::Draw, moves);
-        }
-        let player = match p.side_to_move() {
+        let player = match line.position().side_to_move() {
             crate::game::Player::First => &mut *first,
             crate::game::Player::Second => &mut *second,
         };
-        let Some((mv, _)) = player.choose(&p, &history, think) else {
+        let Some((mv, _)) = player.choose(&line, think) else {
             break;
         };
-        history.push(p.key());
         moves.push(mv);
-        p = p.play(mv);
+        line.play(mv);
     }
     (GameResult::Draw, moves)
 }

@@ -21,6 +21,7 @@ pub mod connect;
 pub mod cube;
 pub mod geometry;
 pub mod grid;
+mod line;
 mod numbering;
 pub mod pentago;
 pub mod popout;
@@ -30,6 +31,7 @@ pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
 pub use geometry::Geometry;
 pub use grid::{Grid, Runtime, Shape, Standard};
+pub use line::{Line, Repetition};
 pub use pentago::Pentago;
 pub use popout::{PopMove, PopOut};
 
@@ -593,20 +595,4 @@ pub fn format_moves<G: Notation>(start: G, moves: &[G::Move]) -> String {
         pos = pos.play(m);
     }
     start.join_moves(&tokens)
-}
-
-/// The exact keys of the positions a sequence of moves from `start` passes through before its
-/// last position, oldest first: what counts for the repetition rule of games that repeat (none,
-/// in a game that never repeats).
-pub fn path_keys<G: Game>(start: G, moves: &[G::Move]) -> Vec<u128> {
-    if !G::Kind::REPEATS {
-        return Vec::new();
-    }
-    let mut pos = start;
-    let mut keys = Vec::with_capacity(moves.len());
-    for &m in moves {
-        keys.push(pos.key());
-        pos = pos.play(m);
-    }
-    keys
 }

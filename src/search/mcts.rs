@@ -10,7 +10,7 @@
 
 use super::limits::{Clock, Limits, Stop};
 use super::rng::SplitMix;
-use crate::game::{Kind, MoveList, Status, Tactics};
+use crate::game::{Kind, Line, MoveList, Repetition, Status, Tactics};
 
 /// What the search says of a move, for the side that plays it.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -59,17 +59,17 @@ struct Node<G: Tactics> {
     proven: Option<i32>,
 }
 
-/// Searches `pos` (ongoing) until the limits stop it, the root is proven or the tree holds
-/// `mem_bytes`. `earlier`: the exact keys of the positions before it, oldest first, for the
-/// repetition rule of games that repeat (`repetition`: the occurrence that draws).
+/// Searches the end of `line` (ongoing) until the limits stop it, the root is proven or the
+/// tree holds `mem_bytes`. The positions before it count for the repetition rule of games that
+/// repeat (`repetition`).
 pub fn search<G: Tactics>(
-    pos: &G,
-    earlier: &[u128],
-    repetition: usize,
+    line: &Line<G>,
+    repetition: Repetition,
     limits: Limits,
     mem_bytes: usize,
     rng: &mut SplitMix,
 ) -> Option<Outcome<G::Move>> {
+    let pos = line.position();
     if pos.status() != Status::Ongoing {
         return None;
     }
@@ -86,7 +86,7 @@ pub fn search<G: Tactics>(
             proven: None,
         }],
         capacity,
-        earlier: earlier.to_vec(),
+        earlier: line.earlier_keys().collect(),
         repetition,
         clock: Clock::new(limits),
     };
@@ -107,7 +107,7 @@ struct Tree<G: Tactics> {
     nodes: Vec<Node<G>>,
     capacity: u32,
     earlier: Vec<u128>,
-    repetition: usize,
+    repetition: Repetition,
     clock: Clock,
 }
 
@@ -183,7 +183,7 @@ impl<G: Tactics> Tree<G> {
                 Status::Draw => Some(0),
                 Status::Ongoing => {
                     let seen = path.iter().filter(|&&k| k == child.key()).count();
-                    (G::Kind::REPEATS && seen + 1 >= self.repetition).then_some(0)
+                    (G::Kind::REPEATS && self.repetition.draws(seen)).then_some(0)
                 }
             };
             self.nodes.push(Node {
@@ -374,8 +374,14 @@ mod tests {
             // them in moments.
             for line in lines {
                 let (pos, _) = play_moves(start, line).expect("moves");
-                let out = search(&pos, &[], 2, Limits::default(), 256 << 20, &mut rng)
-                    .expect("an open position");
+                let out = search(
+                    &Line::new(pos),
+                    Repetition::SECOND,
+                    Limits::default(),
+                    256 << 20,
+                    &mut rng,
+                )
+                .expect("an open position");
                 let exact = Minimax::new().value(&pos).signum();
                 assert_eq!(out.proven, Some(exact), "{w}x{h} k{k} {line}");
                 assert_eq!(out.stop, None);

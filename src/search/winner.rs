@@ -23,7 +23,7 @@
 
 use super::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use super::tt::{Bound, Scheme, Table, WriteLog};
-use crate::game::{MAX_MOVES, MoveList, Player, Repeating, Status, Tactics};
+use crate::game::{Line, MAX_MOVES, MoveList, Player, Repeating, Repetition, Status, Tactics};
 use arrayvec::ArrayVec;
 
 /// Restrictions on the attacker that make wins faster to prove.
@@ -50,8 +50,7 @@ pub struct WinSearch<G: Repeating + Tactics> {
     table: Table,
     log: WriteLog,
     symmetry: bool,
-    /// Occurrences of a position that end the game as a draw (2 or 3).
-    repetition: u32,
+    repetition: Repetition,
     /// Exact keys of the history and the current path.
     path: Vec<u128>,
     /// The length of the history at the start of `path`.
@@ -69,18 +68,13 @@ pub struct WinSearch<G: Repeating + Tactics> {
 }
 
 impl<G: Repeating + Tactics> WinSearch<G> {
-    /// A search with a table of `tt_mb` MiB; `repetition` is 2 or 3.
+    /// A search with a table of `tt_mb` MiB, under the repetition rule `repetition`.
     pub fn try_new(
         sample: &G,
         tt_mb: usize,
         symmetry: bool,
-        repetition: u32,
+        repetition: Repetition,
     ) -> Result<Self, String> {
-        if !(2..=3).contains(&repetition) {
-            return Err(format!(
-                "repetition rule {repetition}: a position must repeat 2 or 3 times to draw"
-            ));
-        }
         let table = Table::try_new(tt_mb, Scheme::TwoBig, sample.key_bits() + EXTRA_BITS)?;
         Ok(WinSearch {
             log: table.write_log(),
@@ -125,14 +119,13 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         self.nodes = 0;
     }
 
-    /// Whether `attacker` wins from `pos` under `handicap` (a draw is no), the positions of
-    /// `history` (exact keys, oldest first) having occurred before it.
+    /// Whether `attacker` wins from the end of `line` under `handicap` (a draw is no), the
+    /// positions before it counting for repetitions.
     pub fn wins(
         &mut self,
-        pos: &G,
+        line: &Line<G>,
         attacker: Player,
         handicap: Handicap,
-        history: &[u128],
     ) -> Result<bool, Stop> {
         if let Some(s) = self.stopped {
             return Err(s);
@@ -140,44 +133,46 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         self.attacker = attacker;
         self.handicap = handicap;
         self.path.clear();
-        self.path.extend_from_slice(history);
-        self.history_len = history.len();
+        self.path.extend(line.earlier_keys());
+        self.history_len = self.path.len();
         let backward = handicap.backward_moves.unwrap_or(0);
-        let (win, _) = self.search(pos, backward);
+        let (win, _) = self.search(line.position(), backward);
         match self.stopped {
             Some(s) => Err(s),
             None => Ok(win),
         }
     }
 
-    /// The weak value for the side to move (1 win, 0 draw, -1 loss), without handicaps.
-    pub fn value(&mut self, pos: &G, history: &[u128]) -> Result<i32, Stop> {
-        let me = pos.side_to_move();
-        if self.wins(pos, me, Handicap::default(), history)? {
+    /// The weak value for the side to move at the end of `line` (1 win, 0 draw, -1 loss),
+    /// without handicaps.
+    pub fn value(&mut self, line: &Line<G>) -> Result<i32, Stop> {
+        let me = line.position().side_to_move();
+        if self.wins(line, me, Handicap::default())? {
             Ok(1)
-        } else if self.wins(pos, me.opponent(), Handicap::default(), history)? {
+        } else if self.wins(line, me.opponent(), Handicap::default())? {
             Ok(-1)
         } else {
             Ok(0)
         }
     }
 
-    /// The fewest plies (from `pos`) in which `winner` can force a win, searching win-by-ply
-    /// limits of `pos.ply() + 1, + 3, …` up to `most` plies; `None` if none is within reach.
+    /// The fewest plies (from the end of `line`) in which `winner` can force a win, searching
+    /// win-by-ply limits of `ply + 1, + 3, …` up to `most` plies; `None` if none is within
+    /// reach.
     pub fn distance(
         &mut self,
-        pos: &G,
+        line: &Line<G>,
         winner: Player,
         most: u32,
-        history: &[u128],
     ) -> Result<Option<u32>, Stop> {
+        let pos = line.position();
         let first = if pos.side_to_move() == winner { 1 } else { 2 };
         for plies in (first..=most).step_by(2) {
             let handicap = Handicap {
                 max_plies: Some(pos.ply() + plies),
                 backward_moves: None,
             };
-            if self.wins(pos, winner, handicap, history)? {
+            if self.wins(line, winner, handicap)? {
                 return Ok(Some(plies));
             }
         }
@@ -224,8 +219,8 @@ impl<G: Repeating + Tactics> WinSearch<G> {
             Status::Ongoing => {}
         }
         let exact = pos.key();
-        let seen = self.path.iter().filter(|&&k| k == exact).count() as u32;
-        if seen + 1 >= self.repetition {
+        let seen = self.path.iter().filter(|&&k| k == exact).count();
+        if self.repetition.draws(seen) {
             return (false, true);
         }
         let attacking = pos.side_to_move() == self.attacker;

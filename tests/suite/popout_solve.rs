@@ -6,7 +6,7 @@
 use super::cli::inarow;
 use super::common::{SplitMix, shared_path, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
-use inarow::game::{Game, MoveList, Status};
+use inarow::game::{Game, Line, MoveList, Repetition, Status};
 use inarow::search::Stop;
 use inarow::search::winner::{Handicap, WinSearch};
 
@@ -76,30 +76,27 @@ fn random_positions_agree() {
             let mut dfpn = Engine::new(&g, options(Algorithm::DfPn, 2));
             let (mut wins, mut draws, mut losses) = (0, 0, 0);
             for _ in 0..count {
-                let mut pos = g;
-                let mut history = Vec::new();
+                let mut line = Line::new(g);
                 for _ in 0..4 + rng.below(24) {
+                    let pos = *line.position();
                     let mut moves = MoveList::new();
                     pos.legal_moves(&mut moves);
                     let open: Vec<_> = moves
                         .iter()
                         .copied()
-                        .filter(|&m| pos.play(m).status() == Status::Ongoing && !history.contains(&pos.play(m).key()))
+                        .filter(|&m| pos.play(m).status() == Status::Ongoing && line.occurrences_before(pos.play(m).key()) == 0)
                         .collect();
                     if open.is_empty() {
                         break;
                     }
-                    history.push(pos.key());
-                    pos = pos.play(open[rng.below(open.len())]);
+                    line.play(open[rng.below(open.len())]);
                 }
-                for engine in [&mut ab, &mut ab3, &mut dfpn] {
-                    engine.set_history(history.clone());
-                }
-                let a = ab.solve(&pos).score.expect("no limits");
-                let d = dfpn.solve(&pos).score.expect("no limits");
-                assert_eq!(a, d, "{spec} {pos:?} history {}", history.len());
+                let pos = *line.position();
+                let a = ab.solve(&line).score.expect("no limits");
+                let d = dfpn.solve(&line).score.expect("no limits");
+                assert_eq!(a, d, "{spec} {pos:?} history {}", line.moves().len());
                 if rule3 {
-                    assert_eq!(ab3.solve(&pos).score, Some(a), "{spec} {pos:?}: rule of 3");
+                    assert_eq!(ab3.solve(&line).score, Some(a), "{spec} {pos:?}: rule of 3");
                 }
                 match a {
                     1 => wins += 1,
@@ -273,9 +270,9 @@ fn command_line_scores_distances_and_certificates() {
 fn deep_lines_neither_overflow_nor_go_unreported() {
     // The two-valued search from 7x6 goes thousands of plies deep: stopped by a small bound.
     with_popout!(start("popout"), g => {
-        let mut search = WinSearch::try_new(&g, 16, true, 2).unwrap();
+        let mut search = WinSearch::try_new(&g, 16, true, Repetition::SECOND).unwrap();
         search.set_max_depth(60);
-        assert_eq!(search.value(&g, &[]), Err(Stop::Depth));
+        assert_eq!(search.value(&Line::new(g)), Err(Stop::Depth));
     });
     // The commands that once overflowed: the default method answers at once.
     for (args, want) in [
