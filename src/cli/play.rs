@@ -97,7 +97,7 @@ fn play<G: Tactics + Notation>(
             }
             Status::Ongoing => {}
         }
-        let first_to_move = pos.ply() % 2 == 0;
+        let first_to_move = pos.ply().is_multiple_of(2);
         let human_turn = match humans {
             Humans::First => first_to_move,
             Humans::Second => !first_to_move,

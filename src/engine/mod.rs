@@ -36,7 +36,7 @@ pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
 pub use checkpoint::Checkpoint;
 
-use crate::game::{Goal, Kind, Line, MoveList, Notation, Status, Tactics};
+use crate::game::{Goal, Kind, Line, MoveList, Notation, Start, Status, Tactics};
 use crate::search::alphabeta::SearchState;
 pub use crate::search::alphabeta::profile::Profile;
 use crate::search::pn::extract::extract_for_verdict;
@@ -471,10 +471,10 @@ impl<G: Tactics> Engine<G> {
     /// Runs `f` on the search stack with `at` as the game line under way.
     fn searching<R: Send>(
         &mut self,
-        at: impl Into<Line<G>>,
+        at: &impl Start<G>,
         f: impl FnOnce(&mut Self) -> R + Send,
     ) -> R {
-        let line = at.into();
+        let line = at.to_line();
         self.on_search_stack(move |engine| {
             engine.game = line;
             f(engine)
@@ -483,7 +483,7 @@ impl<G: Tactics> Engine<G> {
 
     /// The score of a position, or of the end of a game line (whose earlier positions count
     /// for the repetition rule).
-    pub fn solve(&mut self, at: impl Into<Line<G>>) -> Report<G::Move> {
+    pub fn solve(&mut self, at: &impl Start<G>) -> Report<G::Move> {
         self.searching(at, Self::solve_here)
     }
 
@@ -507,7 +507,7 @@ impl<G: Tactics> Engine<G> {
     /// Whether the side to move wins, the two-valued question (a draw counts as no): the
     /// report's score is 1 for a win, 0 for no win. Cheaper than the value: alpha-beta makes
     /// one null-window test, a proof-number search one proof.
-    pub fn wins(&mut self, at: impl Into<Line<G>>) -> Report<G::Move> {
+    pub fn wins(&mut self, at: &impl Start<G>) -> Report<G::Move> {
         self.searching(at, |engine| {
             engine.start_limits();
             let start = Instant::now();
@@ -532,12 +532,12 @@ impl<G: Tactics> Engine<G> {
 
     /// The score, every move that reaches it, and a principal variation. A limit that stops
     /// the line keeps the moves and the line found so far, and says so in `stopped`.
-    pub fn solve_detailed(&mut self, at: impl Into<Line<G>>) -> Report<G::Move> {
+    pub fn solve_detailed(&mut self, at: &impl Start<G>) -> Report<G::Move> {
         self.searching(at, |engine| engine.detailed(true))
     }
 
     /// The score and every move that reaches it, without a line.
-    pub fn solve_moves(&mut self, at: impl Into<Line<G>>) -> Report<G::Move> {
+    pub fn solve_moves(&mut self, at: &impl Start<G>) -> Report<G::Move> {
         self.searching(at, |engine| engine.detailed(false))
     }
 
@@ -563,7 +563,7 @@ impl<G: Tactics> Engine<G> {
 
     /// A line of perfect play from a position whose score is `score`, as far as the limits (set
     /// with [`Engine::set_limits`], started here) let it go: it may end before the game does.
-    pub fn line(&mut self, at: impl Into<Line<G>>, score: i32) -> Vec<G::Move> {
+    pub fn line(&mut self, at: &impl Start<G>, score: i32) -> Vec<G::Move> {
         self.searching(at, |engine| {
             engine.start_limits();
             engine.walk_line(score).0
@@ -637,7 +637,7 @@ impl<G: Tactics> Engine<G> {
 
     /// The score of every legal move, best first (moves of equal score in the game's order).
     /// Limits apply to the whole analysis; moves not reached have no score.
-    pub fn analyze(&mut self, at: impl Into<Line<G>>) -> Vec<MoveScore<G::Move>> {
+    pub fn analyze(&mut self, at: &impl Start<G>) -> Vec<MoveScore<G::Move>> {
         self.searching(at, |engine| {
             engine.start_limits();
             let pos = *engine.game.position();

@@ -359,7 +359,7 @@ impl<G: Tactics> Player<G> {
                 ..limits
             });
             let mut pv = vec![best];
-            pv.extend(engine.line(line.played(best), -score));
+            pv.extend(engine.line(&line.played(best), -score));
             let complete = moves.iter().all(|m| m.1.is_exact());
             return Some(Analysis {
                 moves,

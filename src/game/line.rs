@@ -150,20 +150,21 @@ impl<G: Notation> Line<G> {
     }
 }
 
-impl<G: Game> From<G> for Line<G> {
-    fn from(position: G) -> Line<G> {
-        Line::new(position)
+/// Where a search starts: a position (a line of no moves) or a game line (whose earlier
+/// positions count for the repetition rule).
+pub trait Start<G: Game> {
+    /// The game line from here.
+    fn to_line(&self) -> Line<G>;
+}
+
+impl<G: Game> Start<G> for G {
+    fn to_line(&self) -> Line<G> {
+        Line::new(*self)
     }
 }
 
-impl<G: Game> From<&G> for Line<G> {
-    fn from(position: &G) -> Line<G> {
-        Line::new(*position)
-    }
-}
-
-impl<G: Game> From<&Line<G>> for Line<G> {
-    fn from(line: &Line<G>) -> Line<G> {
-        line.clone()
+impl<G: Game> Start<G> for Line<G> {
+    fn to_line(&self) -> Line<G> {
+        self.clone()
     }
 }

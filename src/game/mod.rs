@@ -31,7 +31,7 @@ pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
 pub use geometry::Geometry;
 pub use grid::{Grid, Runtime, Shape, Standard};
-pub use line::{Line, Repetition};
+pub use line::{Line, Repetition, Start};
 pub use pentago::Pentago;
 pub use popout::{PopMove, PopOut};
 
