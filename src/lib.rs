@@ -17,8 +17,11 @@
 
 pub mod certificate;
 pub mod engine;
+pub mod error;
 pub mod game;
 pub mod limits;
 pub(crate) mod memory;
 pub mod search;
 pub mod solvers;
+
+pub use error::Error;

@@ -70,7 +70,8 @@ fn text(data: &[u8]) -> String {
 }
 
 /// An error a user sees: one line.
-fn check_message(message: &str) {
+fn check_message(message: &impl ToString) {
+    let message = &message.to_string();
     assert!(!message.is_empty(), "an empty error message");
     assert!(
         !message.chars().any(char::is_control),
@@ -81,7 +82,10 @@ fn check_message(message: &str) {
 /// Game specs: parsed; a valid one prints back to itself and gives a start position.
 pub fn spec(data: &[u8]) {
     match text(data).parse::<GameSpec>() {
-        Err(e) => check_message(&e),
+        Err(e) => {
+            assert!(matches!(e, inarow::Error::Spec(_)), "{e:?}");
+            check_message(&e)
+        }
         Ok(spec) => {
             let again: GameSpec = spec.to_string().parse().expect("a printed spec parses");
             assert_eq!(again, spec);
@@ -246,7 +250,9 @@ pub fn partial(data: &[u8]) {
                     .expect("a build from scratch");
             })
         });
-        let result = Book::build(small, 3, &out, &mut book_engine(&small), |_, _| {}).map(|_| ());
+        let result = Book::build(small, 3, &out, &mut book_engine(&small), |_, _| {})
+            .map(|_| ())
+            .map_err(String::from);
         (result, reference)
     };
     match result {

@@ -4,6 +4,7 @@
 //! value, and [`WinSearch`] for the distance.
 
 use super::{Algorithm, Options};
+use crate::error::Error;
 use crate::game::{
     Bounded, Game, Goal, KindVisitor, Line, Method, Player, Repeating, Repetition, Status, Tactics,
 };
@@ -68,7 +69,7 @@ pub(super) struct Build<'a, G> {
 }
 
 impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
-    type Output = Result<(Box<dyn Backend<G>>, Algorithm), String>;
+    type Output = Result<(Box<dyn Backend<G>>, Algorithm), Error>;
 
     fn bounded(self) -> Self::Output
     where
@@ -76,10 +77,10 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
     {
         let o = self.options;
         if !o.handicap.is_none() {
-            return Err(format!(
+            return Err(Error::Unsupported(format!(
                 "handicaps apply to games whose positions repeat, not to {}",
                 self.sample.name()
-            ));
+            )));
         }
         let default = match G::METHOD {
             Method::DfPn => Algorithm::DfPn,
@@ -87,7 +88,9 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
         };
         let method = o.algorithm.unwrap_or(default);
         let backend: Box<dyn Backend<G>> = match method {
-            Algorithm::AlphaBeta => Box::new(AlphaBeta::try_new(self.sample, o.config.clone())?),
+            Algorithm::AlphaBeta => {
+                Box::new(AlphaBeta::try_new(self.sample, o.config.clone()).map_err(Error::Memory)?)
+            }
             Algorithm::Minimax => Box::new(Reference {
                 minimax: Minimax::new(),
                 nodes: 0,
@@ -106,7 +109,9 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
     {
         let (o, name) = (self.options, self.sample.name());
         if o.config.threads > 1 {
-            return Err(format!("--threads: {name} is searched on one thread"));
+            return Err(Error::Unsupported(format!(
+                "--threads: {name} is searched on one thread"
+            )));
         }
         // df-pn by default; the two-valued search where only it applies.
         let default = if o.repetition == 2 && o.handicap.is_none() {
@@ -118,25 +123,27 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
         let value = match method {
             Algorithm::AlphaBeta => None,
             Algorithm::Tss => {
-                return Err(format!(
+                return Err(Error::Unsupported(format!(
                     "tss: {name} has no threat-space search (its positions repeat)"
-                ));
+                )));
             }
             Algorithm::Minimax => {
-                return Err(format!(
+                return Err(Error::Unsupported(format!(
                     "minimax: the exhaustive reference needs a game with a length bound, and \
                      {name} repeats"
-                ));
+                )));
             }
             family => {
                 if o.repetition != 2 {
-                    return Err(format!(
+                    return Err(Error::Unsupported(format!(
                         "--repetition {}: the proof-number searches know the rule of 2 only",
                         o.repetition
-                    ));
+                    )));
                 }
                 if !o.handicap.is_none() {
-                    return Err("handicaps apply to the alpha-beta search only".into());
+                    return Err(Error::Unsupported(
+                        "handicaps apply to the alpha-beta search only".into(),
+                    ));
                 }
                 Some(prover(family, o)?)
             }
@@ -144,7 +151,8 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
         let win = if value.is_none() || o.distance {
             let c = &o.config;
             let rule = Repetition::new(o.repetition)?;
-            let search = WinSearch::try_new(self.sample, c.tt_mb, c.symmetry, rule)?;
+            let search = WinSearch::try_new(self.sample, c.tt_mb, c.symmetry, rule)
+                .map_err(Error::Memory)?;
             Some(Box::new(search))
         } else {
             None
@@ -164,13 +172,13 @@ fn earlier_keys<G: Game>(line: &Line<G>) -> Vec<u128> {
 }
 
 /// The proof-number search of a family.
-fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G>>, String> {
+fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G>>, Error> {
     let mem_bytes = o.mem_bytes()?;
     Ok(match family {
         Algorithm::Pns => Box::new(Pns::new(mem_bytes, o.limits, o.heuristic_init)),
         Algorithm::Pn2 => Box::new(Pn2::new(mem_bytes, o.limits, o.heuristic_init)),
         _ => {
-            let mut dfpn = DfPn::try_new(mem_bytes, o.limits)?;
+            let mut dfpn = DfPn::try_new(mem_bytes, o.limits).map_err(Error::Memory)?;
             dfpn.set_threat_search(o.dfpn_threats);
             Box::new(dfpn)
         }

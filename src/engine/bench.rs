@@ -337,7 +337,7 @@ fn pentago_benchmark(data: &Path) -> Check {
     };
     let mut engine = match Engine::try_new(&start, Options::default()) {
         Ok(e) => e,
-        Err(e) => return check(&name, false, e),
+        Err(e) => return check(&name, false, e.to_string()),
     };
     let began = Instant::now();
     let report = engine.solve(&root);
@@ -380,7 +380,7 @@ fn empty_board(spec: &str, expected: i32, threads: usize) -> Check {
     let name = format!("empty {spec}");
     let game = match spec.parse::<GameSpec>() {
         Ok(game) => game,
-        Err(e) => return check(&name, false, e),
+        Err(e) => return check(&name, false, e.to_string()),
     };
     let solve = |options: Options| {
         with_game!(game.start(), start => {
@@ -403,7 +403,7 @@ fn empty_board(spec: &str, expected: i32, threads: usize) -> Check {
                 weak_elapsed.as_secs_f64()
             ),
         ),
-        Err(e) => check(&name, false, e),
+        Err(e) => check(&name, false, e.to_string()),
     }
 }
 
@@ -438,7 +438,7 @@ fn public_set(data: &Path, spec: &str, relative: &str, lines: usize) -> Check {
             }
             check(relative, problems.is_empty() && tally.n == lines, detail)
         }
-        Err(e) => check(relative, false, e),
+        Err(e) => check(relative, false, e.to_string()),
     }
 }
 
@@ -466,6 +466,6 @@ fn popout_board(spec: &str, expected: i32) -> Check {
                 seconds.as_secs_f64()
             ),
         ),
-        Err(e) => check(&name, false, e),
+        Err(e) => check(&name, false, e.to_string()),
     }
 }

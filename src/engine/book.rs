@@ -29,6 +29,7 @@ use super::file::{
     crc_field, field, header_fields, number_field, remove_build_files, with_suffix,
     write_atomically, write_error,
 };
+use crate::error::Error;
 use crate::game::{
     Bounded, Game, Kind, KindVisitor, MoveList, Repeating, Status, Tactics, one_line,
 };
@@ -151,16 +152,23 @@ impl Book {
     }
 
     /// Reads and checks a book for `game` (a [`Game::name`]).
-    pub fn load(path: &Path, game: &str) -> Result<Book, String> {
+    ///
+    /// # Errors
+    /// [`Error::File`] for a file that cannot be read, is damaged, or is for another game.
+    pub fn load(path: &Path, game: &str) -> Result<Book, Error> {
         let shown = path.display();
-        let bytes = fs::read(path).map_err(|e| format!("cannot read book '{shown}': {e}"))?;
+        let bytes = fs::read(path)
+            .map_err(|e| Error::File(one_line(&format!("cannot read book '{shown}': {e}"))))?;
         Self::parse(&bytes, &shown.to_string(), game)
     }
 
     /// Checks and decodes the bytes of a book file for `game`; `shown` names the file in
     /// errors.
-    pub fn parse(bytes: &[u8], shown: &str, game: &str) -> Result<Book, String> {
-        Self::decode_file(bytes, shown, game).map_err(|e| one_line(&e))
+    ///
+    /// # Errors
+    /// As [`Book::load`].
+    pub fn parse(bytes: &[u8], shown: &str, game: &str) -> Result<Book, Error> {
+        Self::decode_file(bytes, shown, game).map_err(|e| Error::File(one_line(&e)))
     }
 
     fn decode_file(bytes: &[u8], shown: &str, game: &str) -> Result<Book, String> {
@@ -207,13 +215,18 @@ impl Book {
     /// `engine` (its limits apply to each position). `progress(done, total)` follows the
     /// positions at the book's depth. An interrupted build keeps `out.partial` and resumes
     /// from it.
+    ///
+    /// # Errors
+    /// [`Error::Search`] when a limit stops the build (the solved positions are kept),
+    /// [`Error::File`] when a file cannot be read or written, [`Error::Unsupported`] for a
+    /// game without a length bound.
     pub fn build<G: Tactics>(
         start: G,
         depth: u32,
         out: &Path,
         engine: &mut Engine<G>,
         progress: impl FnMut(usize, usize),
-    ) -> Result<BuildStats, String> {
+    ) -> Result<BuildStats, Error> {
         G::Kind::visit(BuildBook {
             start,
             depth,
@@ -221,7 +234,6 @@ impl Book {
             engine,
             progress,
         })
-        .map_err(|e| one_line(&e))
     }
 
     fn build_bounded<G: Bounded + Tactics>(
@@ -230,14 +242,16 @@ impl Book {
         out: &Path,
         engine: &mut Engine<G>,
         mut progress: impl FnMut(usize, usize),
-    ) -> Result<BuildStats, String> {
+    ) -> Result<BuildStats, Error> {
+        let file = |e: String| Error::File(one_line(&e));
         let game = start.name();
         let width = key_bytes(start.key_bits());
         let levels = positions_by_ply(start, depth);
         let partial_path = with_suffix(out, ".partial");
         let deepest = levels.last().map_or(&[][..], |l| &l[..]);
         let deepest_keys: HashSet<u128> = deepest.iter().map(|p| p.canonical_key()).collect();
-        let mut known = read_partial(&partial_path, &game, depth, width, &deepest_keys)?;
+        let mut known =
+            read_partial(&partial_path, &game, depth, width, &deepest_keys).map_err(file)?;
         let mut stats = BuildStats {
             resumed: deepest
                 .iter()
@@ -251,7 +265,7 @@ impl Book {
         let partial_len =
             (partial_header(&game, depth, width).len() + total * partial_record_len(width)) as u64;
         let mut partial = open_partial(&partial_path, &game, depth, width, known.len())
-            .map_err(|e| write_error(&partial_path, partial_len, &e))?;
+            .map_err(|e| file(write_error(&partial_path, partial_len, &e)))?;
         let mut done = stats.resumed;
         progress(done, total);
         for pos in deepest {
@@ -265,12 +279,12 @@ impl Book {
                 let why = report
                     .stopped
                     .map_or("stopped".to_string(), |s| s.to_string());
-                return Err(format!(
+                return Err(Error::Search(one_line(&format!(
                     "book build stopped at {} of {total} positions ({why}); '{}' keeps the \
                      solved ones: run the same command again to resume",
                     done,
                     partial_path.display()
-                ));
+                ))));
             };
             let mut record = key.to_le_bytes()[..width].to_vec();
             record.push(score as i8 as u8);
@@ -278,7 +292,7 @@ impl Book {
             partial
                 .write_all(&record)
                 .and_then(|_| partial.flush())
-                .map_err(|e| write_error(&partial_path, partial_len, &e))?;
+                .map_err(|e| file(write_error(&partial_path, partial_len, &e)))?;
             known.insert(key, score as i8);
             stats.solved += 1;
             done += 1;
@@ -293,10 +307,10 @@ impl Book {
                     known.get(&child.canonical_key()).map(|&s| s as i32)
                 })
                 .ok_or_else(|| {
-                    format!(
+                    Error::Search(format!(
                         "internal error: a child of a ply-{} position is missing from the book",
                         pos.ply()
-                    )
+                    ))
                 })?;
                 known.insert(pos.canonical_key(), score as i8);
             }
@@ -314,7 +328,7 @@ impl Book {
             records.len(),
             crc32fast::hash(&body)
         );
-        write_atomically(out, header.as_bytes(), &body)?;
+        write_atomically(out, header.as_bytes(), &body).map_err(file)?;
         remove_build_files(out);
         stats.entries = records.len();
         Ok(stats)
@@ -331,7 +345,7 @@ struct BuildBook<'a, G: Tactics, P> {
 }
 
 impl<G: Tactics, P: FnMut(usize, usize)> KindVisitor<G> for BuildBook<'_, G, P> {
-    type Output = Result<BuildStats, String>;
+    type Output = Result<BuildStats, Error>;
 
     fn bounded(self) -> Self::Output
     where
@@ -344,10 +358,10 @@ impl<G: Tactics, P: FnMut(usize, usize)> KindVisitor<G> for BuildBook<'_, G, P> 
     where
         G: Repeating,
     {
-        Err(format!(
+        Err(Error::Unsupported(format!(
             "a book holds exact scores, and {} has none: its positions repeat",
             self.start.name()
-        ))
+        )))
     }
 }
 

@@ -20,6 +20,7 @@
 //! one; it loads only into a table of the same geometry (the same `--tt-mb`).
 
 use super::file::{field, header_fields, number_field, read_head, write_atomically_with};
+use crate::error::Error;
 use crate::search::alphabeta::SearchState;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
@@ -41,7 +42,10 @@ impl Checkpoint {
     /// The checkpoint of a run of `game` kept at `path`. If the file exists, `state` is
     /// filled from it; a file that is damaged, for another game or for a table of another
     /// size is an error (and leaves the table empty). Whether a file was loaded comes back too.
-    pub fn open(path: &Path, game: &str, state: SearchState) -> Result<(Checkpoint, bool), String> {
+    ///
+    /// # Errors
+    /// [`Error::File`] for a file that cannot be read, or is damaged or made for another run.
+    pub fn open(path: &Path, game: &str, state: SearchState) -> Result<(Checkpoint, bool), Error> {
         let checkpoint = Checkpoint {
             path: path.to_path_buf(),
             game: game.to_string(),
@@ -49,11 +53,16 @@ impl Checkpoint {
         };
         let loaded = match File::open(path) {
             Ok(file) => {
-                checkpoint.load(file)?;
+                checkpoint.load(file).map_err(Error::File)?;
                 true
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
-            Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
+            Err(e) => {
+                return Err(Error::File(format!(
+                    "cannot read '{}': {e}",
+                    path.display()
+                )));
+            }
         };
         Ok((checkpoint, loaded))
     }
@@ -63,7 +72,14 @@ impl Checkpoint {
     }
 
     /// Writes what the searches know now (they may be running).
-    pub fn save(&self) -> Result<u64, String> {
+    ///
+    /// # Errors
+    /// [`Error::File`] when the file cannot be written.
+    pub fn save(&self) -> Result<u64, Error> {
+        self.write().map_err(Error::File)
+    }
+
+    fn write(&self) -> Result<u64, String> {
         let tests = self.state.tests.entries();
         let mut header = format!("{MAGIC}\ngame {}\n", self.game);
         for (name, value) in GEOMETRY.iter().zip(self.state.table.geometry()) {
@@ -156,6 +172,13 @@ mod tests {
     use crate::search::tt::{Bound, Scheme, Table};
     use std::sync::Arc;
 
+    /// The message of a checkpoint refused, whose error is of the file's kind.
+    fn refused(opened: Result<(Checkpoint, bool), Error>) -> String {
+        let e = opened.err().expect("the file is refused");
+        assert!(matches!(e, Error::File(_)), "{e:?}");
+        e.to_string()
+    }
+
     fn state(mb: usize, key_bits: u32) -> SearchState {
         SearchState {
             table: Arc::new(Table::new(mb, Scheme::TwoBig, key_bits)),
@@ -201,14 +224,12 @@ mod tests {
             assert_eq!(fresh.tests.entries(), vec![(keys[0], -3, 5)]);
 
             let other = Checkpoint::open(&path, "connect4", state(1, key_bits));
-            let other = other.err().unwrap();
+            let other = refused(other);
             assert!(
                 other.contains("is for connect4:5x4:k4, not for connect4"),
                 "{other}"
             );
-            let bigger = Checkpoint::open(&path, game, state(2, key_bits))
-                .err()
-                .unwrap();
+            let bigger = refused(Checkpoint::open(&path, game, state(2, key_bits)));
             assert!(bigger.contains("--tt-mb"), "{bigger}");
 
             let mut bytes = std::fs::read(&path).unwrap();
@@ -216,18 +237,14 @@ mod tests {
             bytes[last] ^= 1;
             std::fs::write(&path, &bytes).unwrap();
             let damaged = state(1, key_bits);
-            let error = Checkpoint::open(&path, game, damaged.clone())
-                .err()
-                .unwrap();
+            let error = refused(Checkpoint::open(&path, game, damaged.clone()));
             assert!(error.contains("checksum mismatch"), "{error}");
             assert!(
                 keys.iter().all(|&k| damaged.table.probe(k).is_none()),
                 "a damaged file leaves the table empty"
             );
             std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-            let cut = Checkpoint::open(&path, game, state(1, key_bits))
-                .err()
-                .unwrap();
+            let cut = refused(Checkpoint::open(&path, game, state(1, key_bits)));
             assert!(cut.contains("truncated"), "{cut}");
             std::fs::remove_file(&path).unwrap();
         }

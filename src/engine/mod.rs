@@ -44,6 +44,7 @@ use crate::search::pn::{DfPn, Prover, Verdict};
 use crate::search::retro::Lookup;
 use crate::search::score::{end_ply, win_at};
 
+use crate::error::Error;
 use backend::{Backend, Build};
 use book::Book;
 use oracle::{Known, Oracle};
@@ -81,8 +82,8 @@ impl Algorithm {
 }
 
 impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
         match s {
             "pns" => Ok(Algorithm::Pns),
             "pn2" => Ok(Algorithm::Pn2),
@@ -90,10 +91,10 @@ impl FromStr for Algorithm {
             "minimax" => Ok(Algorithm::Minimax),
             "tss" => Ok(Algorithm::Tss),
             _ => s.parse::<Driver>().map(|_| Algorithm::AlphaBeta).map_err(|_| {
-                format!(
+                Error::Input(format!(
                     "unknown algorithm '{s}': expected gallop, bisect, mtdf, deepening, ab, pns, \
                      pn2, dfpn, minimax or tss"
-                )
+                ))
             }),
         }
     }
@@ -157,10 +158,10 @@ impl Default for Options {
 }
 
 impl Options {
-    fn mem_bytes(&self) -> Result<usize, String> {
-        self.mem_mb
-            .checked_mul(1 << 20)
-            .ok_or_else(|| format!("memory budget of {} MiB is too large", self.mem_mb))
+    fn mem_bytes(&self) -> Result<usize, Error> {
+        self.mem_mb.checked_mul(1 << 20).ok_or_else(|| {
+            Error::Input(format!("memory budget of {} MiB is too large", self.mem_mb))
+        })
     }
 }
 
@@ -248,24 +249,29 @@ impl<G: Tactics> Engine<G> {
 
     /// Like [`Engine::new`], but settings that do not fit the game, or a table the machine
     /// cannot hold, are an error.
-    pub fn try_new(sample: &G, options: Options) -> Result<Self, String> {
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for settings that do not fit the game or each other,
+    /// [`Error::Memory`] for a table the machine cannot hold, [`Error::Input`] for a memory
+    /// budget past the address space.
+    pub fn try_new(sample: &G, options: Options) -> Result<Self, Error> {
         let mem_bytes = options.mem_bytes()?;
         if options.weak && options.distance {
-            return Err(
+            return Err(Error::Unsupported(
                 "--distance needs more than --weak: win / draw / loss says nothing of \
                         when the game ends"
                     .into(),
-            );
+            ));
         }
         let weak_only = options.algorithm.is_some_and(Algorithm::is_weak_only)
             || (G::WEAK_BY_DEFAULT && options.algorithm.is_none() && !options.distance);
         let own_solver = options.algorithm.is_none() && (options.weak || weak_only);
         if options.distance && weak_only && !G::Kind::REPEATS {
-            return Err(format!(
+            return Err(Error::Unsupported(format!(
                 "--distance: {} scores are exact only with alpha-beta, not with {}",
                 sample.name(),
                 options.algorithm.expect("weak-only is some")
-            ));
+            )));
         }
         let (backend, method) = G::Kind::visit(Build {
             sample,
@@ -316,17 +322,20 @@ impl<G: Tactics> Engine<G> {
 
     /// Answers positions in `book` from it, before searching and inside the search (alpha-beta
     /// only); checks that it is for this game.
-    pub fn set_book(&mut self, sample: &G, book: Arc<Book>) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for a book of another game, or an algorithm that reads none.
+    pub fn set_book(&mut self, sample: &G, book: Arc<Book>) -> Result<(), Error> {
         if book.game() != sample.name() {
-            return Err(format!(
+            return Err(Error::Unsupported(format!(
                 "the book is for {}, not for {}",
                 book.game(),
                 sample.name()
-            ));
+            )));
         }
-        self.backend
-            .set_oracle(book.clone())
-            .map_err(|e| format!("{e}, not with this algorithm on {}", sample.name()))?;
+        self.backend.set_oracle(book.clone()).map_err(|e| {
+            Error::Unsupported(format!("{e}, not with this algorithm on {}", sample.name()))
+        })?;
         self.add_stored(Box::new(book));
         Ok(())
     }
@@ -660,22 +669,30 @@ impl<G: Tactics> Engine<G> {
     /// Certificates of the value of `pos` (solved weakly): one for a win or a loss (the winner's
     /// strategy), two for a draw (each side's strategy for not losing). Uses a df-pn search
     /// under the engine's limits and memory budget, whatever the engine's own algorithm.
-    pub fn certificates(&mut self, pos: &G) -> Result<Vec<Certificate<G>>, String> {
+    ///
+    /// # Errors
+    /// [`Error::Search`] when a limit stops the proof or its extraction; [`Error::Memory`] for
+    /// a budget too small for the df-pn table.
+    pub fn certificates(&mut self, pos: &G) -> Result<Vec<Certificate<G>>, Error> {
         Ok(self.certify(pos)?.certificates)
     }
 
     /// [`Engine::certificates`], with the weak value they show and what the search did: one
     /// df-pn search both answers and proves.
-    pub fn certify(&mut self, pos: &G) -> Result<Certified<G>, String> {
+    ///
+    /// # Errors
+    /// As [`Engine::certificates`].
+    pub fn certify(&mut self, pos: &G) -> Result<Certified<G>, Error> {
         let (mem_bytes, limits, threats) = (self.mem_bytes, self.limits, self.dfpn_threats);
+        let stopped = |e: Stop| Error::Search(e.to_string());
         self.on_search_stack(|_| {
             let started = Instant::now();
-            let mut dfpn = DfPn::try_new(mem_bytes, limits)?;
+            let mut dfpn = DfPn::try_new(mem_bytes, limits).map_err(Error::Memory)?;
             dfpn.set_threat_search(threats);
-            let win = dfpn.prove(pos, Goal::Win).map_err(|e| e.to_string())?;
+            let win = dfpn.prove(pos, Goal::Win).map_err(stopped)?;
             let mut verdicts = vec![(Goal::Win, win)];
             if win == Verdict::Disproven {
-                let not_lose = dfpn.prove(pos, Goal::NotLose).map_err(|e| e.to_string())?;
+                let not_lose = dfpn.prove(pos, Goal::NotLose).map_err(stopped)?;
                 // A loss is the opponent's win: one certificate is enough.
                 verdicts = match not_lose {
                     Verdict::Disproven => vec![(Goal::NotLose, not_lose)],
@@ -690,7 +707,8 @@ impl<G: Tactics> Engine<G> {
             let certificates = verdicts
                 .into_iter()
                 .map(|(goal, verdict)| {
-                    extract_for_verdict(&mut dfpn, pos, goal, verdict).map_err(|e| e.to_string())
+                    extract_for_verdict(&mut dfpn, pos, goal, verdict)
+                        .map_err(|e| Error::Search(e.to_string()))
                 })
                 .collect::<Result<_, _>>()?;
             let stats = dfpn.stats();
@@ -712,7 +730,10 @@ impl<G: Tactics> Engine<G> {
 
     /// The certificates of the position `moves` reach from `start`, as the text of a
     /// certificate file that `inarow verify` reads.
-    pub fn certificate_file(&mut self, start: &G, moves: &[G::Move]) -> Result<String, String>
+    ///
+    /// # Errors
+    /// As [`Engine::certificates`].
+    pub fn certificate_file(&mut self, start: &G, moves: &[G::Move]) -> Result<String, Error>
     where
         G: Notation,
     {

@@ -3,6 +3,7 @@
 //! where a solver, a book or a database settled them, an estimate otherwise.
 
 use super::{Engine, Limits, Options};
+use crate::error::Error;
 use crate::game::{Kind, Line, MoveList, Repetition, Status, Tactics};
 use crate::search::heuristic::{self, Value};
 use crate::search::mcts::{self, Estimate};
@@ -30,8 +31,8 @@ pub enum Level {
 }
 
 impl FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Level, Error> {
         Ok(match s {
             "random" => Level::Random,
             "mcts" => Level::Mcts,
@@ -40,13 +41,17 @@ impl FromStr for Level {
             _ => match s.strip_prefix("depth") {
                 Some(n) => match n.parse::<u32>() {
                     Ok(n @ 1..=64) => Level::Depth(n),
-                    _ => return Err(format!("'{s}': a depth is 1-64 plies, like depth3")),
+                    _ => {
+                        return Err(Error::Input(format!(
+                            "'{s}': a depth is 1-64 plies, like depth3"
+                        )));
+                    }
                 },
                 None => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "unknown engine '{s}': random, depthN (N plies of alpha-beta), mcts, \
                          alphabeta or best"
-                    ));
+                    )));
                 }
             },
         })
@@ -173,7 +178,10 @@ impl<G: Tactics> Player<G> {
     /// An engine of `level`; `options` configure the exact solver of [`Level::Best`] (its
     /// limits are set on each call from the thinking time), which answers from the game's
     /// built-in book where there is one.
-    pub fn new(level: Level, sample: &G, options: Options, seed: u64) -> Result<Self, String> {
+    ///
+    /// # Errors
+    /// As [`Engine::try_new`].
+    pub fn new(level: Level, sample: &G, options: Options, seed: u64) -> Result<Self, Error> {
         let exact = match level {
             Level::Best => {
                 let mut engine = Engine::try_new(sample, options.clone())?;
@@ -187,7 +195,10 @@ impl<G: Tactics> Player<G> {
 
     /// An engine of level [`Level::Best`] around an exact solver already set up (with a book
     /// or a database).
-    pub fn with_engine(engine: Engine<G>, options: &Options, seed: u64) -> Result<Self, String> {
+    ///
+    /// # Errors
+    /// As [`Engine::try_new`], for the options.
+    pub fn with_engine(engine: Engine<G>, options: &Options, seed: u64) -> Result<Self, Error> {
         Self::build(Level::Best, Some(engine), options, seed)
     }
 
@@ -196,7 +207,7 @@ impl<G: Tactics> Player<G> {
         exact: Option<Engine<G>>,
         options: &Options,
         seed: u64,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, Error> {
         Ok(Player {
             level,
             exact,

@@ -17,6 +17,7 @@ use super::cube::{Gravity, Qubic};
 use super::grid::{Grid, Runtime, Standard};
 use super::pentago::Pentago;
 use super::popout::PopOut;
+use crate::error::Error;
 use std::fmt;
 use std::str::FromStr;
 
@@ -68,76 +69,83 @@ impl fmt::Display for GameSpec {
 }
 
 impl FromStr for GameSpec {
-    type Err = String;
+    type Err = Error;
 
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = |why: &str| super::one_line(&format!("bad game spec '{s}': {why}"));
-        let mut parts = s.trim().split(':');
-        let name = parts.next().unwrap_or_default();
-        let size = |part: Option<&str>| -> Result<(u32, u32), String> {
-            match part {
-                None => Ok((7, 6)),
-                Some(size) => {
-                    let (w, h) = size
-                        .split_once('x')
-                        .ok_or_else(|| bad("the size must look like 7x6"))?;
-                    let w = w.parse().map_err(|_| bad("width is not a number"))?;
-                    let h = h.parse().map_err(|_| bad("height is not a number"))?;
-                    Ok((w, h))
-                }
+    /// # Errors
+    /// [`Error::Spec`] for a spec that names no game, or a board out of range.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        parse_spec(s).map_err(Error::Spec)
+    }
+}
+
+/// [`GameSpec::from_str`], with the message of what is wrong.
+fn parse_spec(s: &str) -> Result<GameSpec, String> {
+    let bad = |why: &str| super::one_line(&format!("bad game spec '{s}': {why}"));
+    let mut parts = s.trim().split(':');
+    let name = parts.next().unwrap_or_default();
+    let size = |part: Option<&str>| -> Result<(u32, u32), String> {
+        match part {
+            None => Ok((7, 6)),
+            Some(size) => {
+                let (w, h) = size
+                    .split_once('x')
+                    .ok_or_else(|| bad("the size must look like 7x6"))?;
+                let w = w.parse().map_err(|_| bad("width is not a number"))?;
+                let h = h.parse().map_err(|_| bad("height is not a number"))?;
+                Ok((w, h))
             }
-        };
-        match name {
-            "connect4" => {
-                let (width, height) = size(parts.next())?;
-                let k = match parts.next() {
-                    None => 4,
-                    Some(k) => k
-                        .strip_prefix('k')
-                        .and_then(|k| k.parse().ok())
-                        .ok_or_else(|| bad("k must look like k4"))?,
-                };
-                if parts.next().is_some() {
-                    return Err(bad("too many fields; expected connect4:WxH:kK"));
-                }
-                Grid::new(width, height, k).map_err(|e| bad(&e))?;
-                Ok(GameSpec::Connect { width, height, k })
-            }
-            "popout" => {
-                let (width, height) = size(parts.next())?;
-                if parts.next().is_some() {
-                    return Err(bad("too many fields; expected popout or popout:WxH"));
-                }
-                let grid = Grid::new(width, height, 4).map_err(|e| bad(&e))?;
-                if !grid.fits_u64() {
-                    return Err(bad(&format!(
-                        "board {width}x{height} is too large for popout: (height + 1) * width = \
-                         {} bits, at most 64",
-                        grid.board_bit_count()
-                    )));
-                }
-                Ok(GameSpec::PopOut { width, height })
-            }
-            "cube" | "qubic" => {
-                if parts.next().is_some() {
-                    return Err(bad(&format!(
-                        "{name} has no parameters: the board is 4x4x4"
-                    )));
-                }
-                Ok(if name == "cube" {
-                    GameSpec::Cube
-                } else {
-                    GameSpec::Qubic
-                })
-            }
-            "pentago" => {
-                if parts.next().is_some() {
-                    return Err(bad("pentago has no parameters: the board is 6x6"));
-                }
-                Ok(GameSpec::Pentago)
-            }
-            _ => Err(bad(&format!("unknown game; expected {FORMS}"))),
         }
+    };
+    match name {
+        "connect4" => {
+            let (width, height) = size(parts.next())?;
+            let k = match parts.next() {
+                None => 4,
+                Some(k) => k
+                    .strip_prefix('k')
+                    .and_then(|k| k.parse().ok())
+                    .ok_or_else(|| bad("k must look like k4"))?,
+            };
+            if parts.next().is_some() {
+                return Err(bad("too many fields; expected connect4:WxH:kK"));
+            }
+            Grid::new(width, height, k).map_err(|e| bad(&e))?;
+            Ok(GameSpec::Connect { width, height, k })
+        }
+        "popout" => {
+            let (width, height) = size(parts.next())?;
+            if parts.next().is_some() {
+                return Err(bad("too many fields; expected popout or popout:WxH"));
+            }
+            let grid = Grid::new(width, height, 4).map_err(|e| bad(&e))?;
+            if !grid.fits_u64() {
+                return Err(bad(&format!(
+                    "board {width}x{height} is too large for popout: (height + 1) * width = \
+                         {} bits, at most 64",
+                    grid.board_bit_count()
+                )));
+            }
+            Ok(GameSpec::PopOut { width, height })
+        }
+        "cube" | "qubic" => {
+            if parts.next().is_some() {
+                return Err(bad(&format!(
+                    "{name} has no parameters: the board is 4x4x4"
+                )));
+            }
+            Ok(if name == "cube" {
+                GameSpec::Cube
+            } else {
+                GameSpec::Qubic
+            })
+        }
+        "pentago" => {
+            if parts.next().is_some() {
+                return Err(bad("pentago has no parameters: the board is 6x6"));
+            }
+            Ok(GameSpec::Pentago)
+        }
+        _ => Err(bad(&format!("unknown game; expected {FORMS}"))),
     }
 }
 

@@ -3,6 +3,7 @@
 //! judgement of the rule that searches, play, the server and the command line all ask).
 
 use super::{Game, Kind, Notation, Status};
+use crate::error::Error;
 
 /// The repetition rule of a game whose positions repeat: the occurrence of a position that ends
 /// the game as a draw. 2 (the PopOut thesis: the first return draws) or 3 (the official rule).
@@ -18,13 +19,13 @@ impl Repetition {
     /// The rule under which the `occurrence`-th occurrence of a position draws (2 or 3).
     ///
     /// # Errors
-    /// Any other number.
-    pub fn new(occurrence: u32) -> Result<Repetition, String> {
+    /// [`Error::Input`] for any other number.
+    pub fn new(occurrence: u32) -> Result<Repetition, Error> {
         match occurrence {
             2 | 3 => Ok(Repetition(occurrence)),
-            _ => Err(format!(
+            _ => Err(Error::Input(format!(
                 "repetition rule {occurrence}: a position must repeat 2 or 3 times to draw"
-            )),
+            ))),
         }
     }
 

@@ -26,6 +26,7 @@ mod numbering;
 pub mod pentago;
 pub mod popout;
 
+pub use crate::error::{MoveError, one_line};
 pub use catalog::{AnyGame, ConnectBoard, GameSpec, Method, PopOutBoard, Variant};
 pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
@@ -511,45 +512,6 @@ pub fn outlook_by_moves<G: Indexed>(pos: &G) -> Outlook {
     }
 }
 
-/// A move string that cannot be played from a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveError {
-    pub text: String,
-    /// 1-based index of the offending move in the string (0: the text is a board, and wrong).
-    pub index: usize,
-    pub reason: String,
-}
-
-impl Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = if self.index == 0 {
-            format!("bad position '{}': {}", self.text, self.reason)
-        } else {
-            format!(
-                "illegal move string '{}': move {}: {}",
-                self.text, self.index, self.reason
-            )
-        };
-        f.write_str(&one_line(&message))
-    }
-}
-
-/// `text` with its control characters (line breaks among them) escaped: a message that quotes
-/// what a user typed stays one printable line.
-pub fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-impl std::error::Error for MoveError {}
-
 /// Plays a move string from `start`, checking every move; returns the position and the moves.
 pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>), MoveError> {
     let mut pos = start;
@@ -558,6 +520,7 @@ pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>)
         let fail = |reason: String| MoveError {
             text: text.trim().to_string(),
             index: i + 1,
+            token: token.to_string(),
             reason,
         };
         if pos.status() != Status::Ongoing {
@@ -580,6 +543,7 @@ pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::
         Some(Err(reason)) => Err(MoveError {
             text: text.to_string(),
             index: 0,
+            token: String::new(),
             reason,
         }),
         None => play_moves(start, text).map(|(pos, moves)| (start, pos, moves)),

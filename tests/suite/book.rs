@@ -20,8 +20,19 @@ fn build(out: &Path, limits: Limits) -> Result<inarow::engine::book::BuildStats,
     with_connect!(start(GAME), g => {
         let options = Options { limits, ..Options::default() };
         let mut engine = Engine::new(&g, options);
-        Book::build(g, DEPTH, out, &mut engine, |_, _| {})
+        Book::build(g, DEPTH, out, &mut engine, |_, _| {}).map_err(|e| {
+            // A limit stops a build: the kind says so.
+            assert!(matches!(e, inarow::Error::Search(_)), "{e:?}");
+            e.to_string()
+        })
     })
+}
+
+/// The message of a book that does not load, whose error is of the file's kind.
+fn file_error(loaded: Result<Book, inarow::Error>) -> String {
+    let e = loaded.expect_err("the book is refused");
+    assert!(matches!(e, inarow::Error::File(_)), "{e:?}");
+    e.to_string()
 }
 
 /// Every position up to the book's depth: in the book with the solver's score, or over.
@@ -107,15 +118,15 @@ fn a_book_holds_every_position_with_its_score_and_resumes_after_an_interruption(
     *flipped.last_mut().unwrap() ^= 1;
     std::fs::write(&damaged, &flipped).unwrap();
     let name = "connect4:5x4:k4";
-    let err = Book::load(&damaged, name).unwrap_err();
+    let err = file_error(Book::load(&damaged, name));
     assert!(err.contains("checksum"), "{err}");
     std::fs::write(&damaged, &bytes[..bytes.len() - 3]).unwrap();
-    let err = Book::load(&damaged, name).unwrap_err();
+    let err = file_error(Book::load(&damaged, name));
     assert!(err.contains("truncated"), "{err}");
     std::fs::write(&damaged, b"hello\n\nworld").unwrap();
-    let err = Book::load(&damaged, name).unwrap_err();
+    let err = file_error(Book::load(&damaged, name));
     assert!(err.contains("not an inarow book"), "{err}");
-    let err = Book::load(&whole, "connect4:7x6:k4").unwrap_err();
+    let err = file_error(Book::load(&whole, "connect4:7x6:k4"));
     assert!(err.contains("is for connect4:5x4:k4"), "{err}");
 
     // The command line: answers with --book agree, and a bad book is one line, exit 2.

@@ -83,7 +83,10 @@ fn spec_parsing() {
         let e = bad
             .parse::<GameSpec>()
             .expect_err(&format!("'{bad}' should be rejected"));
-        assert!(e.contains(bad), "the error should quote '{bad}': {e}");
+        assert!(
+            e.to_string().contains(bad),
+            "the error should quote '{bad}': {e}"
+        );
     }
     // Connect Four is unchanged.
     assert_eq!(spec("connect4"), GameSpec::default());

@@ -262,7 +262,10 @@ fn game_spec_parsing() {
         let e = bad
             .parse::<GameSpec>()
             .expect_err(&format!("'{bad}' should be rejected"));
-        assert!(e.contains(bad), "the error should quote '{bad}': {e}");
+        assert!(
+            e.to_string().contains(bad),
+            "the error should quote '{bad}': {e}"
+        );
     }
     assert_eq!(spec("connect4"), GameSpec::default());
     assert_eq!(
