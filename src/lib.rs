@@ -1,9 +1,16 @@
-//! inarow: solve, analyse and play k-in-a-row games.
+//! inarow: solve, analyse and play k-in-a-row games: Connect Four on any board, PopOut,
+//! Connect Four 3D, Qubic and Pentago.
 //!
-//! Rules live in [`game`] behind a few small traits ([`game::Game`] and its companions); the
-//! algorithms in [`search`] are generic over them and name no game; [`engine`] is the facade
-//! the front-ends call; [`certificate`] checks proofs with nothing but the rules.
+//! The layers import downward only: [`limits`], [`error`] and the memory helpers below everything;
+//! the rules in [`game`] behind a few small traits ([`game::Game`] and its companions), with
+//! each game's entry in the catalog ([`game::GameSpec`], [`game::Variant`]); the algorithms in
+//! [`search`], generic over the rules and naming no game; the solvers written for one game in
+//! [`solvers`]; [`engine`], the facade every front-end calls (it asks books, databases and a
+//! game's own solver before it searches); and [`certificate`], which checks proofs with nothing
+//! but the rules. Errors are [`Error`]s: a kind, and the one-line message the command line
+//! prints.
 //!
+//! # Solve a position
 //! ```
 //! use inarow::engine::{Engine, Options};
 //! use inarow::game::{play_moves, Connect, Standard};
@@ -13,6 +20,55 @@
 //! let (pos, _) = play_moves(start, "2252576253462244111563365343671351441").unwrap();
 //! let mut engine = Engine::new(&pos, Options::default());
 //! assert_eq!(engine.solve(&pos).score, Some(-1));
+//! ```
+//!
+//! # Analyse every move, any game by its spec
+//! ```
+//! use inarow::engine::{Engine, Options};
+//! use inarow::game::{GameSpec, Notation, read_position};
+//! use inarow::with_game;
+//!
+//! let spec: GameSpec = "connect4:5x4".parse()?;
+//! with_game!(spec.start(), start => {
+//!     let (_, pos, _) = read_position(start, "33")?;
+//!     let mut engine = Engine::try_new(&pos, Options::default())?;
+//!     // Best first: (move, exact score for the side to move after it, negated).
+//!     let values: Vec<_> = engine
+//!         .analyze(&pos)
+//!         .iter()
+//!         .map(|m| (pos.format_move(m.mv), m.score.expect("no limits: exact")))
+//!         .collect();
+//!     assert_eq!(values.len(), 5);
+//! });
+//! # Ok::<(), inarow::Error>(())
+//! ```
+//!
+//! # Play a move, in a game whose positions repeat
+//! ```
+//! use inarow::engine::Options;
+//! use inarow::engine::play::{Level, Player};
+//! use inarow::game::{Line, Notation, PopOut, Standard};
+//! use std::time::Duration;
+//!
+//! // PopOut: the positions passed count for the repetition rule, so a game is a line.
+//! let mut game = Line::new(PopOut::<u64, _>::new(Standard));
+//! for token in ["4", "4", "p4"] {
+//!     game.play(game.position().parse_move(token)?);
+//! }
+//! let mut engine = Player::new(Level::Best, game.position(), Options::default(), 1)?;
+//! let (mv, value) = engine.choose(&game, Duration::from_secs(1)).expect("a move");
+//! println!("{} {value}", game.position().format_move(mv));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Typed errors
+//! ```
+//! use inarow::Error;
+//! use inarow::game::GameSpec;
+//!
+//! let bad = "connect4:1x1".parse::<GameSpec>().unwrap_err();
+//! assert!(matches!(bad, Error::Spec(_)));
+//! assert_eq!(bad.to_string(), "bad game spec 'connect4:1x1': k = 4 on a 1x1 board: k must be between 2 and 1");
 //! ```
 
 pub mod certificate;
