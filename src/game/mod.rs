@@ -1,9 +1,11 @@
 //! The rules of the games, and the vocabulary that searches and front-ends share.
 //!
-//! A game is four small pieces, so that a new one writes only its rules and its notation and is
-//! correct with every default:
+//! A game is five small pieces, so that a new one writes only its rules, its notation and a
+//! description of its board, and is correct with every default:
 //! - [`Game`]: the rules (moves, play, status, keys);
 //! - [`Notation`]: how moves are written and read, and how the board is drawn;
+//! - [`Board`]: the board as data (its shape, who holds each cell, what a move changes), from
+//!   which [`PositionView`] describes a position for pages and bindings;
 //! - [`Tactics`]: optional accelerators (immediate wins, safe moves, move ranks, bounds), each
 //!   with a default defined by the rules;
 //! - its kind, in the type: [`Bounded`] (every game ends by a known ply, which also sets the
@@ -22,6 +24,7 @@ mod numbering;
 pub mod pentago;
 pub mod popout;
 mod spec;
+pub mod view;
 
 pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
@@ -30,6 +33,7 @@ pub use grid::{Grid, Runtime, Shape, Standard};
 pub use pentago::Pentago;
 pub use popout::{PopMove, PopOut};
 pub use spec::{AnyGame, ConnectBoard, GameSpec, PopOutBoard};
+pub use view::{Board, PositionView};
 
 use arrayvec::ArrayVec;
 use std::fmt::{self, Debug, Display};
