@@ -398,16 +398,16 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
 }
 
 /// A position read from a move string.
-struct Position<G: Notation> {
+pub(crate) struct Position<G: Notation> {
     /// Where the moves start: the game's start, or a board given whole (Pentago's grids and
     /// names).
-    root: G,
-    pos: G,
+    pub root: G,
+    pub pos: G,
     /// The moves from the root.
-    moves: Vec<G::Move>,
+    pub moves: Vec<G::Move>,
     /// The exact keys of the positions before it (oldest first), which count for the
     /// repetition rule of games that repeat.
-    history: Vec<u128>,
+    pub history: Vec<u128>,
 }
 
 impl<G: Notation> Position<G> {
@@ -424,7 +424,7 @@ impl<G: Notation> Position<G> {
 
 /// A position from the command line or a file: a move string (`-` and the empty string are the
 /// empty board), or a whole board where the game has a notation for one.
-fn parse_position<G: Notation>(start: G, text: &str) -> Result<Position<G>, MoveError> {
+pub(crate) fn parse_position<G: Notation>(start: G, text: &str) -> Result<Position<G>, MoveError> {
     let text = text.trim();
     let text = if text == "-" { "" } else { text };
     let (root, pos, moves) = read_position(start, text)?;
@@ -438,7 +438,7 @@ fn parse_position<G: Notation>(start: G, text: &str) -> Result<Position<G>, Move
 }
 
 /// How a position's moves are printed: `-` for the empty board.
-fn show_moves(text: &str) -> &str {
+pub(crate) fn show_moves(text: &str) -> &str {
     let text = text.trim();
     if text.is_empty() { "-" } else { text }
 }
