@@ -10,7 +10,7 @@ mod generate;
 mod matches;
 mod play;
 mod retro;
-mod serve;
+mod server;
 mod solve;
 mod table;
 mod verify;
@@ -67,7 +67,7 @@ enum Command {
     #[command(name = "match")]
     Match(matches::MatchArgs),
     /// A web page to play and analyse every game, with its JSON API (`/api/...`).
-    Serve(serve::ServeArgs),
+    Serve(server::ServeArgs),
 }
 
 /// The game, for every command that plays one.
@@ -464,7 +464,7 @@ pub fn run() -> Result<Outcome, String> {
         Command::Gen(args) => generate::run(args),
         Command::Match(args) => matches::run(args),
         Command::Retro(command) => retro::run(command),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => server::run(args),
     }
 }
 

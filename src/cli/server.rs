@@ -1,4 +1,4 @@
-//! `inarow serve`: the web page and its JSON API ([`crate::web`]).
+//! `inarow serve`: starts the web server ([`crate::web`]), which serves the page and its JSON API.
 
 use super::Outcome;
 use clap::Args;
