@@ -1,7 +1,8 @@
 //! `inarow analyze`: the value of every legal move of one position, best first: exact where
 //! the solver settles it within the limits, the evaluation search's estimate (`~`) otherwise.
 
-use super::{Outcome, SolverArgs, parse_position, show_moves};
+use super::args::SolverArgs;
+use super::io::{Outcome, parse_position, show_moves};
 use clap::Args;
 use inarow::engine::Limits;
 use inarow::engine::play::{Player, Valuation};

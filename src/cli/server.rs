@@ -1,6 +1,6 @@
 //! `inarow serve`: starts the web server ([`crate::web`]), which serves the page and its JSON API.
 
-use super::Outcome;
+use super::io::Outcome;
 use clap::Args;
 use std::net::SocketAddr;
 

@@ -1,7 +1,9 @@
 //! `inarow solve`: the score of each position given, or of each line of standard input. `retro
 //! query` answers through the same [`answer`].
 
-use super::{Outcome, SolverArgs, parse_position, show_moves};
+use super::args::SolverArgs;
+use super::io::{Outcome, interrupt_flag, parse_position, show_moves, with_progress};
+use super::with_ranks;
 use clap::Args;
 use inarow::engine::{Algorithm, Checkpoint, Engine, Limits, Report};
 use inarow::game::{Notation, Tactics, format_moves};
@@ -109,7 +111,7 @@ fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
                 .to_string(),
         );
     }
-    super::with_ranks(
+    with_ranks(
         |ranks| with_game!(args.solver.game.start()?, start => by_jobs_in(args, depth, start, ranks)),
     )
 }
@@ -217,7 +219,7 @@ fn resume<G: Tactics>(start: &G, engine: &mut Engine<G>, file: &str) -> Result<C
     })?;
     let (checkpoint, loaded) = Checkpoint::open(Path::new(file), &start.name(), state)?;
     engine.set_limits(Limits {
-        interrupt: Some(super::interrupt_flag()),
+        interrupt: Some(interrupt_flag()),
         ..engine.limits()
     });
     if loaded {
@@ -271,7 +273,7 @@ fn certify<G: Tactics + Notation>(
     let root = parse_position(start, moves).map_err(|e| e.to_string())?;
     let from_start = root.moves_from(&start)?;
     engine.set_history(root.history.clone());
-    let certified = super::with_progress(&format!("proving {}", show_moves(moves)), || {
+    let certified = with_progress(&format!("proving {}", show_moves(moves)), || {
         engine.certify(&root.pos)
     })
     .map_err(|e| format!("no certificate written: {e}"))?;
@@ -345,7 +347,7 @@ pub fn answer<G: Tactics + Notation>(
                 continue;
             }
         };
-        let report = super::with_progress(&format!("solving {}", show_moves(text)), || {
+        let report = with_progress(&format!("solving {}", show_moves(text)), || {
             if format.json {
                 engine.solve_detailed(&pos)
             } else {

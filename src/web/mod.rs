@@ -6,7 +6,7 @@
 
 mod json;
 
-use crate::cli::{parse_position, show_moves};
+use crate::cli::io::{parse_position, show_moves};
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
