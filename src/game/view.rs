@@ -189,13 +189,15 @@ impl Layout {
     /// `[rows, columns]`: rows of blocks one under the other, blocks side by side, one cell of
     /// gap between.
     fn origins(&self) -> (ArrayVec<[u16; 2], 4>, [u16; 2]) {
-        let rows = self.blocks.iter().map(|b| b.place[0] as usize + 1).max();
-        let mut tops = [0u16; 5];
-        for r in 0..rows.unwrap_or(0) {
-            let height = self.blocks.iter().filter(|b| b.place[0] as usize == r);
-            let height = height.map(|b| b.size[1] as u16).max().unwrap_or(0);
-            tops[r + 1] = tops[r] + height + 1;
-        }
+        // The rows of blocks above row `r`, each as tall as its tallest block, and their gaps.
+        let top = |r: u8| -> u16 {
+            (0..r)
+                .map(|above| {
+                    let row = self.blocks.iter().filter(|b| b.place[0] == above);
+                    row.map(|b| b.size[1] as u16).max().unwrap_or(0) + 1
+                })
+                .sum()
+        };
         let mut width = 0;
         let origins = self
             .blocks
@@ -208,11 +210,16 @@ impl Layout {
                     .map(|o| o.size[0] as u16 + 1)
                     .sum();
                 width = width.max(left + b.size[0] as u16);
-                [tops[b.place[0] as usize], left]
+                [top(b.place[0]), left]
             })
             .collect();
-        let height = tops[rows.unwrap_or(0)].saturating_sub(1);
-        (origins, [height, width])
+        let rows = self
+            .blocks
+            .iter()
+            .map(|b| b.place[0] + 1)
+            .max()
+            .unwrap_or(0);
+        (origins, [top(rows).saturating_sub(1), width])
     }
 }
 
@@ -321,6 +328,9 @@ pub trait Board: Notation {
 impl<M: Copy> PositionView<M> {
     /// The view of `pos`: its cells, its lines and its legal moves, each played once to find
     /// the cells it changes.
+    ///
+    /// # Panics
+    /// If the game's [`Layout::blocks`] leave a cell out (a bug of its [`Board`]).
     pub fn of<G: Board<Move = M>>(pos: &G) -> PositionView<M> {
         let layout = pos.layout();
         let (origins, _) = layout.origins();
