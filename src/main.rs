@@ -1,15 +1,16 @@
 //! The `inarow` command: a thin front-end over the library.
 
 mod cli;
+mod web;
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     end_quietly_when_output_fails();
     match cli::run() {
-        Ok(cli::Outcome::Done) => ExitCode::SUCCESS,
-        Ok(cli::Outcome::Failed) => ExitCode::from(1),
-        Ok(cli::Outcome::Incomplete) => ExitCode::from(3),
+        Ok(cli::io::Outcome::Done) => ExitCode::SUCCESS,
+        Ok(cli::io::Outcome::Failed) => ExitCode::from(1),
+        Ok(cli::io::Outcome::Incomplete) => ExitCode::from(3),
         Err(message) => {
             eprintln!("inarow: {}", inarow::game::one_line(&message));
             ExitCode::from(2)

@@ -1,7 +1,8 @@
 //! `inarow analyze`: the value of every legal move of one position, best first: exact where
 //! the solver settles it within the limits, the evaluation search's estimate (`~`) otherwise.
 
-use super::{Outcome, SolverArgs, parse_position, show_moves};
+use super::args::SolverArgs;
+use super::io::{Outcome, read_line, show_moves};
 use clap::Args;
 use inarow::engine::Limits;
 use inarow::engine::play::{Player, Valuation};
@@ -56,7 +57,7 @@ fn analyze<G: Tactics + Notation>(
     limits: Limits,
     args: &AnalyzeArgs,
 ) -> Result<Outcome, String> {
-    let line = parse_position(start, &args.moves).map_err(|e| e.to_string())?;
+    let line = read_line(start, &args.moves).map_err(|e| e.to_string())?;
     let pos = *line.position();
     let analysis = player.analyse(&line, limits);
     if analysis.moves.is_empty() {

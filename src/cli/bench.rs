@@ -4,7 +4,8 @@
 //! Without files it runs the built-in suite and adds its node total: `signature N`; with
 //! `--suite full` the long checks, one `PASS`/`FAIL`/`SKIP` line each.
 
-use super::{Outcome, SolverArgs, progress_bar};
+use super::args::SolverArgs;
+use super::io::{Outcome, progress_bar};
 use clap::{Args, ValueEnum};
 use inarow::engine::bench::{BUILTIN_SUITE, Verdict, bench_text, run_builtin, run_full};
 use inarow::engine::{Engine, Options};

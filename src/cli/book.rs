@@ -1,7 +1,8 @@
 //! `inarow book build`: an opening book of every position up to a depth (see
 //! `inarow::engine::book` for the file format).
 
-use super::{GameArg, LimitArgs, Outcome, progress_bar, threads};
+use super::args::{GameArg, LimitArgs, threads};
+use super::io::{Outcome, progress_bar};
 use clap::{Args, Subcommand};
 use inarow::engine::book::Book;
 use inarow::engine::{Config, Engine, Options};

@@ -2,7 +2,7 @@
 //! (`discs N positions`), then `total N`. Pentago's are Irving's board counts, by formula
 //! (`discs N boards classes8 classes2048`).
 
-use super::Outcome;
+use super::io::Outcome;
 use clap::Args;
 use inarow::engine::count;
 use inarow::game::pentago::board_counts;

@@ -3,7 +3,8 @@
 //! `shared/data/cube`), the exact score of the side to move otherwise. What solving them took
 //! goes to standard error as a `bench` summary line with the total seconds.
 
-use super::{GameArg, LimitArgs, Outcome, progress_bar};
+use super::args::{GameArg, LimitArgs};
+use super::io::{Outcome, progress_bar};
 use clap::Args;
 use inarow::engine::bench::Tally;
 use inarow::engine::generate::reasonable_lines;

@@ -2,7 +2,8 @@
 //! the same random opening, and the result is given as wins / draws / losses and an Elo
 //! difference with its 95% interval.
 
-use super::{GameArg, Outcome, RuleArgs, seconds};
+use super::args::{GameArg, RuleArgs, seconds};
+use super::io::Outcome;
 use clap::Args;
 use inarow::engine::Options;
 use inarow::engine::play::{GameResult, Level, Player, Tally, play_game};

@@ -1,6 +1,7 @@
 //! `inarow play`: a game in the terminal against the solver (either side) or between two humans.
 
-use super::{GameArg, KnowledgeArgs, Outcome, RuleArgs, seconds};
+use super::args::{GameArg, KnowledgeArgs, RuleArgs, seconds};
+use super::io::Outcome;
 use clap::{Args, ValueEnum};
 use inarow::engine::play::{Level, Player};
 use inarow::engine::{Limits, Options};

@@ -2,8 +2,10 @@
 //! (see `inarow::engine::retro` for the format); `inarow retro query`: positions answered from
 //! one, printed as `solve` prints them.
 
+use super::args::threads;
+use super::io::{Outcome, interrupt_flag, progress_bar};
 use super::solve::{self, Format};
-use super::{Outcome, progress_bar, threads};
+use super::with_ranks;
 use clap::{Args, Subcommand};
 use inarow::engine::retro::{self as database, BuildOptions, Database, Ranks};
 use inarow::engine::{Config, Engine, Options, Progress, Value};
@@ -90,10 +92,10 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         mem_bytes: args.mem_mb.saturating_mul(1 << 20),
         save_every: Duration::from_secs_f64(args.save_every),
         time: args.time.map(Duration::from_secs_f64),
-        interrupt: Some(super::interrupt_flag()),
+        interrupt: Some(interrupt_flag()),
         compact: args.compact,
     };
-    super::with_ranks(|ranks| build_on(&args, &options, spec, ranks))
+    with_ranks(|ranks| build_on(&args, &options, spec, ranks))
 }
 
 fn build_on(

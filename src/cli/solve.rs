@@ -1,7 +1,9 @@
 //! `inarow solve`: the score of each position given, or of each line of standard input. `retro
 //! query` answers through the same [`answer`].
 
-use super::{Outcome, SolverArgs, moves_from, parse_position, show_moves};
+use super::args::SolverArgs;
+use super::io::{Outcome, interrupt_flag, moves_from, read_line, show_moves, with_progress};
+use super::with_ranks;
 use clap::Args;
 use inarow::engine::{Algorithm, Checkpoint, Engine, Limits, Report};
 use inarow::game::{Notation, Tactics, format_moves};
@@ -109,7 +111,7 @@ fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
                 .to_string(),
         );
     }
-    super::with_ranks(
+    with_ranks(
         |ranks| with_game!(args.solver.game.start()?, start => by_jobs_in(args, depth, start, ranks)),
     )
 }
@@ -139,7 +141,7 @@ fn by_jobs_in<G: Tactics + Notation>(
     let mut outcome = Outcome::Done;
     let mut out = std::io::stdout().lock();
     for (serial, text) in args.moves.iter().enumerate() {
-        let read = match parse_position(start, text) {
+        let read = match read_line(start, text) {
             Ok(read) => read,
             Err(e) => {
                 eprintln!("inarow: {e}");
@@ -217,7 +219,7 @@ fn resume<G: Tactics>(start: &G, engine: &mut Engine<G>, file: &str) -> Result<C
     })?;
     let (checkpoint, loaded) = Checkpoint::open(Path::new(file), &start.name(), state)?;
     engine.set_limits(Limits {
-        interrupt: Some(super::interrupt_flag()),
+        interrupt: Some(interrupt_flag()),
         ..engine.limits()
     });
     if loaded {
@@ -268,9 +270,9 @@ fn certify<G: Tactics + Notation>(
     file: &str,
     stats: bool,
 ) -> Result<Outcome, String> {
-    let line = parse_position(start, moves).map_err(|e| e.to_string())?;
+    let line = read_line(start, moves).map_err(|e| e.to_string())?;
     let from_start = moves_from(&line, &start)?;
-    let certified = super::with_progress(&format!("proving {}", show_moves(moves)), || {
+    let certified = with_progress(&format!("proving {}", show_moves(moves)), || {
         engine.certify(line.position())
     })
     .map_err(|e| format!("no certificate written: {e}"))?;
@@ -287,7 +289,7 @@ fn write_certificates<G: Tactics + Notation>(
     moves: &str,
     file: &str,
 ) -> Result<(), String> {
-    let line = parse_position(start, moves).map_err(|e| e.to_string())?;
+    let line = read_line(start, moves).map_err(|e| e.to_string())?;
     let body = engine
         .certificate_file(&start, moves_from(&line, &start)?)
         .map_err(|e| format!("no certificate written: {e}"))?;
@@ -328,7 +330,7 @@ pub fn answer<G: Tactics + Notation>(
         } else {
             line.as_str()
         };
-        let line = match parse_position(start, text) {
+        let line = match read_line(start, text) {
             Ok(line) => line,
             Err(e) => {
                 let place = if from_stdin {
@@ -341,7 +343,7 @@ pub fn answer<G: Tactics + Notation>(
                 continue;
             }
         };
-        let report = super::with_progress(&format!("solving {}", show_moves(text)), || {
+        let report = with_progress(&format!("solving {}", show_moves(text)), || {
             if format.json {
                 engine.solve_detailed(&line)
             } else {

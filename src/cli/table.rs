@@ -4,7 +4,8 @@
 //! `--verify ALGO` a last column `check` gives the outcome found by a second, independent method
 //! (`dfpn=draw`, or `MISMATCH:dfpn=first`).
 
-use super::{Outcome, SolverArgs};
+use super::args::SolverArgs;
+use super::io::Outcome;
 use clap::Args;
 use inarow::engine::{Algorithm, Config, Engine, Options, Report};
 use inarow::game::{Game, GameSpec, Kind, Tactics};

@@ -2,7 +2,7 @@
 //! hold several certificates (a draw has two: each side's strategy for not losing); each names
 //! its game in its header.
 
-use super::Outcome;
+use super::io::Outcome;
 use clap::Args;
 use inarow::engine::{CERTIFICATE_MAGIC as MAGIC, verify};
 use inarow::game::GameSpec;

@@ -8,9 +8,10 @@
 use super::bits::{Bits, cells};
 use super::geometry::line_score;
 use super::grid::{Grid, Shape};
+use super::view::{Board, CellId, CellName, Effect, Layout, Line, column_name};
 use super::{
-    Bounded, Finite, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, RankedMove,
-    SafeChoice, Status, Tactics,
+    Bounded, Finite, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player,
+    RankedMove, SafeChoice, Status, Tactics,
 };
 use std::fmt::{self, Debug};
 
@@ -252,6 +253,34 @@ impl<B: Bits, S: Shape> Notation for Connect<B, S> {
 
     fn join_moves(&self, moves: &[String]) -> String {
         self.grid().join_moves(moves)
+    }
+}
+
+/// One block; a cell is named by its column, as moves are; a drop fills the lowest empty cell.
+impl<B: Bits, S: Shape> Board for Connect<B, S> {
+    fn layout(&self) -> Layout {
+        self.grid().layout()
+    }
+
+    fn owner(&self, cell: CellId) -> Option<Player> {
+        let (first, second) = self.stones();
+        self.grid().owner(first, second, cell)
+    }
+
+    fn cell_name(&self, cell: CellId) -> CellName {
+        column_name(self.grid().column_of_cell(cell))
+    }
+
+    fn lines_held(&self, out: &mut Vec<Line>) {
+        let (first, second) = self.stones();
+        self.grid().lines_held(first, second, out);
+    }
+
+    fn effect(&self, col: u8) -> Effect {
+        Effect {
+            placed: Some(self.grid().landing_cell(self.mask, col as u32)),
+            ..Effect::default()
+        }
     }
 }
 

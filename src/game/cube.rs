@@ -32,8 +32,10 @@
 //! the 192 images), the position itself beyond.
 
 use super::geometry::{self, Geometry};
+use super::view::{Axis, Block, Board, CellId, CellName, CellSet, Effect, Layout, Line};
 use super::{Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics};
 use arrayvec::ArrayVec;
+use std::fmt::Write;
 use std::fmt::{self, Debug};
 use std::sync::OnceLock;
 
@@ -985,6 +987,77 @@ impl<const GRAVITY: bool> Notation for Cube<GRAVITY> {
         }
         s.push_str("level 1  level 2  level 3  level 4\n");
         s
+    }
+}
+
+/// The four levels side by side, bottom first, as the terminal draws them; a cube cell is
+/// named by its column (`0`-`f`), a Qubic cell by itself (`b23`).
+impl<const GRAVITY: bool> Board for Cube<GRAVITY> {
+    fn layout(&self) -> Layout {
+        const LEVELS: [&str; 4] = ["level 1", "level 2", "level 3", "level 4"];
+        Layout {
+            size: [4, 4, 4],
+            k: 4,
+            gravity: GRAVITY.then_some(Axis::Z),
+            blocks: (0..4u8)
+                .map(|z| Block {
+                    name: LEVELS[z as usize],
+                    from: [0, 0, z],
+                    size: [4, 4, 1],
+                    place: [0, z],
+                })
+                .collect(),
+        }
+    }
+
+    fn owner(&self, cell: CellId) -> Option<Player> {
+        if self.stones[0] >> cell & 1 == 1 {
+            Some(Player::First)
+        } else if self.stones[1] >> cell & 1 == 1 {
+            Some(Player::Second)
+        } else {
+            None
+        }
+    }
+
+    fn cell_name(&self, cell: CellId) -> CellName {
+        let mut name = CellName::new();
+        let (x, y, z) = (cell % 4, cell / 4 % 4, cell / 16);
+        let _ = if GRAVITY {
+            write!(name, "{:x}", cell % 16)
+        } else {
+            write!(name, "{}{}{}", (b'a' + x as u8) as char, y + 1, z + 1)
+        };
+        name
+    }
+
+    fn lines_held(&self, out: &mut Vec<Line>) {
+        for (owner, stones) in [
+            (Player::First, self.stones[0]),
+            (Player::Second, self.stones[1]),
+        ] {
+            for &line in &LINES {
+                if line & stones == line {
+                    let cells = CellSet(line as u128);
+                    out.push(Line { owner, cells });
+                }
+            }
+        }
+    }
+
+    /// A cube move is a column, and its stone lands on the lowest empty cell; a Qubic move is
+    /// the cell.
+    fn effect(&self, m: u8) -> Effect {
+        let cell = if GRAVITY {
+            const COLUMN: u64 = 0x0001_0001_0001_0001;
+            m as CellId + 16 * (self.filled() & COLUMN << m).count_ones() as CellId
+        } else {
+            m as CellId
+        };
+        Effect {
+            placed: Some(cell),
+            ..Effect::default()
+        }
     }
 }
 

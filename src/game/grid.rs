@@ -23,9 +23,11 @@
 //! A geometry is either the compile-time [`Standard`] 7x6 board or a [`Runtime`] one chosen at
 //! run time: one body of code, monomorphised so that 7x6 runs with every mask a constant.
 
-use super::bits::Bits;
+use super::Player;
+use super::bits::{Bits, cells};
 use super::geometry::Geometry;
 use super::numbering::Numbering;
+use super::view::{Axis, CellId, CellSet, Layout, Line};
 use std::fmt::{self, Debug};
 
 /// A gravity board's size, line length and the masks derived from them, computed once.
@@ -299,6 +301,65 @@ impl Grid {
         s.push_str(&labels.join(" "));
         s.push('\n');
         s
+    }
+
+    /// The board's shape for a [view](super::view): one block, stones falling down `y`.
+    pub(crate) fn layout(&self) -> Layout {
+        Layout::flat(
+            self.width as u8,
+            self.height as u8,
+            self.k as u8,
+            Some(Axis::Y),
+        )
+    }
+
+    /// The bit of a view's cell (`x + width * y`).
+    fn bit_of(&self, cell: CellId) -> u32 {
+        let (x, y) = (cell as u32 % self.width, cell as u32 / self.width);
+        x * self.col_bits + y
+    }
+
+    /// The view's cells of a set of bits.
+    fn view_cells(&self, set: u128) -> CellSet {
+        cells(set)
+            .map(|bit| (bit % self.col_bits * self.width + bit / self.col_bits) as CellId)
+            .collect()
+    }
+
+    /// The column (`x`) of a view's cell.
+    pub(crate) fn column_of_cell(&self, cell: CellId) -> u8 {
+        (cell as u32 % self.width) as u8
+    }
+
+    /// Whose stone is on a view's cell, given the stones of the first player and the second.
+    pub(crate) fn owner<B: Bits>(&self, first: B, second: B, cell: CellId) -> Option<Player> {
+        let bit = B::bit(self.bit_of(cell));
+        if first & bit != B::ZERO {
+            Some(Player::First)
+        } else if second & bit != B::ZERO {
+            Some(Player::Second)
+        } else {
+            None
+        }
+    }
+
+    /// Every line of `k` that the first player's stones or the second's hold, as a view's cells.
+    pub(crate) fn lines_held<B: Bits>(&self, first: B, second: B, out: &mut Vec<Line>) {
+        for (owner, stones) in [(Player::First, first), (Player::Second, second)] {
+            let stones = stones.to_u128();
+            for &line in self.lines() {
+                if line & stones == line {
+                    let cells = self.view_cells(line);
+                    out.push(Line { owner, cells });
+                }
+            }
+        }
+    }
+
+    /// The view's cell where a stone dropped into column `col` lands, given every stone.
+    pub(crate) fn landing_cell<B: Bits>(&self, mask: B, col: u32) -> CellId {
+        let height = (mask & self.column_mask::<B>(col)).count_ones();
+        (col + self.width * height) as CellId
     }
 
     /// Joins move tokens: concatenated up to 9 columns, comma-separated beyond.

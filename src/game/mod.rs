@@ -1,9 +1,11 @@
 //! The rules of the games, and the vocabulary that searches and front-ends share.
 //!
-//! A game is four small pieces, so that a new one writes only its rules and its notation and is
-//! correct with every default:
+//! A game is five small pieces, so that a new one writes only its rules, its notation and a
+//! description of its board, and is correct with every default:
 //! - [`Game`]: the rules (moves, play, status, keys);
 //! - [`Notation`]: how moves are written and read, and how the board is drawn;
+//! - [`Board`]: the board as data (its shape, who holds each cell, what a move changes), from
+//!   which [`PositionView`] describes a position for pages and bindings;
 //! - [`Tactics`]: optional accelerators (immediate wins, safe moves, move ranks, bounds), each
 //!   with a default defined by the rules;
 //! - its entry in the catalog ([`GameSpec`], [`AnyGame`], [`Variant`]): its spec, its start,
@@ -25,6 +27,7 @@ mod line;
 mod numbering;
 pub mod pentago;
 pub mod popout;
+pub mod view;
 
 pub use crate::error::{MoveError, one_line};
 pub use catalog::{AnyGame, ConnectBoard, GameSpec, Method, PopOutBoard, Variant};
@@ -35,6 +38,7 @@ pub use grid::{Grid, Runtime, Shape, Standard};
 pub use line::{Line, Repetition, Start};
 pub use pentago::Pentago;
 pub use popout::{PopMove, PopOut};
+pub use view::{Board, PositionView};
 
 use arrayvec::ArrayVec;
 use std::fmt::{self, Debug, Display};
@@ -548,6 +552,22 @@ pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::
         }),
         None => play_moves(start, text).map(|(pos, moves)| (start, pos, moves)),
     }
+}
+
+/// Reads a position as the game line that reaches it: a move string from `start` (`-` and the
+/// empty string are the start itself), or a whole board where the game has a notation for one
+/// ([`Notation::parse_board`]; the line then starts there).
+pub fn read_line<G: Notation>(start: G, text: &str) -> Result<Line<G>, MoveError> {
+    let text = text.trim();
+    let text = if text == "-" { "" } else { text };
+    let (root, _, moves) = read_position(start, text)?;
+    Ok(Line::from_moves(root, &moves))
+}
+
+/// How a move string is shown: `-` for none (the start).
+pub fn show_moves(text: &str) -> &str {
+    let text = text.trim();
+    if text.is_empty() { "-" } else { text }
 }
 
 /// Writes a sequence of moves played from `start` as one move string.

@@ -43,8 +43,10 @@
 use super::bits::{Bits, cells};
 use super::geometry::line_score;
 use super::grid::{Grid, Shape};
+use super::view::{Board, CellId, CellName, Effect, Layout, Line, column_name};
 use super::{
-    Cyclic, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Repeating, Status, Tactics,
+    Cyclic, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player, Repeating, Status,
+    Tactics,
 };
 use std::fmt::{self, Debug};
 
@@ -368,6 +370,41 @@ impl<B: Bits, S: Shape> Notation for PopOut<B, S> {
 
     fn join_moves(&self, moves: &[String]) -> String {
         self.grid().join_moves(moves)
+    }
+}
+
+/// Connect Four's board; a pop names its column, and the draw claim changes nothing.
+impl<B: Bits, S: Shape> Board for PopOut<B, S> {
+    fn layout(&self) -> Layout {
+        self.grid().layout()
+    }
+
+    fn owner(&self, cell: CellId) -> Option<Player> {
+        let (first, second) = self.stones();
+        self.grid().owner(first, second, cell)
+    }
+
+    fn cell_name(&self, cell: CellId) -> CellName {
+        column_name(self.grid().column_of_cell(cell))
+    }
+
+    fn lines_held(&self, out: &mut Vec<Line>) {
+        let (first, second) = self.stones();
+        self.grid().lines_held(first, second, out);
+    }
+
+    fn effect(&self, m: PopMove) -> Effect {
+        match m {
+            PopMove::Drop(col) => Effect {
+                placed: Some(self.grid().landing_cell(self.mask, col as u32)),
+                ..Effect::default()
+            },
+            PopMove::Pop(col) => Effect {
+                popped: Some(col),
+                ..Effect::default()
+            },
+            PopMove::Draw => Effect::default(),
+        }
     }
 }
 

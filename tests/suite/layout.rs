@@ -1,6 +1,7 @@
 //! The layers keep their doors: the certificate verifier knows nothing but the rules, the
-//! command line reaches the library only through the engine and the game, and no search names
-//! a game. Checked on the sources, so that a new import cannot slip past.
+//! front-ends (the command line, the web server) reach the library only through the engine and
+//! the game, and no search names a game. Checked on the sources, so that a new import cannot
+//! slip past.
 
 use std::path::{Path, PathBuf};
 
@@ -52,8 +53,9 @@ fn the_verifier_imports_nothing_from_the_searches() {
 }
 
 #[test]
-fn the_command_line_goes_through_the_engine_and_the_game() {
-    for (path, text) in sources("src/cli") {
+fn the_front_ends_go_through_the_engine_and_the_game() {
+    let front_ends = [sources("src/cli"), sources("src/web")];
+    for (path, text) in front_ends.into_iter().flatten() {
         let code = code(&text);
         for (i, _) in code.match_indices("inarow::") {
             let rest = &code[i + "inarow::".len()..];

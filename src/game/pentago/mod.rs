@@ -31,6 +31,7 @@
 //! maps onto itself either way) are listed once: [`Game::legal_moves`] keeps the first.
 
 use super::geometry::{ByteTables, Geometry};
+use super::view::{Block, Board, CellId, CellName, CellSet, Effect, Layout, Line, Turn};
 use super::{
     Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics, plays_safe,
 };
@@ -713,6 +714,85 @@ impl Notation for Pentago {
             return Some(from_name(body, pending));
         }
         None
+    }
+}
+
+/// The four quadrants, Irving's numbering, drawn as the terminal draws them (1 and 3 above 0
+/// and 2); a cell is named `a1`-`f6`; a move places and then turns, or turns alone.
+impl Board for Pentago {
+    fn layout(&self) -> Layout {
+        const QUADRANTS: [&str; 4] = ["quadrant 0", "quadrant 1", "quadrant 2", "quadrant 3"];
+        Layout {
+            size: [6, 6, 1],
+            k: 5,
+            gravity: None,
+            blocks: (0..4u8)
+                .map(|q| Block {
+                    name: QUADRANTS[q as usize],
+                    from: [3 * (q / 2), 3 * (q % 2), 0],
+                    size: [3, 3, 1],
+                    place: [1 - q % 2, q / 2],
+                })
+                .collect(),
+        }
+    }
+
+    fn owner(&self, cell: CellId) -> Option<Player> {
+        if self.stones[0] >> cell & 1 == 1 {
+            Some(Player::First)
+        } else if self.stones[1] >> cell & 1 == 1 {
+            Some(Player::Second)
+        } else {
+            None
+        }
+    }
+
+    fn cell_name(&self, cell: CellId) -> CellName {
+        let mut name = CellName::new();
+        name.push((b'a' + (cell % 6) as u8) as char);
+        name.push((b'1' + (cell / 6) as u8) as char);
+        name
+    }
+
+    fn lines_held(&self, out: &mut Vec<Line>) {
+        for (owner, stones) in [
+            (Player::First, self.stones[0]),
+            (Player::Second, self.stones[1]),
+        ] {
+            for &line in lines() {
+                if line & stones == line {
+                    let cells = CellSet(line as u128);
+                    out.push(Line { owner, cells });
+                }
+            }
+        }
+    }
+
+    fn effect(&self, m: u16) -> Effect {
+        let turn = |r: u16| {
+            Some(Turn {
+                block: (r / 2) as u8,
+                clockwise: r % 2 == 1,
+            })
+        };
+        if m >= ROTATION_ONLY {
+            return Effect {
+                turned: turn(m - ROTATION_ONLY),
+                ..Effect::default()
+            };
+        }
+        let cell = m / 8;
+        let me = self.side_to_move() as usize;
+        Effect {
+            placed: Some(cell),
+            popped: None,
+            // A five by placing ends the game before any turn.
+            turned: if five(self.stones[me] | 1 << cell) {
+                None
+            } else {
+                turn(m % 8)
+            },
+        }
     }
 }
 

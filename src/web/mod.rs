@@ -1,8 +1,11 @@
-//! `inarow serve`: a web page to play and analyse every game, over a small JSON API. The server
-//! only reads requests, calls the library and writes JSON; the page (`web/index.html`) draws the
-//! board from the API without knowing any rules.
+//! The web page of `inarow serve` and its small JSON API, to play and analyse every game. The
+//! server only reads requests, calls the engine and writes JSON, each position's from its
+//! structured view ([`json`]); the page (`web/index.html`) draws the board from the API
+//! without knowing any rules. Like the command line, it reaches the library through
+//! `inarow::engine` and `inarow::game` alone.
 
-use super::{Outcome, parse_position, show_moves};
+mod json;
+
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
@@ -10,11 +13,11 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use clap::Args;
 use inarow::engine::play::{Level, Player};
 use inarow::engine::{Limits, Options};
 use inarow::game::{
-    GameSpec, Line, MoveList, Notation, Player as Side, Repetition, Status, Tactics, one_line,
+    Board, GameSpec, Line, Notation, Player as Side, PositionView, Repetition, Status, Tactics,
+    one_line, read_line, show_moves,
 };
 use inarow::with_game;
 use serde::Deserialize;
@@ -23,13 +26,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
-
-#[derive(Args)]
-pub struct ServeArgs {
-    /// Where to listen (loopback by default: the page runs searches for anyone who reaches it).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    addr: SocketAddr,
-}
 
 /// Searches running at once: they are CPU-bound, and the rest wait their turn.
 const SEARCHES: usize = 2;
@@ -41,16 +37,16 @@ const MAX_QUERY: usize = 4096;
 
 const PAGE: &str = include_str!("../../web/index.html");
 
-pub fn run(args: ServeArgs) -> Result<Outcome, String> {
+/// Serves the page and the API on `addr` until Ctrl-C.
+pub fn serve(addr: SocketAddr) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server: {e}"))?;
-    runtime.block_on(serve(args.addr))?;
-    Ok(Outcome::Done)
+    runtime.block_on(listen(addr))
 }
 
-async fn serve(addr: SocketAddr) -> Result<(), String> {
+async fn listen(addr: SocketAddr) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -155,7 +151,7 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
     let start = spec.parse::<GameSpec>()?.start();
     let moves = params.moves.as_deref().unwrap_or("");
     with_game!(start, start => {
-        let line = parse_position(start, moves).map_err(|e| e.to_string())?;
+        let line = read_line(start, moves).map_err(|e| e.to_string())?;
         let view = View { start, line: &line };
         match ask {
             Ask::Position => Ok(Value::Object(view.json())),
@@ -229,7 +225,7 @@ struct View<'a, G: Notation> {
     line: &'a Line<G>,
 }
 
-impl<G: Notation + Tactics> View<'_, G> {
+impl<G: Notation + Tactics + Board> View<'_, G> {
     /// The status, with a repetition's draw in games that repeat (as `inarow play` judges it).
     fn status(&self) -> Status {
         self.line.status(Repetition::default())
@@ -242,22 +238,15 @@ impl<G: Notation + Tactics> View<'_, G> {
     }
 
     /// What the page needs to draw the position and offer its moves: the board as rows of
-    /// cells, each legal move with the cell it fills where that is one cell.
+    /// cells, each legal move with the cell it fills where that is one cell, and the whole
+    /// structured view.
     fn json(&self) -> Map<String, Value> {
         let pos = *self.line.position();
-        let board = cells(&pos.render());
         let status = self.status();
-        let mut legal = MoveList::new();
-        if status == Status::Ongoing {
-            pos.legal_moves(&mut legal);
+        let mut view = PositionView::of(&pos);
+        if status != Status::Ongoing {
+            view.moves.clear();
         }
-        let legal: Vec<Value> = legal
-            .iter()
-            .map(|&m| {
-                let after = cells(&pos.play(m).render());
-                json!({ "move": pos.format_move(m), "cell": filled_cell(&board, &after) })
-            })
-            .collect();
         let json = json!({
             "game": self.start.name(),
             "moves": self.text_of(self.line),
@@ -269,82 +258,13 @@ impl<G: Notation + Tactics> View<'_, G> {
                 Status::Win(Side::Second) => "second wins",
                 Status::Draw => "draw",
             },
-            "board": board,
-            "legal": legal,
+            "board": view.rows(),
+            "legal": json::legal(&view),
+            "view": json::view(&view),
         });
         match json {
             Value::Object(map) => map,
             _ => Map::new(),
         }
-    }
-}
-
-/// The cells of a board as the terminal draws it ([`Notation::render`]), top row first: `X`,
-/// `O` or `.` per cell, a space where the drawing parts blocks (the levels of the 4x4x4 games,
-/// Pentago's quadrants), an empty row for a rule across the board. Labels are left out: a word
-/// counts only if it is all cells.
-fn cells(drawing: &str) -> Vec<String> {
-    let mut rows = Vec::new();
-    for line in drawing.lines() {
-        let mut row = String::new();
-        let mut gap = false;
-        for word in line.split(' ') {
-            if word.is_empty() || word == "|" {
-                gap = true;
-                continue;
-            }
-            for (i, part) in word.split('|').enumerate() {
-                let is_cells = !part.is_empty() && part.chars().all(|c| "XOxo.".contains(c));
-                if !is_cells {
-                    continue;
-                }
-                if (gap || i > 0) && !row.is_empty() {
-                    row.push(' ');
-                }
-                row.extend(part.chars().map(|c| c.to_ascii_uppercase()));
-            }
-            gap = false;
-        }
-        if !row.is_empty() {
-            rows.push(row);
-        } else if line.contains("-+-") {
-            rows.push(String::new());
-        }
-    }
-    rows
-}
-
-/// The one cell a move fills, as `[row, column]` of [`cells`]; `None` if it changes the board
-/// otherwise (a pop, a rotation).
-fn filled_cell(before: &[String], after: &[String]) -> Option<[usize; 2]> {
-    let mut filled = before
-        .iter()
-        .zip(after)
-        .enumerate()
-        .flat_map(|(r, (b, a))| {
-            b.chars()
-                .zip(a.chars())
-                .enumerate()
-                .filter(|&(_, (b, a))| b == '.' && a != '.')
-                .map(move |(c, _)| [r, c])
-        });
-    let cell = filled.next();
-    filled.next().is_none().then_some(cell).flatten()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn drawings_become_cells() {
-        assert_eq!(cells("X . O\n. . .\n1 2 3\n"), ["X.O", "..."]);
-        assert_eq!(cells("X...   ....\nlevel 1  level 2\n"), ["X... ...."]);
-        assert_eq!(
-            cells(
-                "2 x .|o .\n  ---+---\n1 . .|. .\n  a b c d\n(stone placed: a quadrant must turn)\n"
-            ),
-            ["X. O.", "", ".. .."]
-        );
     }
 }

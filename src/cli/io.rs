@@ -1,0 +1,99 @@
+//! What the commands share to read and print: positions read from move strings, how moves are
+//! shown, exit codes, progress on standard error, and Ctrl-C.
+
+use inarow::game::{Line, Notation};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Runs `work` with a spinner on standard error (drawn only on a terminal, and only once the
+/// work has taken a second): what it is doing, the nodes searched so far and their rate.
+pub fn with_progress<T>(label: &str, work: impl FnOnce() -> T) -> T {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let start = Instant::now();
+            let first = inarow::engine::nodes_searched();
+            let mut bar = None;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if start.elapsed() < Duration::from_secs(1) {
+                    continue;
+                }
+                let bar = bar.get_or_insert_with(|| {
+                    let template =
+                        "{spinner} {msg}: {human_pos} nodes, {per_sec:0} {elapsed_precise}";
+                    let bar = ProgressBar::new_spinner().with_message(label.to_string());
+                    bar.set_style(
+                        ProgressStyle::with_template(template).expect("template is valid"),
+                    );
+                    bar
+                });
+                bar.set_position(inarow::engine::nodes_searched() - first);
+                bar.tick();
+            }
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// A progress bar on standard error (drawn only on a terminal).
+pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}")
+            .expect("template is valid")
+            .progress_chars("=> "),
+    );
+    bar.set_message(name.to_string());
+    bar
+}
+
+/// The moves of `line` from the game's start, for what must replay them (certificates): an
+/// error for a board given whole.
+pub(crate) fn moves_from<'a, G: Notation>(
+    line: &'a Line<G>,
+    start: &G,
+) -> Result<&'a [G::Move], String> {
+    if line.start() == start {
+        Ok(line.moves())
+    } else {
+        Err("a certificate needs the position as moves from the start".to_string())
+    }
+}
+
+pub(crate) use inarow::game::{read_line, show_moves};
+
+/// Exit codes: 0 done; 1 bad input or a wrong benchmark answer; 3 a limit stopped a search.
+pub enum Outcome {
+    Done,
+    Failed,
+    Incomplete,
+}
+
+/// A flag that Ctrl-C sets (instead of ending the process), so that a long run can save its
+/// state and stop: a build between rounds, a search at its next check of the limits.
+pub fn interrupt_flag() -> &'static AtomicBool {
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    // A second Ctrl-C ends the process at once.
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        if INTERRUPTED.swap(true, Ordering::Relaxed) {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(130) };
+        }
+    }
+    #[cfg(unix)]
+    // SAFETY: the handler only uses an atomic and _exit, which are async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+    }
+    &INTERRUPTED
+}

@@ -1,0 +1,185 @@
+//! The JSON of a position, made from its structured view ([`PositionView`]): the `legal` moves
+//! the page has always read, each with the one cell it fills, and the `view` field that carries
+//! the whole view (README, "Web page").
+
+use inarow::game::Player;
+use inarow::game::view::{Axis, CellSet, PositionView};
+use serde_json::{Value, json};
+
+/// Each legal move as `{"move": "4", "cell": [row, column]}`: the one cell of the board's rows
+/// ([`PositionView::rows`]) that the move fills, `null` if it fills none (a pop, a draw claim)
+/// or several (a Pentago turn that carries stones onto empty cells).
+pub fn legal<M: Copy>(view: &PositionView<M>) -> Vec<Value> {
+    view.moves
+        .iter()
+        .map(|m| {
+            let filled = view.empty_of(m.changed);
+            let cell = (filled.len() == 1)
+                .then(|| filled.iter().next())
+                .flatten()
+                .map(|c| view.cells[c as usize].drawn);
+            json!({ "move": m.text, "cell": cell })
+        })
+        .collect()
+}
+
+/// The whole view: the board's shape, every cell, the lines held and every legal move with
+/// what it does.
+pub fn view<M>(view: &PositionView<M>) -> Value {
+    let layout = &view.layout;
+    json!({
+        "size": layout.size,
+        "k": layout.k,
+        "gravity": layout.gravity.map(|axis| match axis {
+            Axis::X => "x",
+            Axis::Y => "y",
+            Axis::Z => "z",
+        }),
+        "blocks": layout.blocks.iter().map(|b| json!({
+            "name": b.name,
+            "from": b.from,
+            "size": b.size,
+            "place": b.place,
+        })).collect::<Vec<_>>(),
+        "cells": view.cells.iter().map(|c| json!({
+            "at": c.at,
+            "name": c.name.as_str(),
+            "owner": c.owner.map(Player::name),
+            "block": c.block,
+            "drawn": c.drawn,
+        })).collect::<Vec<_>>(),
+        "lines": view.lines.iter().map(|l| json!({
+            "owner": l.owner.name(),
+            "cells": cells(l.cells),
+        })).collect::<Vec<_>>(),
+        "moves": view.moves.iter().map(|m| json!({
+            "move": m.text,
+            "placed": m.effect.placed,
+            "popped": m.effect.popped,
+            "turned": m.effect.turned.map(|t| json!({
+                "block": t.block,
+                "clockwise": t.clockwise,
+            })),
+            "changed": cells(m.changed),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// A set of cells as their numbers, lowest first.
+fn cells(set: CellSet) -> Vec<u16> {
+    set.iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use inarow::game::{Board, GameSpec, MoveList, Status};
+    use inarow::with_game;
+
+    /// The board as the server read it before the view: the cells of the terminal's drawing
+    /// ([`inarow::game::Notation::render`]), top row first, `X`, `O` or `.` a cell, a space
+    /// where the drawing parts blocks, an empty row for a rule across the board.
+    fn drawn_cells(drawing: &str) -> Vec<String> {
+        let mut rows = Vec::new();
+        for line in drawing.lines() {
+            let mut row = String::new();
+            let mut gap = false;
+            for word in line.split(' ') {
+                if word.is_empty() || word == "|" {
+                    gap = true;
+                    continue;
+                }
+                for (i, part) in word.split('|').enumerate() {
+                    if part.is_empty() || !part.chars().all(|c| "XOxo.".contains(c)) {
+                        continue;
+                    }
+                    if (gap || i > 0) && !row.is_empty() {
+                        row.push(' ');
+                    }
+                    row.extend(part.chars().map(|c| c.to_ascii_uppercase()));
+                }
+                gap = false;
+            }
+            if !row.is_empty() {
+                rows.push(row);
+            } else if line.contains("-+-") {
+                rows.push(String::new());
+            }
+        }
+        rows
+    }
+
+    /// The one cell that goes from `.` to a stone between two drawings, as before the view.
+    fn drawn_fill(before: &[String], after: &[String]) -> Option<[usize; 2]> {
+        let mut filled = before
+            .iter()
+            .zip(after)
+            .enumerate()
+            .flat_map(|(r, (b, a))| {
+                b.chars()
+                    .zip(a.chars())
+                    .enumerate()
+                    .filter(|&(_, (b, a))| b == '.' && a != '.')
+                    .map(move |(c, _)| [r, c])
+            });
+        let cell = filled.next();
+        filled.next().is_none().then_some(cell).flatten()
+    }
+
+    /// Along random games of every game, the rows and the legal moves' cells are those the
+    /// server drew from the terminal's picture before the view existed.
+    fn agrees_with_the_drawing<G: Board>(start: G, games: usize, seed: &mut u64) {
+        for _ in 0..games {
+            let mut pos = start;
+            loop {
+                let view = PositionView::of(&pos);
+                let board = drawn_cells(&pos.render());
+                assert_eq!(view.rows(), board, "{pos:?}");
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                let old: Vec<Value> = moves
+                    .iter()
+                    .map(|&m| {
+                        let after = drawn_cells(&pos.play(m).render());
+                        json!({ "move": pos.format_move(m), "cell": drawn_fill(&board, &after) })
+                    })
+                    .collect();
+                assert_eq!(legal(&view), old, "{pos:?}");
+                if pos.status() != Status::Ongoing || moves.is_empty() || pos.ply() > 200 {
+                    break;
+                }
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                pos = pos.play(moves[(*seed % moves.len() as u64) as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_view_draws_what_the_terminal_drew() {
+        let mut seed = 0x2545_f491_4f6c_dd1d;
+        for spec in [
+            "connect4",
+            "connect4:4x4",
+            "connect4:5x4:k3",
+            "connect4:16x7",
+            "connect4:1x5:k4",
+            "popout",
+            "popout:4x4",
+            "cube",
+            "qubic",
+            "pentago",
+        ] {
+            let start = spec.parse::<GameSpec>().unwrap().start();
+            with_game!(start, start => agrees_with_the_drawing(start, 20, &mut seed));
+        }
+        // Pentago positions waiting for their turn, written as boards.
+        let start = inarow::game::Pentago::new();
+        let dots = |n| ".".repeat(n);
+        for board in [format!("x{}m", dots(35)), format!("xo{}xm", dots(33))] {
+            let (_, pos, _) = inarow::game::read_position(start, &board).unwrap();
+            agrees_with_the_drawing(pos, 1, &mut seed);
+        }
+    }
+}
