@@ -758,6 +758,16 @@ pub(crate) mod tests {
             Self::random_graph(rng, n, 2, max_edges)
         }
 
+        /// The `i`-th graph of a test run: [`GraphGame::random`] for even `i`, else one of 6
+        /// to 14 nodes with 1 to at most 3, 4 or 5 edges each.
+        pub fn random_nth(rng: &mut Rng, i: usize) -> GraphGame {
+            if i.is_multiple_of(2) {
+                Self::random(rng)
+            } else {
+                Self::random_n(rng, 6 + i % 9, 5 - i % 3)
+            }
+        }
+
         /// `n` nodes; each but the start ends the game with probability `end_tenths` / 10; each
         /// open node gets 1 to `max_edges` edges to nodes of the other parity (a node with none
         /// to go to is a draw).
@@ -946,11 +956,7 @@ pub(crate) mod tests {
         let mut rng = Rng::new(11);
         let mut draws_by_repetition = 0;
         for i in 0..60_000 {
-            let g = if i % 2 == 0 {
-                GraphGame::random(&mut rng)
-            } else {
-                GraphGame::random_n(&mut rng, 6 + i % 9, 5 - i % 3)
-            };
+            let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
             let mut solver =
                 DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());

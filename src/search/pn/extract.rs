@@ -520,11 +520,7 @@ mod tests {
 
         let mut rng = Rng::new(21);
         for i in 0..1500 {
-            let g = if i % 2 == 0 {
-                GraphGame::random(&mut rng)
-            } else {
-                GraphGame::random_n(&mut rng, 6 + i % 9, 5 - i % 3)
-            };
+            let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
             let mut solver = DfPn::new(1 << 12, Limits::default());
             let (weak, _) = certify(&mut solver, &g, &[]);

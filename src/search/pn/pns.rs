@@ -339,11 +339,7 @@ mod tests {
     fn repetitions_switch_to_tree_mode() {
         let mut rng = Rng::new(5);
         for i in 0..3000 {
-            let g = if i % 2 == 0 {
-                GraphGame::random(&mut rng)
-            } else {
-                GraphGame::random_n(&mut rng, 6 + i % 9, 5 - i % 3)
-            };
+            let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
             let mut pns = Pns::new(MIB, Limits::default(), i % 3 == 0);
             assert_eq!(
