@@ -13,9 +13,9 @@
 //! rules ([`pn`](super): a finished game, a win in one for the side to move, no safe move); the
 //! children of a node live in one shared stack (`Vec`), so a node costs no allocation.
 //!
-//! # Threats (games with [`Tactics::THREATS`](crate::game::Tactics::THREATS))
+//! # Threats (games with [`Tactics::THREATS`])
 //! Before making the children of a node, df-pn asks what the opponent would win by threats if
-//! the side to move passed ([`Tactics::pass`](crate::game::Tactics::pass), threat-space search
+//! the side to move passed ([`Tactics::pass`], threat-space search
 //! with its answers remembered in a [`ThreatMemo`]). A child where that line still wins
 //! ([`replays`]) is lost for the side to move and needs no search; if the opponent has no such
 //! line, the children are not searched for one either. A new child is judged the same way one

@@ -1,7 +1,7 @@
 //! PN²: proof-number search whose new leaves are initialised by a bounded second-level search.
 //!
 //! # PN²
-//! [`Pn2`] is Allis' two-level search as Breuker describes it: the first level is [`Pns`](super::Pns);
+//! [`Pn2`] is Allis' two-level search as Breuker describes it: the first level is [`Pns`];
 //! whenever it expands a node, each new child that the rules do not solve is searched by a
 //! second-level PNS (its own arena, cleared after each use) limited to as many expansions as the
 //! first-level tree has nodes (at least [`PN2_MIN_EXPANSIONS`], at most `level2_max`). The child
@@ -32,7 +32,7 @@ pub struct Pn2<G: Tactics> {
 }
 
 impl<G: Tactics> Pn2<G> {
-    /// Like [`Pns::new`](super::Pns::new); both levels share the memory budget and the limits (which count the
+    /// Like [`Pns::new`]; both levels share the memory budget and the limits (which count the
     /// expansions of both levels).
     pub fn new(mem_bytes: usize, limits: Limits, heuristic_init: bool) -> Self {
         Pn2 {
