@@ -13,9 +13,9 @@
 //! rules ([`pn`](super): a finished game, a win in one for the side to move, no safe move); the
 //! children of a node live in one shared stack (`Vec`), so a node costs no allocation.
 //!
-//! # Threats (games with [`Tactics::THREATS`](crate::game::Tactics::THREATS))
+//! # Threats (games with [`Tactics::THREATS`])
 //! Before making the children of a node, df-pn asks what the opponent would win by threats if
-//! the side to move passed ([`Tactics::pass`](crate::game::Tactics::pass), threat-space search
+//! the side to move passed ([`Tactics::pass`], threat-space search
 //! with its answers remembered in a [`ThreatMemo`]). A child where that line still wins
 //! ([`replays`]) is lost for the side to move and needs no search; if the opponent has no such
 //! line, the children are not searched for one either. A new child is judged the same way one
@@ -46,8 +46,9 @@
 //! Connect Four never repeats a position, but PopOut does, and its rule makes a repeated
 //! position a draw. The exact keys ([`Game::key`](crate::game::Game::key)) of the positions on the current path (and of
 //! the history the caller gives) are kept in a set. A move into one of them is a leaf judged by
-//! the repetition rule (`on_repetition`, a [`RepetitionRule`]: [`repetition_draw`] by default,
-//! game-independent) and *tainted*, as in the PopOut thesis (§5.6): its value depends on the path.
+//! the repetition rule (a [`RepetitionRule`]:
+//! [`repetition_draw`](crate::game::repetition_draw) by default, game-independent) and
+//! *tainted*, as in the PopOut thesis (§5.6): its value depends on the path.
 //! Taint propagates as the thesis has it: a node solved by one child (an OR node proven, an AND
 //! node disproven) is untainted if some untainted child suffices; a node solved by all children
 //! is tainted if any of them is. A tainted solved result is never stored in the table; it lives
@@ -73,12 +74,13 @@
 //! follows only the rules and the repetition rule, so such an error cannot hide in a verified
 //! proof.
 
+use super::prover::{Bookkeeping, Eval, Question};
 use super::{
-    Eval, INF, KeyBuild, PnStats, Prover, Verdict, evaluate_into, order_moves, pn_add,
-    status_verdict,
+    INF, KeyBuild, PnStats, Prover, Verdict, order_moves, pn_add, root_verdict, solved_numbers,
+    verdict_of,
 };
-use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics, repetition_draw};
-use crate::search::limits::{Clock, Limits, MAX_DEPTH, Stop};
+use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics};
+use crate::search::limits::{Limits, MAX_DEPTH, Stop};
 use crate::search::memory::{Zeroable, zeroed};
 use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
 use std::collections::HashSet;
@@ -154,23 +156,20 @@ pub struct DfPn<G: Tactics> {
     memo_slots: usize,
     generation: u16,
     /// The question the table's current generation answers, as "can this player win?" (see
-    /// [`canonical`]), and the history (sorted exact keys) every path starts with.
+    /// [`Question::canonical`]), and the history (sorted exact keys) every path starts with.
     session: Option<Player>,
     session_history: Vec<u128>,
     /// The current question is the complement of the session's: the table's proof and disproof
     /// numbers are read and written swapped.
     flip: bool,
-    attacker: Player,
-    goal: Goal,
-    clock: Clock,
+    question: Question,
     kids: Vec<Kid<G::Move>>,
     /// The opponent's threat line at the node being expanded (kept to reuse its allocation).
     line: Vec<G::Move>,
     /// A threat line nobody keeps.
     scratch: Vec<G::Move>,
     path: HashSet<u128, KeyBuild>,
-    on_repetition: RepetitionRule<G>,
-    stats: PnStats,
+    book: Bookkeeping<G>,
 }
 
 impl<G: Tactics> DfPn<G> {
@@ -192,9 +191,10 @@ impl<G: Tactics> DfPn<G> {
     }
 
     fn try_with_entries(entries: usize, limits: Limits) -> Result<Self, String> {
+        let mem_bytes = entries * size_of::<Entry>();
         // A sixteenth of the budget for the threat memo, in a power of two of slots.
         let memo_slots = if G::THREATS {
-            let share = entries * size_of::<Entry>() / 16 / ThreatMemo::<G::Move>::slot_bytes();
+            let share = mem_bytes / 16 / ThreatMemo::<G::Move>::slot_bytes();
             (1usize << (usize::BITS - 1 - share.max(64).leading_zeros())).min(THREAT_MEMO)
         } else {
             0
@@ -221,21 +221,18 @@ impl<G: Tactics> DfPn<G> {
             session: None,
             session_history: Vec::new(),
             flip: false,
-            attacker: Player::First,
-            goal: Goal::Win,
-            clock: Clock::new(limits),
+            question: Question::new(Player::First, Goal::Win),
             kids: Vec::new(),
             line: Vec::new(),
             scratch: Vec::new(),
             path: HashSet::default(),
-            on_repetition: repetition_draw::<G>,
-            stats: PnStats::default(),
+            book: Bookkeeping::new(mem_bytes, limits),
         })
     }
 
     /// Sets how a repeated position ends (default: a draw). Forgets the table.
     pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
-        self.on_repetition = rule;
+        self.book.rule = rule;
         self.session = None;
     }
 
@@ -256,7 +253,7 @@ impl<G: Tactics> DfPn<G> {
     pub fn threat_line(&mut self, pos: &G, line: &mut Vec<G::Move>) -> bool {
         line.clear();
         match &mut self.threats {
-            Some(memo) => memo.line(pos, &mut self.stats.threat_nodes, line),
+            Some(memo) => memo.line(pos, &mut self.book.stats.threat_nodes, line),
             None => false,
         }
     }
@@ -281,7 +278,7 @@ impl<G: Tactics> DfPn<G> {
 
     /// The rule that judges repeated positions.
     pub fn repetition_rule(&self) -> RepetitionRule<G> {
-        self.on_repetition
+        self.book.rule
     }
 
     /// The number of entries the table may grow to.
@@ -291,35 +288,34 @@ impl<G: Tactics> DfPn<G> {
 
     /// Forgets everything the table learnt.
     pub fn clear(&mut self) {
-        // A new generation hides every entry at once; the sweep is needed only on wrap-around.
+        self.new_generation();
+        self.session = None;
+        self.session_history.clear();
+    }
+
+    /// Hides every entry of the table at once (the sweep is needed only on wrap-around).
+    fn new_generation(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         self.live = 0;
         if self.generation == 0 {
             self.table.fill(EMPTY);
             self.generation = 1;
         }
-        self.session = None;
-        self.session_history.clear();
     }
 
     /// The verdict the table holds for `pos` under this attacker and goal with no history, if
     /// any (a cheap look-up for proof extraction; no search).
     pub fn known(&self, pos: &G, attacker: Player, goal: Goal) -> Option<Verdict> {
-        let (winner, flip) = canonical(attacker, goal);
+        let (winner, flip) = Question::new(attacker, goal).canonical();
         if self.session != Some(winner) || !self.session_history.is_empty() {
             return None;
         }
         let (pn, dn) = self.lookup(pos.canonical_key())?;
-        let numbers = if flip != self.flip {
+        verdict_of(if flip != self.flip {
             (dn, pn)
         } else {
             (pn, dn)
-        };
-        match Some(numbers) {
-            Some((0, _)) => Some(Verdict::Proven),
-            Some((_, 0)) => Some(Verdict::Disproven),
-            _ => None,
-        }
+        })
     }
 
     /// Searches below `pos` (open) for `attacker` and `goal` with no history, whatever the
@@ -327,66 +323,55 @@ impl<G: Tactics> DfPn<G> {
     /// but lost its solved children. Best-first among the children, so that the moves that fail
     /// cost no full disproof each; afterwards the table holds the child that settled it.
     pub fn search_below(&mut self, pos: &G, attacker: Player, goal: Goal) -> Result<Verdict, Stop> {
-        let t = Instant::now();
-        self.begin(attacker, goal, &[]);
-        self.path.clear();
-        self.kids.clear();
+        let started = Instant::now();
+        self.begin(Question::new(attacker, goal), &[]);
         let r = self.mid(pos, pos.canonical_key(), INF, INF, 0);
-        self.stats.elapsed += t.elapsed();
-        let (pn, _, _) = r?;
-        Ok(if pn == 0 {
-            Verdict::Proven
-        } else {
-            Verdict::Disproven
-        })
+        self.book.end_proof(started);
+        let (pn, dn, _) = r?;
+        Ok(root_verdict(pn, dn))
     }
 
-    /// Starts a question: a new generation when it is neither the session's question nor its
-    /// complement, or when the history changes.
-    fn begin(&mut self, attacker: Player, goal: Goal, history: &[u128]) {
+    /// Starts a question after `history`: a new generation when it is neither the session's
+    /// question nor its complement, or when the history changes; the path starts with the
+    /// history.
+    fn begin(&mut self, question: Question, history: &[u128]) {
         let mut sorted = history.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
-        let (winner, flip) = canonical(attacker, goal);
+        let (winner, flip) = question.canonical();
         if self.session != Some(winner) || self.session_history != sorted {
             self.session_history = sorted;
-            self.generation = self.generation.wrapping_add(1);
-            self.live = 0;
-            if self.generation == 0 {
-                self.table.fill(EMPTY);
-                self.generation = 1;
-            }
+            self.new_generation();
             self.session = Some(winner);
         }
         self.flip = flip;
-        self.attacker = attacker;
-        self.goal = goal;
+        self.question = question;
+        self.path.clear();
+        self.path.extend(history.iter().copied());
+        self.kids.clear();
     }
 
     fn prove_root(&mut self, pos: &G) -> Result<Verdict, Stop> {
         if self.path.contains(&pos.key()) {
-            return Ok(status_verdict(
-                (self.on_repetition)(pos),
-                self.attacker,
-                self.goal,
-            ));
+            return Ok(self.question.repeated(pos, self.book.rule));
         }
         if let Eval::Solved(v) = self.judge(pos, true) {
             return Ok(v);
         }
         let key = pos.canonical_key();
-        match self.lookup(key) {
-            Some((0, _)) => return Ok(Verdict::Proven),
-            Some((_, 0)) => return Ok(Verdict::Disproven),
-            _ => {}
+        if let Some(v) = self.lookup(key).and_then(verdict_of) {
+            return Ok(v);
         }
         let (pn, dn, _) = self.mid(pos, key, INF, INF, 0)?;
-        debug_assert!(pn == 0 || dn == 0);
-        Ok(if pn == 0 {
-            Verdict::Proven
-        } else {
-            Verdict::Disproven
-        })
+        Ok(root_verdict(pn, dn))
+    }
+
+    /// The bytes the search's structures hold.
+    fn bytes(&self) -> usize {
+        self.table.len() * size_of::<Entry>()
+            + self.threats.as_ref().map_or(0, |memo| memo.bytes())
+            + self.kids.capacity() * size_of::<Kid<G::Move>>()
+            + self.path.capacity() * (size_of::<u128>() + 1)
     }
 
     #[inline(always)]
@@ -451,19 +436,15 @@ impl<G: Tactics> DfPn<G> {
         self.buckets = buckets;
     }
 
-    /// What `pos` is worth before any search ([`evaluate_into`]), and, with `threats` and the
-    /// threat-space search on, whether its side to move wins by threats.
+    /// What `pos` is worth before any search ([`Question::evaluate_into`]), and, with `threats`
+    /// and the threat-space search on, whether its side to move wins by threats.
     fn judge(&mut self, pos: &G, threats: bool) -> Eval {
         let mut moves = MoveList::new();
-        let eval = evaluate_into(pos, self.attacker, self.goal, &mut moves);
+        let eval = self.question.evaluate_into(pos, &mut moves);
         if let (Eval::Open(_), true, Some(memo)) = (eval, threats, &mut self.threats)
-            && memo.line(pos, &mut self.stats.threat_nodes, &mut self.scratch)
+            && memo.line(pos, &mut self.book.stats.threat_nodes, &mut self.scratch)
         {
-            return Eval::Solved(status_verdict(
-                Status::Win(pos.side_to_move()),
-                self.attacker,
-                self.goal,
-            ));
+            return Eval::Solved(self.question.won_by(pos.side_to_move()));
         }
         eval
     }
@@ -484,8 +465,7 @@ impl<G: Tactics> DfPn<G> {
             .count() as u32;
         self.scratch = line;
         if left == 0 {
-            let opponent_won = Status::Win(pos.side_to_move().opponent());
-            Eval::Solved(status_verdict(opponent_won, self.attacker, self.goal))
+            Eval::Solved(self.question.won_by(pos.side_to_move().opponent()))
         } else {
             Eval::Open(left)
         }
@@ -511,8 +491,7 @@ impl<G: Tactics> DfPn<G> {
             let child = pos.play(rm.mv);
             let key = child.canonical_key();
             let (pn, dn, state) = if self.path.contains(&child.key()) {
-                let v = status_verdict((self.on_repetition)(&child), self.attacker, self.goal);
-                let (pn, dn) = solved(v);
+                let (pn, dn) = solved_numbers(self.question.repeated(&child, self.book.rule));
                 (pn, dn, FINAL | TAINTED)
             } else {
                 // A mirror image of an earlier child adds nothing (it has the same value).
@@ -523,27 +502,27 @@ impl<G: Tactics> DfPn<G> {
                     continue;
                 }
                 if !line.is_empty() && replays(&child, &line) {
-                    let won = Status::Win(child.side_to_move());
-                    let (pn, dn) = solved(status_verdict(won, self.attacker, self.goal));
+                    let (pn, dn) = solved_numbers(self.question.won_by(child.side_to_move()));
                     (pn, dn, FINAL)
                 } else if let Some((pn, dn)) = self.lookup(key) {
                     // Searched or judged before: what the table knows beats a new judgement.
                     (pn, dn, if pn == 0 || dn == 0 { FINAL } else { 0 })
                 } else {
-                    if let Err(stop) = self.clock.poll() {
+                    if let Err(stop) = self.book.clock.poll() {
                         self.line = line;
                         return Err(stop);
                     }
                     let eval = self.judge(&child, child_threats);
                     let (pn, dn, state) = match self.count_defences(&child, eval) {
                         Eval::Solved(v) => {
-                            let (pn, dn) = solved(v);
+                            let (pn, dn) = solved_numbers(v);
                             (pn, dn, FINAL)
                         }
-                        // df-pn+ by mobility: one good move may prove an OR node, every move
-                        // must be refuted to disprove it (and the reverse at AND nodes).
-                        Eval::Open(moves) if child.side_to_move() == self.attacker => (1, moves, 0),
-                        Eval::Open(moves) => (moves, 1, 0),
+                        // df-pn+: the first numbers by mobility.
+                        Eval::Open(moves) => {
+                            let (pn, dn) = self.question.mobility_numbers(&child, moves);
+                            (pn, dn, 0)
+                        }
                     };
                     // In games with threats a judgement costs threat-space searches: kept, it
                     // is not made again each time df-pn comes back to the parent (a quarter
@@ -581,10 +560,10 @@ impl<G: Tactics> DfPn<G> {
         if depth >= self.max_depth {
             return Err(Stop::Depth);
         }
-        self.clock.tick()?;
-        self.stats.expanded += 1;
-        let first_tick = self.clock.ticks;
-        let or = pos.side_to_move() == self.attacker;
+        self.book.clock.tick()?;
+        self.book.count_expansion();
+        let first_tick = self.book.clock.ticks;
+        let or = self.question.is_or(pos);
         let exact = pos.key();
         self.path.insert(exact);
         let base = self.kids.len();
@@ -659,8 +638,8 @@ impl<G: Tactics> DfPn<G> {
             }
         };
         if !(solved && tainted) {
-            let work =
-                (self.clock.ticks - first_tick + 1 + LEAF_WORK as u64).min(u32::MAX as u64) as u32;
+            let work = (self.book.clock.ticks - first_tick + 1 + LEAF_WORK as u64)
+                .min(u32::MAX as u64) as u32;
             self.store(key, pn, dn, work);
         }
         self.kids.truncate(base);
@@ -675,7 +654,7 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
     }
 
     fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
+        self.book.set_limits(limits);
     }
 
     /// The table is kept between calls with the same attacker, goal and history (as a set), and
@@ -688,22 +667,15 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
         goal: Goal,
         history: &[u128],
     ) -> Result<Verdict, Stop> {
-        let t = Instant::now();
-        self.begin(attacker, goal, history);
-        self.path.clear();
-        self.path.extend(history.iter().copied());
-        self.kids.clear();
+        let started = Instant::now();
+        self.begin(Question::new(attacker, goal), history);
         let r = self.prove_root(pos);
-        self.stats.elapsed += t.elapsed();
-        let bytes = self.table.len() * size_of::<Entry>()
-            + self.threats.as_ref().map_or(0, |memo| memo.bytes())
-            + self.kids.capacity() * size_of::<Kid<G::Move>>()
-            + self.path.capacity() * (size_of::<u128>() + 1);
-        self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
+        self.book.end_proof(started);
+        self.book.note_bytes(self.bytes());
         r
     }
     fn stats(&self) -> PnStats {
-        self.stats
+        self.book.stats
     }
 }
 
@@ -740,24 +712,6 @@ fn place(bucket: &mut [Entry], entry: Entry) -> bool {
     }
     bucket[victim] = entry;
     victim_cost == 0
-}
-
-/// A question as "can `winner` win?" and whether it is that question's complement: "can A
-/// reach NotLose?" is "can't A's opponent win?", with the AND and OR nodes exchanged, so its
-/// proof number is the other's disproof number and the other way round.
-fn canonical(attacker: Player, goal: Goal) -> (Player, bool) {
-    match goal {
-        Goal::Win => (attacker, false),
-        Goal::NotLose => (attacker.opponent(), true),
-    }
-}
-
-#[inline]
-fn solved(v: Verdict) -> (u32, u32) {
-    match v {
-        Verdict::Proven => (0, INF),
-        Verdict::Disproven => (INF, 0),
-    }
 }
 
 #[cfg(test)]
@@ -802,6 +756,16 @@ pub(crate) mod tests {
         /// A random graph of `n` nodes, each open node with 1 to `max_edges` edges.
         pub fn random_n(rng: &mut Rng, n: usize, max_edges: usize) -> GraphGame {
             Self::random_graph(rng, n, 2, max_edges)
+        }
+
+        /// The `i`-th graph of a test run: [`GraphGame::random`] for even `i`, else one of 6
+        /// to 14 nodes with 1 to at most 3, 4 or 5 edges each.
+        pub fn random_nth(rng: &mut Rng, i: usize) -> GraphGame {
+            if i.is_multiple_of(2) {
+                Self::random(rng)
+            } else {
+                Self::random_n(rng, 6 + i % 9, 5 - i % 3)
+            }
         }
 
         /// `n` nodes; each but the start ends the game with probability `end_tenths` / 10; each
@@ -993,11 +957,7 @@ pub(crate) mod tests {
         let mut rng = Rng::new(11);
         let mut draws_by_repetition = 0;
         for i in 0..60_000 {
-            let g = if i % 2 == 0 {
-                GraphGame::random(&mut rng)
-            } else {
-                GraphGame::random_n(&mut rng, 6 + i % 9, 5 - i % 3)
-            };
+            let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
             let mut solver =
                 DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());

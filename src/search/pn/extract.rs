@@ -14,6 +14,7 @@
 //! ([`ExtractError::NotProven`]); it never writes a wrong one.
 
 use super::dfpn::DfPn;
+use super::prover::Question;
 use super::{Prover, Verdict, order_moves};
 use crate::certificate::{Certificate, ThreatLine, class_of};
 use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics};
@@ -76,8 +77,7 @@ pub fn extract_proof<G: Tactics>(
     let rule = solver.repetition_rule();
     let mut ex = Extractor {
         solver,
-        prover,
-        goal,
+        question: Question::new(prover, goal),
         rule,
         chosen: HashMap::new(),
         done: HashSet::new(),
@@ -118,8 +118,8 @@ enum Undo {
 
 struct Extractor<'a, G: Tactics> {
     solver: &'a mut DfPn<G>,
-    prover: Player,
-    goal: Goal,
+    /// The prover (the attacker) and its goal.
+    question: Question,
     rule: RepetitionRule<G>,
     chosen: HashMap<u128, G::Move>,
     /// The classes ([`class_of`]) of the positions settled without a repetition, as the
@@ -138,10 +138,9 @@ impl<G: Tactics> Extractor<'_, G> {
         match pos.status() {
             Status::Ongoing => {}
             s => {
-                return if self.goal.reached_by(s, self.prover) {
-                    Ok(false)
-                } else {
-                    Err(Fail::Dead)
+                return match self.question.verdict(s) {
+                    Verdict::Proven => Ok(false),
+                    Verdict::Disproven => Err(Fail::Dead),
                 };
             }
         }
@@ -150,10 +149,9 @@ impl<G: Tactics> Extractor<'_, G> {
         }
         let key = pos.key();
         if self.on_path.contains(&key) {
-            return if self.goal.reached_by((self.rule)(pos), self.prover) {
-                Ok(true)
-            } else {
-                Err(Fail::Dead)
+            return match self.question.repeated(pos, self.rule) {
+                Verdict::Proven => Ok(true),
+                Verdict::Disproven => Err(Fail::Dead),
             };
         }
         let class = class_of(pos);
@@ -161,7 +159,7 @@ impl<G: Tactics> Extractor<'_, G> {
             return Ok(false);
         }
         self.on_path.insert(key);
-        let r = if pos.side_to_move() == self.prover {
+        let r = if self.question.is_or(pos) {
             self.prover_node(pos, key)
         } else {
             self.opponent_node(pos)
@@ -175,6 +173,10 @@ impl<G: Tactics> Extractor<'_, G> {
     }
 
     fn prover_node(&mut self, pos: &G, key: u128) -> Result<bool, Fail> {
+        let Question {
+            attacker: prover,
+            goal,
+        } = self.question;
         let mut candidates: MoveList<G::Move> = MoveList::new();
         if let Some(&mv) = self.chosen.get(&key) {
             // The file gives one move per position: a position met again keeps its move.
@@ -191,7 +193,7 @@ impl<G: Tactics> Extractor<'_, G> {
             pos.safe_moves(&mut safe);
             order_moves(pos, &mut safe);
             let proven = |solver: &DfPn<G>, m| {
-                solver.known(&pos.play(m), self.prover, self.goal) == Some(Verdict::Proven)
+                solver.known(&pos.play(m), prover, goal) == Some(Verdict::Proven)
             };
             let (mut known, mut rest): (Vec<_>, Vec<_>) = safe
                 .iter()
@@ -204,7 +206,7 @@ impl<G: Tactics> Extractor<'_, G> {
                 // rather than try each move to its end in turn. (A failure leaves the moves
                 // that rely on this walk's repetitions.)
                 self.solver
-                    .search_below(pos, self.prover, self.goal)
+                    .search_below(pos, prover, goal)
                     .map_err(Fail::Stop)?;
                 (known, rest) = safe
                     .iter()
@@ -221,13 +223,13 @@ impl<G: Tactics> Extractor<'_, G> {
                 && !self.on_path.contains(&ck)
                 && !self.done.contains(&class_of(&child))
             {
-                let verdict = match self.solver.known(&child, self.prover, self.goal) {
+                let verdict = match self.solver.known(&child, prover, goal) {
                     Some(v) => v,
                     // No history: the table stays shared by every call, and this walk
                     // judges the repetitions itself.
                     None => self
                         .solver
-                        .prove_for(&child, self.prover, self.goal, &[])
+                        .prove_for(&child, prover, goal, &[])
                         .map_err(Fail::Stop)?,
                 };
                 if verdict == Verdict::Disproven {
@@ -518,11 +520,7 @@ mod tests {
 
         let mut rng = Rng::new(21);
         for i in 0..1500 {
-            let g = if i % 2 == 0 {
-                GraphGame::random(&mut rng)
-            } else {
-                GraphGame::random_n(&mut rng, 6 + i % 9, 5 - i % 3)
-            };
+            let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
             let mut solver = DfPn::new(1 << 12, Limits::default());
             let (weak, _) = certify(&mut solver, &g, &[]);

@@ -36,8 +36,9 @@
 //! container), and a search that would pass the budget stops with [`Stop::Memory`](crate::search::limits::Stop::Memory).
 //!
 
-use super::{INF, Key, KeyBuild, Verdict, pn_add};
-use crate::game::{Game, Goal, Player, RepetitionRule, repetition_draw};
+use super::prover::Question;
+use super::{INF, Key, KeyBuild, pn_add};
+use crate::game::{Game, Goal, Player};
 use std::collections::{BinaryHeap, HashMap};
 use std::mem::size_of;
 
@@ -81,17 +82,13 @@ pub(super) struct Tree<G: Game> {
     pub(super) free_links: usize,
     pub(super) map: HashMap<Key, u32, KeyBuild>,
     pub(super) dag: bool,
-    pub(super) attacker: Player,
-    pub(super) goal: Goal,
+    pub(super) question: Question,
     pub(super) heuristic: bool,
-    pub(super) rule: RepetitionRule<G>,
     pub(super) epoch: u32,
     pub(super) heap: BinaryHeap<(u32, u32)>,
     /// Exact keys of the history and of the current descent path.
     pub(super) path: Vec<u128>,
     pub(super) scratch: Vec<u32>,
-    pub(super) expanded: u64,
-    pub(super) peak: usize,
 }
 
 impl<G: Game> Tree<G> {
@@ -108,21 +105,17 @@ impl<G: Game> Tree<G> {
             free_links: 0,
             map: HashMap::default(),
             dag: true,
-            attacker: Player::First,
-            goal: Goal::Win,
+            question: Question::new(Player::First, Goal::Win),
             heuristic,
-            rule: repetition_draw::<G>,
             epoch: 0,
             heap: BinaryHeap::new(),
             path: Vec::new(),
             scratch: Vec::new(),
-            expanded: 0,
-            peak: 0,
         }
     }
 
     /// Forgets the graph (keeping the allocations) for a new question.
-    pub(super) fn reset(&mut self, attacker: Player, goal: Goal, dag: bool) {
+    pub(super) fn reset(&mut self, question: Question, dag: bool) {
         self.nodes.clear();
         self.free_node = NONE;
         self.free_count = 0;
@@ -136,8 +129,7 @@ impl<G: Game> Tree<G> {
         self.free_links = 0;
         self.map.clear();
         self.dag = dag;
-        self.attacker = attacker;
-        self.goal = goal;
+        self.question = question;
         self.epoch = 0;
         self.heap.clear();
         self.path.clear();
@@ -327,37 +319,21 @@ impl<G: Game> Tree<G> {
         true
     }
 
-    #[inline]
-    pub(super) fn is_or(&self, pos: &G) -> bool {
-        pos.side_to_move() == self.attacker
-    }
-
-    /// The numbers of a node that the rules solve.
-    #[inline]
-    pub(super) fn solved(v: Verdict) -> (u32, u32) {
-        match v {
-            Verdict::Proven => (0, INF),
-            Verdict::Disproven => (INF, 0),
-        }
-    }
-
-    /// The numbers of an open leaf with `n` safe moves.
+    /// The numbers of an open leaf with `n` safe moves: by its mobility with the heuristic
+    /// initialisation, else (1, 1).
     #[inline]
     pub(super) fn leaf_numbers(&self, pos: &G, n: u32) -> (u32, u32) {
-        if !self.heuristic {
-            (1, 1)
-        } else if self.is_or(pos) {
-            // One good move proves an OR node; all of them must fail to disprove it.
-            (1, n)
+        if self.heuristic {
+            self.question.mobility_numbers(pos, n)
         } else {
-            (n, 1)
+            (1, 1)
         }
     }
 
     /// The numbers of a node from its children's.
     pub(super) fn summarize(&self, x: u32) -> (u32, u32) {
         let node = &self.nodes[x as usize];
-        let or = self.is_or(&node.pos);
+        let or = self.question.is_or(&node.pos);
         let (mut least, mut sum) = (INF, 0);
         for &k in &self.kids[node.kids as usize..(node.kids + node.n_kids) as usize] {
             let kid = &self.nodes[k as usize];
@@ -375,7 +351,7 @@ impl<G: Game> Tree<G> {
     /// The child on the way to a most-proving node.
     pub(super) fn best_kid(&self, x: u32) -> u32 {
         let node = &self.nodes[x as usize];
-        let or = self.is_or(&node.pos);
+        let or = self.question.is_or(&node.pos);
         let block = &self.kids[node.kids as usize..(node.kids + node.n_kids) as usize];
         let mut best = block[0];
         let mut best_value = INF;

@@ -1,8 +1,9 @@
 //! The proof-number family: [`pns`] (Allis' PNS on a DAG, over the arena of `graph`), [`pn2`]
 //! (PN², its two-level form), [`dfpn`] (Nagai's depth-first version) and [`extract`] (proof
 //! certificates from a df-pn table). This module holds what they share: the answer
-//! ([`Verdict`]), statistics ([`PnStats`]), the [`Prover`] interface, the evaluation of a position
-//! for a goal (`evaluate`) and key hashing.
+//! ([`Verdict`]), statistics ([`PnStats`]), the [`Prover`] interface, the arithmetic of proof and
+//! disproof numbers, move ordering and key hashing; `prover` holds the bookkeeping around a
+//! search (the question, the leaf evaluation, the limits and statistics).
 //!
 //! Proof-number searches answer a yes/no question on an AND/OR graph. Here the question is
 //! "can the *attacker* (a fixed player, usually the side to move at the root) reach the goal
@@ -16,12 +17,13 @@ pub mod extract;
 mod graph;
 pub mod pn2;
 pub mod pns;
+mod prover;
 
 pub use dfpn::DfPn;
 pub use pn2::Pn2;
 pub use pns::Pns;
 
-use crate::game::{Game, Goal, MoveList, Player, RankedMove, Status, Tactics};
+use crate::game::{Game, Goal, MoveList, Player, RankedMove, Tactics};
 use crate::search::limits::{Limits, Stop};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
@@ -121,54 +123,34 @@ pub(crate) fn pn_add(a: u32, b: u32) -> u32 {
     }
 }
 
-/// What a position is worth for a goal before any search.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Eval {
-    /// Solved by the rules: over, or the side to move wins at once, or every move of the side
-    /// to move lets the other win at once.
-    Solved(Verdict),
-    /// Open, with this many safe moves for the side to move (at least one).
-    Open(u32),
+/// The numbers of a solved node: 0 for what its verdict settles, infinite for the other.
+#[inline(always)]
+pub(crate) fn solved_numbers(v: Verdict) -> (u32, u32) {
+    match v {
+        Verdict::Proven => (0, INF),
+        Verdict::Disproven => (INF, 0),
+    }
 }
 
-/// The verdict a finished game (or a judged repetition) gives the attacker's goal.
-#[inline(always)]
-pub(crate) fn status_verdict(status: Status, attacker: Player, goal: Goal) -> Verdict {
-    if goal.reached_by(status, attacker) {
+/// The verdict that numbers show: proven at proof number 0, disproven at disproof number 0,
+/// none while the node is open.
+#[inline]
+pub(crate) fn verdict_of((pn, dn): (u32, u32)) -> Option<Verdict> {
+    match (pn, dn) {
+        (0, _) => Some(Verdict::Proven),
+        (_, 0) => Some(Verdict::Disproven),
+        _ => None,
+    }
+}
+
+/// The verdict of a root that a search has solved (one of its numbers is 0).
+pub(crate) fn root_verdict(pn: u32, dn: u32) -> Verdict {
+    debug_assert!(pn == 0 || dn == 0);
+    if pn == 0 {
         Verdict::Proven
     } else {
         Verdict::Disproven
     }
-}
-
-/// Evaluates `pos` for `attacker`'s `goal` by the rules and the immediate-win shortcuts:
-/// - over: a win for the attacker proves both goals, a draw proves NotLose and disproves Win,
-///   a win for the opponent disproves both;
-/// - the side to move has a winning move: as if it had won;
-/// - the side to move has no safe move (every move lets the other side win at once): as if the
-///   other side had won.
-///
-/// `moves` receives the safe moves of an open position (it must be empty on entry).
-#[inline]
-pub(crate) fn evaluate_into<G: Tactics>(
-    pos: &G,
-    attacker: Player,
-    goal: Goal,
-    moves: &mut MoveList<RankedMove<G::Move>>,
-) -> Eval {
-    let status = pos.status();
-    if status != Status::Ongoing {
-        return Eval::Solved(status_verdict(status, attacker, goal));
-    }
-    let me = pos.side_to_move();
-    if pos.has_winning_move() {
-        return Eval::Solved(status_verdict(Status::Win(me), attacker, goal));
-    }
-    pos.safe_moves(moves);
-    if moves.is_empty() {
-        return Eval::Solved(status_verdict(Status::Win(me.opponent()), attacker, goal));
-    }
-    Eval::Open(moves.len() as u32)
 }
 
 /// Sorts moves by the game's ranks, best first; ties keep the game's order.
@@ -351,6 +333,7 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Status;
 
     #[test]
     fn weak_value_combines_two_proofs() {
@@ -369,7 +352,7 @@ mod tests {
     #[test]
     fn terminal_verdicts() {
         use Player::*;
-        let v = |s, g| status_verdict(s, First, g);
+        let v = |s, g| prover::Question::new(First, g).verdict(s);
         assert_eq!(v(Status::Win(First), Goal::Win), Verdict::Proven);
         assert_eq!(v(Status::Win(First), Goal::NotLose), Verdict::Proven);
         assert_eq!(v(Status::Draw, Goal::Win), Verdict::Disproven);
@@ -386,5 +369,16 @@ mod tests {
         assert_eq!(pn_add(INF - 1, 5), INF - 1);
         assert_eq!(pn_add(INF, 0), INF);
         assert_eq!(pn_add(3, 4), 7);
+    }
+
+    #[test]
+    fn numbers_show_verdicts() {
+        for v in [Verdict::Proven, Verdict::Disproven] {
+            assert_eq!(verdict_of(solved_numbers(v)), Some(v));
+            let (pn, dn) = solved_numbers(v);
+            assert_eq!(root_verdict(pn, dn), v);
+        }
+        assert_eq!(verdict_of((1, 1)), None);
+        assert_eq!(verdict_of((INF - 1, 3)), None);
     }
 }

@@ -1,7 +1,7 @@
 //! PN²: proof-number search whose new leaves are initialised by a bounded second-level search.
 //!
 //! # PN²
-//! [`Pn2`] is Allis' two-level search as Breuker describes it: the first level is [`Pns`](super::Pns);
+//! [`Pn2`] is Allis' two-level search as Breuker describes it: the first level is [`Pns`];
 //! whenever it expands a node, each new child that the rules do not solve is searched by a
 //! second-level PNS (its own arena, cleared after each use) limited to as many expansions as the
 //! first-level tree has nodes (at least [`PN2_MIN_EXPANSIONS`], at most `level2_max`). The child
@@ -13,11 +13,11 @@
 //!
 
 use super::graph::Tree;
-use super::pns::run;
+use super::pns::{Interrupt, Pns, WhenFull};
+use super::prover::{Bookkeeping, Question};
 use super::{PnStats, Prover, Verdict};
 use crate::game::{Goal, Player, RepetitionRule, Tactics};
-use crate::search::limits::{Clock, Limits, Stop};
-use std::time::Instant;
+use crate::search::limits::{Limits, Stop};
 
 /// The fewest expansions a second-level search may make.
 pub const PN2_MIN_EXPANSIONS: u64 = 64;
@@ -25,25 +25,20 @@ pub const PN2_MIN_EXPANSIONS: u64 = 64;
 /// PN²: a first-level PNS whose new leaves are initialised by a bounded second-level PNS. See
 /// the module documentation.
 pub struct Pn2<G: Tactics> {
-    level1: Tree<G>,
+    /// The first level, which also keeps the bookkeeping of both.
+    level1: Pns<G>,
     level2: Tree<G>,
     level2_max: u64,
-    mem_bytes: usize,
-    clock: Clock,
-    stats: PnStats,
 }
 
 impl<G: Tactics> Pn2<G> {
-    /// Like [`Pns::new`](super::Pns::new); both levels share the memory budget and the limits (which count the
+    /// Like [`Pns::new`]; both levels share the memory budget and the limits (which count the
     /// expansions of both levels).
     pub fn new(mem_bytes: usize, limits: Limits, heuristic_init: bool) -> Self {
         Pn2 {
-            level1: Tree::new(heuristic_init),
+            level1: Pns::new(mem_bytes, limits, heuristic_init),
             level2: Tree::new(heuristic_init),
             level2_max: 1 << 20,
-            mem_bytes,
-            clock: Clock::new(limits),
-            stats: PnStats::default(),
         }
     }
 
@@ -54,14 +49,58 @@ impl<G: Tactics> Pn2<G> {
 
     /// Sets how a repeated position ends (default: a draw).
     pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
-        self.level1.rule = rule;
-        self.level2.rule = rule;
+        self.level1.set_repetition_rule(rule);
+    }
+}
+
+/// The second level handed to a first-level search: its tree, and the most expansions one
+/// search there may make.
+pub(super) struct Level2<'a, G: Tactics> {
+    tree: &'a mut Tree<G>,
+    max: u64,
+}
+
+impl<G: Tactics> Level2<'_, G> {
+    /// The same second level, borrowed for one first-level search.
+    pub(super) fn reborrow(&mut self) -> Level2<'_, G> {
+        Level2 {
+            tree: &mut *self.tree,
+            max: self.max,
+        }
+    }
+
+    /// The bytes the second level holds.
+    pub(super) fn bytes(&self) -> usize {
+        self.tree.bytes()
+    }
+
+    /// The numbers of `child`, a new open leaf of the first level `level1` (whose path leads to
+    /// the child's parent): those of the root of a second-level search of as many expansions
+    /// as the first level has nodes, which reports what it has when the memory budget is spent.
+    pub(super) fn leaf_numbers(
+        &mut self,
+        level1: &Tree<G>,
+        child: &G,
+        book: &mut Bookkeeping<G>,
+        outer_bytes: usize,
+    ) -> Result<(u32, u32), Interrupt> {
+        let limit = (level1.live as u64).max(PN2_MIN_EXPANSIONS).min(self.max);
+        self.tree.reset(level1.question, level1.dag);
+        self.tree.search(
+            child,
+            &level1.path,
+            limit,
+            book,
+            None,
+            outer_bytes + level1.bytes(),
+            WhenFull::Return,
+        )
     }
 }
 
 impl<G: Tactics> Prover<G> for Pn2<G> {
     fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
+        self.level1.set_limits(limits);
     }
 
     fn prove_for(
@@ -71,29 +110,15 @@ impl<G: Tactics> Prover<G> for Pn2<G> {
         goal: Goal,
         history: &[u128],
     ) -> Result<Verdict, Stop> {
-        let t = Instant::now();
-        let before = self.level1.expanded + self.level2.expanded;
-        let r = run(
-            &mut self.level1,
-            Some((&mut self.level2, self.level2_max)),
-            &mut self.clock,
-            self.mem_bytes,
-            pos,
-            attacker,
-            goal,
-            history,
-        );
-        self.stats.expanded += self.level1.expanded + self.level2.expanded - before;
-        self.stats.peak_bytes = self
-            .stats
-            .peak_bytes
-            .max(self.level1.peak)
-            .max(self.level2.peak);
-        self.stats.elapsed += t.elapsed();
-        r
+        let level2 = Level2 {
+            tree: &mut self.level2,
+            max: self.level2_max,
+        };
+        let question = Question::new(attacker, goal);
+        self.level1.run(Some(level2), pos, question, history)
     }
     /// What the search did so far (both levels).
     fn stats(&self) -> PnStats {
-        self.stats
+        self.level1.stats()
     }
 }

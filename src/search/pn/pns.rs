@@ -13,10 +13,11 @@
 //! Every `prove` call builds its graph afresh (the allocations are kept for the next call).
 
 use super::graph::{NONE, Tree};
-use super::pn2::PN2_MIN_EXPANSIONS;
-use super::{Eval, Key, PnStats, Prover, Verdict, evaluate_into, order_moves, status_verdict};
+use super::pn2::Level2;
+use super::prover::{Bookkeeping, Eval, Question};
+use super::{Key, PnStats, Prover, Verdict, order_moves, root_verdict, solved_numbers};
 use crate::game::{Goal, MoveList, Player, RepetitionRule, Tactics};
-use crate::search::limits::{Clock, Limits, Stop};
+use crate::search::limits::{Limits, Stop};
 use std::time::Instant;
 
 /// Why a search returned early.
@@ -41,38 +42,31 @@ pub(super) enum WhenFull {
     Return,
 }
 
-/// The second level handed to a first-level search: the tree to use and its size cap.
-pub(super) struct Level2<'a, G: Tactics> {
-    tree: &'a mut Tree<G>,
-    max: u64,
-}
-
 impl<G: Tactics> Tree<G> {
     /// Searches from `root` until it is solved, `max_expansions` expansions were made here, or a
     /// limit stops it. Returns the root's numbers. `outer_bytes` are held by other levels and
-    /// count against `mem_bytes`.
+    /// count against the memory budget.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn search(
         &mut self,
         root: &G,
         history: &[u128],
         max_expansions: u64,
-        clock: &mut Clock,
+        book: &mut Bookkeeping<G>,
         mut level2: Option<Level2<'_, G>>,
-        mem_bytes: usize,
         outer_bytes: usize,
         when_full: WhenFull,
     ) -> Result<(u32, u32), Interrupt> {
         let mut moves = MoveList::new();
         let numbers = if history.contains(&root.key()) {
-            Self::solved(status_verdict((self.rule)(root), self.attacker, self.goal))
+            solved_numbers(self.question.repeated(root, book.rule))
         } else {
-            match evaluate_into(root, self.attacker, self.goal, &mut moves) {
-                Eval::Solved(v) => Self::solved(v),
+            match self.question.evaluate_into(root, &mut moves) {
+                Eval::Solved(v) => solved_numbers(v),
                 Eval::Open(n) => self.leaf_numbers(root, n),
             }
         };
-        if !self.reserve(1, mem_bytes.saturating_sub(outer_bytes)) {
+        if !self.reserve(1, book.mem_bytes.saturating_sub(outer_bytes)) {
             return match when_full {
                 WhenFull::Stop => Err(Stop::Memory.into()),
                 WhenFull::Return => Ok(numbers),
@@ -82,11 +76,11 @@ impl<G: Tactics> Tree<G> {
         if self.dag {
             self.map.insert(Key::from(root.canonical_key()), root_index);
         }
-        let first = self.expanded;
+        let first = book.stats.expanded;
         let mut block: MoveList<u32> = MoveList::new();
         loop {
             let r = &self.nodes[root_index as usize];
-            if r.pn == 0 || r.dn == 0 || self.expanded - first >= max_expansions {
+            if r.pn == 0 || r.dn == 0 || book.stats.expanded - first >= max_expansions {
                 return Ok((r.pn, r.dn));
             }
             self.path.clear();
@@ -99,17 +93,16 @@ impl<G: Tactics> Tree<G> {
                 }
                 x = self.best_kid(x);
             }
-            clock.tick()?;
+            book.clock.tick()?;
             let pos = self.nodes[x as usize].pos;
             moves.clear();
             pos.safe_moves(&mut moves);
             order_moves(&pos, &mut moves);
-            let l2_bytes = level2.as_ref().map_or(0, |l| l.tree.bytes());
-            let total = self.bytes() + l2_bytes + outer_bytes;
-            self.peak = self.peak.max(total);
+            let l2_bytes = level2.as_ref().map_or(0, Level2::bytes);
+            book.note_bytes(self.bytes() + l2_bytes + outer_bytes);
             if !self.reserve(
                 moves.len(),
-                mem_bytes.saturating_sub(outer_bytes + l2_bytes),
+                book.mem_bytes.saturating_sub(outer_bytes + l2_bytes),
             ) {
                 let r = &self.nodes[root_index as usize];
                 return match when_full {
@@ -117,7 +110,7 @@ impl<G: Tactics> Tree<G> {
                     WhenFull::Return => Ok((r.pn, r.dn)),
                 };
             }
-            self.peak = self.peak.max(self.bytes() + l2_bytes + outer_bytes);
+            book.note_bytes(self.bytes() + l2_bytes + outer_bytes);
             block.clear();
             for rm in &moves {
                 let child = pos.play(rm.mv);
@@ -126,8 +119,8 @@ impl<G: Tactics> Tree<G> {
                     if self.dag {
                         return Err(Interrupt::Cyclic);
                     }
-                    let v = status_verdict((self.rule)(&child), self.attacker, self.goal);
-                    let y = self.alloc_node(child, Self::solved(v), x);
+                    let v = self.question.repeated(&child, book.rule);
+                    let y = self.alloc_node(child, solved_numbers(v), x);
                     block.push(y);
                     continue;
                 }
@@ -144,30 +137,15 @@ impl<G: Tactics> Tree<G> {
                     }
                     continue;
                 }
-                clock.poll()?;
+                book.clock.poll()?;
                 let mut child_moves = MoveList::new();
-                let numbers =
-                    match evaluate_into(&child, self.attacker, self.goal, &mut child_moves) {
-                        Eval::Solved(v) => Self::solved(v),
-                        Eval::Open(n) => match level2.as_mut() {
-                            None => self.leaf_numbers(&child, n),
-                            Some(l2) => {
-                                let limit = (self.live as u64).max(PN2_MIN_EXPANSIONS).min(l2.max);
-                                l2.tree.reset(self.attacker, self.goal, self.dag);
-                                l2.tree.rule = self.rule;
-                                l2.tree.search(
-                                    &child,
-                                    &self.path,
-                                    limit,
-                                    clock,
-                                    None,
-                                    mem_bytes,
-                                    outer_bytes + self.bytes(),
-                                    WhenFull::Return,
-                                )?
-                            }
-                        },
-                    };
+                let numbers = match self.question.evaluate_into(&child, &mut child_moves) {
+                    Eval::Solved(v) => solved_numbers(v),
+                    Eval::Open(n) => match level2.as_mut() {
+                        None => self.leaf_numbers(&child, n),
+                        Some(l2) => l2.leaf_numbers(self, &child, book, outer_bytes)?,
+                    },
+                };
                 let y = self.alloc_node(child, numbers, x);
                 if self.dag {
                     self.map.insert(key, y);
@@ -178,54 +156,8 @@ impl<G: Tactics> Tree<G> {
             let node = &mut self.nodes[x as usize];
             node.kids = start;
             node.n_kids = block.len() as u32;
-            self.expanded += 1;
+            book.count_expansion();
             self.update(x);
-        }
-    }
-}
-
-/// Runs one question on a first-level tree, restarting in tree mode if the game repeats.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn run<G: Tactics>(
-    tree: &mut Tree<G>,
-    mut level2: Option<(&mut Tree<G>, u64)>,
-    clock: &mut Clock,
-    mem_bytes: usize,
-    pos: &G,
-    attacker: Player,
-    goal: Goal,
-    history: &[u128],
-) -> Result<Verdict, Stop> {
-    let mut dag = true;
-    loop {
-        tree.reset(attacker, goal, dag);
-        let l2 = level2.as_mut().map(|(t, max)| Level2 {
-            tree: &mut **t,
-            max: *max,
-        });
-        match tree.search(
-            pos,
-            history,
-            u64::MAX,
-            clock,
-            l2,
-            mem_bytes,
-            0,
-            WhenFull::Stop,
-        ) {
-            Ok((pn, dn)) => {
-                debug_assert!(pn == 0 || dn == 0);
-                return Ok(if pn == 0 {
-                    Verdict::Proven
-                } else {
-                    Verdict::Disproven
-                });
-            }
-            Err(Interrupt::Stop(s)) => return Err(s),
-            Err(Interrupt::Cyclic) => {
-                debug_assert!(dag, "tree mode never reports a repetition");
-                dag = false;
-            }
         }
     }
 }
@@ -234,9 +166,7 @@ pub(super) fn run<G: Tactics>(
 /// See the module documentation.
 pub struct Pns<G: Tactics> {
     tree: Tree<G>,
-    mem_bytes: usize,
-    clock: Clock,
-    stats: PnStats,
+    book: Bookkeeping<G>,
 }
 
 impl<G: Tactics> Pns<G> {
@@ -248,21 +178,54 @@ impl<G: Tactics> Pns<G> {
     pub fn new(mem_bytes: usize, limits: Limits, heuristic_init: bool) -> Self {
         Pns {
             tree: Tree::new(heuristic_init),
-            mem_bytes,
-            clock: Clock::new(limits),
-            stats: PnStats::default(),
+            book: Bookkeeping::new(mem_bytes, limits),
         }
     }
 
     /// Sets how a repeated position ends (default: a draw).
     pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
-        self.tree.rule = rule;
+        self.book.rule = rule;
+    }
+
+    /// Answers `question` on the first-level tree (its new leaves initialised by `level2`, if
+    /// any), restarting in tree mode if the game repeats a position.
+    pub(super) fn run(
+        &mut self,
+        mut level2: Option<Level2<'_, G>>,
+        pos: &G,
+        question: Question,
+        history: &[u128],
+    ) -> Result<Verdict, Stop> {
+        let started = Instant::now();
+        let mut dag = true;
+        let r = loop {
+            self.tree.reset(question, dag);
+            let l2 = level2.as_mut().map(Level2::reborrow);
+            match self.tree.search(
+                pos,
+                history,
+                u64::MAX,
+                &mut self.book,
+                l2,
+                0,
+                WhenFull::Stop,
+            ) {
+                Ok((pn, dn)) => break Ok(root_verdict(pn, dn)),
+                Err(Interrupt::Stop(s)) => break Err(s),
+                Err(Interrupt::Cyclic) => {
+                    debug_assert!(dag, "tree mode never reports a repetition");
+                    dag = false;
+                }
+            }
+        };
+        self.book.end_proof(started);
+        r
     }
 }
 
 impl<G: Tactics> Prover<G> for Pns<G> {
     fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
+        self.book.set_limits(limits);
     }
 
     fn prove_for(
@@ -272,25 +235,10 @@ impl<G: Tactics> Prover<G> for Pns<G> {
         goal: Goal,
         history: &[u128],
     ) -> Result<Verdict, Stop> {
-        let t = Instant::now();
-        let before = self.tree.expanded;
-        let r = run(
-            &mut self.tree,
-            None,
-            &mut self.clock,
-            self.mem_bytes,
-            pos,
-            attacker,
-            goal,
-            history,
-        );
-        self.stats.expanded += self.tree.expanded - before;
-        self.stats.peak_bytes = self.stats.peak_bytes.max(self.tree.peak);
-        self.stats.elapsed += t.elapsed();
-        r
+        self.run(None, pos, Question::new(attacker, goal), history)
     }
     fn stats(&self) -> PnStats {
-        self.stats
+        self.book.stats
     }
 }
 
@@ -373,19 +321,10 @@ mod tests {
     fn solved_subtrees_are_released() {
         let pos = board(4, 4, 4);
         let mut tree = Tree::new(false);
-        tree.reset(pos.side_to_move(), Goal::NotLose, true);
-        let mut clock = Clock::new(Limits::default());
+        tree.reset(Question::new(pos.side_to_move(), Goal::NotLose), true);
+        let mut book = Bookkeeping::new(1 << 30, Limits::default());
         let (pn, _) = tree
-            .search(
-                &pos,
-                &[],
-                u64::MAX,
-                &mut clock,
-                None,
-                1 << 30,
-                0,
-                WhenFull::Stop,
-            )
+            .search(&pos, &[], u64::MAX, &mut book, None, 0, WhenFull::Stop)
             .unwrap_or_else(|_| panic!("no limits"));
         assert_eq!(pn, 0);
         assert!(
@@ -400,11 +339,7 @@ mod tests {
     fn repetitions_switch_to_tree_mode() {
         let mut rng = Rng::new(5);
         for i in 0..3000 {
-            let g = if i % 2 == 0 {
-                GraphGame::random(&mut rng)
-            } else {
-                GraphGame::random_n(&mut rng, 6 + i % 9, 5 - i % 3)
-            };
+            let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
             let mut pns = Pns::new(MIB, Limits::default(), i % 3 == 0);
             assert_eq!(
