@@ -47,11 +47,11 @@
 //! ```
 //! use inarow::engine::Options;
 //! use inarow::engine::play::{Level, Player};
-//! use inarow::game::{Line, Notation, PopOut, Standard};
+//! use inarow::game::{GameLine, Notation, PopOut, Standard};
 //! use std::time::Duration;
 //!
 //! // PopOut: the positions passed count for the repetition rule, so a game is a line.
-//! let mut game = Line::new(PopOut::<u64, _>::new(Standard));
+//! let mut game = GameLine::new(PopOut::<u64, _>::new(Standard));
 //! for token in ["4", "4", "p4"] {
 //!     game.play(game.position().parse_move(token)?);
 //! }

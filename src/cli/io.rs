@@ -1,7 +1,7 @@
 //! What the commands share to read and print: positions read from move strings, how moves are
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
-use inarow::game::{Line, Notation};
+use inarow::game::{GameLine, Notation};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -57,7 +57,7 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
 /// The moves of `line` from the game's start, for what must replay them (certificates): an
 /// error for a board given whole.
 pub(crate) fn moves_from<'a, G: Notation>(
-    line: &'a Line<G>,
+    line: &'a GameLine<G>,
     start: &G,
 ) -> Result<&'a [G::Move], String> {
     if line.start() == start {

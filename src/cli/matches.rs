@@ -7,7 +7,7 @@ use super::io::Outcome;
 use clap::Args;
 use inarow::engine::Options;
 use inarow::engine::play::{GameResult, Level, Player, Tally, play_game};
-use inarow::game::{Kind, Line, Notation, Repetition, Status, Tactics, format_moves};
+use inarow::game::{GameLine, Kind, Notation, Repetition, Status, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
 use std::time::Duration;
@@ -87,7 +87,7 @@ fn play_match<G: Tactics + Notation>(
         if game % 2 == 0 {
             opening = random_opening(&start, &mut opener, args.opening);
         }
-        let line = Line::from_moves(start, &opening);
+        let line = GameLine::from_moves(start, &opening);
         let a_first = game % 2 == 0;
         let players = if a_first {
             [&mut a, &mut b]
@@ -176,7 +176,7 @@ fn random_opening<G: Tactics>(start: &G, opener: &mut Player<G>, plies: u32) -> 
         if p.status() != Status::Ongoing {
             break;
         }
-        let Some((mv, _)) = opener.choose(&Line::new(p), Duration::ZERO) else {
+        let Some((mv, _)) = opener.choose(&GameLine::new(p), Duration::ZERO) else {
             break;
         };
         // An opening that already ends the game teaches nothing: stop before it.

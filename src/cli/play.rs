@@ -5,7 +5,7 @@ use super::io::Outcome;
 use clap::{Args, ValueEnum};
 use inarow::engine::play::{Level, Player};
 use inarow::engine::{Limits, Options};
-use inarow::game::{Line, Notation, Repetition, Status, Tactics};
+use inarow::game::{GameLine, Notation, Repetition, Status, Tactics};
 use inarow::with_game;
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -78,7 +78,7 @@ fn play<G: Tactics + Notation>(
 ) -> Result<Outcome, String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
-    let mut game = Line::new(start);
+    let mut game = GameLine::new(start);
     println!("Moves: a column number; 'hint' values every move; 'undo'; 'quit'.");
     loop {
         let pos = *game.position();

@@ -6,7 +6,8 @@
 use super::{Algorithm, Options};
 use crate::error::Error;
 use crate::game::{
-    Bounded, Game, Goal, KindVisitor, Line, Method, Player, Repeating, Repetition, Status, Tactics,
+    Bounded, Game, GameLine, Goal, KindVisitor, Method, Player, Repeating, Repetition, Status,
+    Tactics,
 };
 use crate::search::alphabeta::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, Oracle, SearchState};
@@ -25,19 +26,19 @@ pub(super) trait Backend<G: Game>: Send {
     /// The value at the end of `line` for the side to move (the positions before it count for
     /// the repetition rule): the exact score of a bounded game (its sign when `weak`), 1 / 0 /
     /// -1 in a game that repeats.
-    fn value(&mut self, line: &Line<G>, weak: bool) -> Result<i32, Stop>;
+    fn value(&mut self, line: &GameLine<G>, weak: bool) -> Result<i32, Stop>;
     /// Whether the side to move wins at the end of `line` (a draw is no): the two-valued
     /// question, cheaper than the value.
-    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
         Ok(self.value(line, true)? > 0)
     }
     /// Whether the value at the end of `line` is at most `bound`.
-    fn value_at_most(&mut self, line: &Line<G>, weak: bool, bound: i32) -> Result<bool, Stop> {
+    fn value_at_most(&mut self, line: &GameLine<G>, weak: bool, bound: i32) -> Result<bool, Stop> {
         Ok(self.value(line, weak)? <= bound)
     }
     /// The plies to the end under perfect play when `winner` wins from the end of `line`, in a
     /// game that repeats (`None` if beyond reach).
-    fn distance(&mut self, line: &Line<G>, winner: Player) -> Result<Option<u32>, Stop>;
+    fn distance(&mut self, line: &GameLine<G>, winner: Player) -> Result<Option<u32>, Stop>;
     fn set_limits(&mut self, limits: Limits);
     /// Forgets what was learnt (the tables).
     fn reset(&mut self);
@@ -166,11 +167,6 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
     }
 }
 
-/// The keys the provers take for the positions before the end of `line`.
-fn earlier_keys<G: Game>(line: &Line<G>) -> Vec<u128> {
-    line.earlier_keys().collect()
-}
-
 /// The proof-number search of a family.
 fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G>>, Error> {
     let mem_bytes = o.mem_bytes()?;
@@ -186,17 +182,17 @@ fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G
 }
 
 impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
-    fn value(&mut self, line: &Line<G>, weak: bool) -> Result<i32, Stop> {
+    fn value(&mut self, line: &GameLine<G>, weak: bool) -> Result<i32, Stop> {
         self.solve(line.position(), weak)
     }
-    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
         // One null-window test at 0.
         Ok(!AlphaBeta::value_at_most(self, line.position(), 0)?)
     }
-    fn value_at_most(&mut self, line: &Line<G>, _: bool, bound: i32) -> Result<bool, Stop> {
+    fn value_at_most(&mut self, line: &GameLine<G>, _: bool, bound: i32) -> Result<bool, Stop> {
         AlphaBeta::value_at_most(self, line.position(), bound)
     }
-    fn distance(&mut self, _: &Line<G>, _: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &GameLine<G>, _: Player) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
@@ -242,7 +238,7 @@ impl Reference {
 }
 
 impl<G: Bounded> Backend<G> for Reference {
-    fn value(&mut self, line: &Line<G>, weak: bool) -> Result<i32, Stop> {
+    fn value(&mut self, line: &GameLine<G>, weak: bool) -> Result<i32, Stop> {
         let before = self.clock.ticks;
         let v = self
             .minimax
@@ -251,7 +247,7 @@ impl<G: Bounded> Backend<G> for Reference {
         let v = v?;
         Ok(if weak { v.signum() } else { v })
     }
-    fn distance(&mut self, _: &Line<G>, _: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &GameLine<G>, _: Player) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
@@ -291,10 +287,10 @@ impl Threats {
 }
 
 impl<G: Tactics> Backend<G> for Threats {
-    fn value(&mut self, line: &Line<G>, _: bool) -> Result<i32, Stop> {
+    fn value(&mut self, line: &GameLine<G>, _: bool) -> Result<i32, Stop> {
         Ok(if self.wins(line)? { 1 } else { -1 })
     }
-    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
         let pos = line.position();
         match pos.status() {
             Status::Win(p) => return Ok(p == pos.side_to_move()),
@@ -307,7 +303,7 @@ impl<G: Tactics> Backend<G> for Threats {
             Err(Stop::NoThreatWin)
         }
     }
-    fn distance(&mut self, _: &Line<G>, _: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &GameLine<G>, _: Player) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
@@ -329,17 +325,15 @@ impl<G: Tactics> Backend<G> for Threats {
 struct ProofNumbers<G>(Box<dyn Prover<G>>);
 
 impl<G: Game> Backend<G> for ProofNumbers<G> {
-    fn value(&mut self, line: &Line<G>, _: bool) -> Result<i32, Stop> {
-        let (pos, history) = (line.position(), earlier_keys(line));
-        let me = pos.side_to_move();
-        weak_value(|goal| self.0.prove_for(pos, me, goal, &history))
+    fn value(&mut self, line: &GameLine<G>, _: bool) -> Result<i32, Stop> {
+        let me = line.position().side_to_move();
+        weak_value(|goal| self.0.prove_for(line, me, goal))
     }
-    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
-        let (pos, history) = (line.position(), earlier_keys(line));
-        let me = pos.side_to_move();
-        Ok(self.0.prove_for(pos, me, Goal::Win, &history)? == Verdict::Proven)
+    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
+        let me = line.position().side_to_move();
+        Ok(self.0.prove_for(line, me, Goal::Win)? == Verdict::Proven)
     }
-    fn distance(&mut self, _: &Line<G>, _: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &GameLine<G>, _: Player) -> Result<Option<u32>, Stop> {
         Ok(None)
     }
     fn set_limits(&mut self, limits: Limits) {
@@ -377,11 +371,10 @@ impl<G: Repeating + Tactics> Cycles<G> {
 }
 
 impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
-    fn value(&mut self, line: &Line<G>, _: bool) -> Result<i32, Stop> {
+    fn value(&mut self, line: &GameLine<G>, _: bool) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
         if let Some(prover) = &mut self.value {
-            let (pos, history) = (line.position(), earlier_keys(line));
-            return weak_value(|goal| prover.prove_for(pos, me, goal, &history));
+            return weak_value(|goal| prover.prove_for(line, me, goal));
         }
         let handicap = self.handicap;
         let search = self.win_search();
@@ -393,11 +386,10 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
             Err(Stop::Handicap)
         }
     }
-    fn wins(&mut self, line: &Line<G>) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
         let me = line.position().side_to_move();
         if let Some(prover) = &mut self.value {
-            let (pos, history) = (line.position(), earlier_keys(line));
-            return Ok(prover.prove_for(pos, me, Goal::Win, &history)? == Verdict::Proven);
+            return Ok(prover.prove_for(line, me, Goal::Win)? == Verdict::Proven);
         }
         let handicap = self.handicap;
         let win = self.win_search().wins(line, me, handicap)?;
@@ -406,7 +398,7 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
         }
         Ok(win)
     }
-    fn distance(&mut self, line: &Line<G>, winner: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, line: &GameLine<G>, winner: Player) -> Result<Option<u32>, Stop> {
         self.win_search().distance(line, winner, MOST_PLIES)
     }
     fn set_limits(&mut self, limits: Limits) {

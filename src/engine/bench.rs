@@ -5,7 +5,7 @@
 
 use super::{Engine, Options, Report};
 use crate::game::{
-    Game, GameSpec, Line, Notation, Pentago, Player, Tactics, one_line, read_position,
+    Game, GameLine, GameSpec, Notation, Pentago, Player, Tactics, one_line, read_position,
 };
 use crate::with_game;
 use std::collections::HashMap;
@@ -152,7 +152,7 @@ pub fn bench_text<G: Tactics + Notation>(
                             "'{line}': win / nowin need the first player to move"
                         ));
                     }
-                    Ok((Line::from_moves(root, &played), v))
+                    Ok((GameLine::from_moves(root, &played), v))
                 }),
             _ => Err(format!(
                 "bad line '{line}': expected MOVES SCORE or MOVES win|nowin"

@@ -36,7 +36,7 @@ pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
 pub use checkpoint::Checkpoint;
 
-use crate::game::{Goal, Kind, Line, MoveList, Notation, Start, Status, Tactics};
+use crate::game::{GameLine, Goal, Kind, MoveList, Notation, Start, Status, Tactics};
 use crate::search::alphabeta::SearchState;
 pub use crate::search::alphabeta::profile::Profile;
 use crate::search::pn::extract::extract_for_verdict;
@@ -236,7 +236,7 @@ pub struct Engine<G: Tactics> {
     dfpn_threats: Option<ThreatBudget>,
     /// The game line being searched from: its last position is the one to solve, and the
     /// positions before it count for the repetition rule.
-    game: Line<G>,
+    game: GameLine<G>,
     /// What the engine asks before it searches, in turn: books and databases, then the game's
     /// own exact solver where it answers (by default, for win / draw / loss).
     oracles: Vec<Box<dyn Oracle<G>>>,
@@ -287,7 +287,7 @@ impl<G: Tactics> Engine<G> {
             nodes_at_start: 0,
             mem_bytes,
             dfpn_threats: options.dfpn_threats,
-            game: Line::new(*sample),
+            game: GameLine::new(*sample),
             oracles: own_solver
                 .then(oracle::own_solver)
                 .flatten()

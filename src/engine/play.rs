@@ -4,7 +4,7 @@
 
 use super::{Engine, Limits, Options};
 use crate::error::Error;
-use crate::game::{Kind, Line, MoveList, Repetition, Status, Tactics};
+use crate::game::{GameLine, Kind, MoveList, Repetition, Status, Tactics};
 use crate::search::heuristic::{self, Value};
 use crate::search::mcts::{self, Estimate};
 use crate::search::rng::SplitMix;
@@ -224,7 +224,7 @@ impl<G: Tactics> Player<G> {
     /// The engine's move at the end of `line` (ongoing; its earlier positions count for
     /// repetitions) and what it is worth, thinking for `think`. Only the best move is searched
     /// to its value.
-    pub fn choose(&mut self, line: &Line<G>, think: Duration) -> Option<(G::Move, Valuation)> {
+    pub fn choose(&mut self, line: &GameLine<G>, think: Duration) -> Option<(G::Move, Valuation)> {
         self.think(line, Limits::within(think), false)?
             .moves
             .first()
@@ -235,7 +235,7 @@ impl<G: Tactics> Player<G> {
     /// whole analysis; none: until every value is exact, at level [`Level::Best`]). Where the
     /// exact solver cannot finish, the moves it did not settle get the evaluation search's
     /// estimates.
-    pub fn analyse(&mut self, line: &Line<G>, limits: Limits) -> Analysis<G::Move> {
+    pub fn analyse(&mut self, line: &GameLine<G>, limits: Limits) -> Analysis<G::Move> {
         self.think(line, limits, true).unwrap_or(Analysis {
             moves: Vec::new(),
             pv: Vec::new(),
@@ -243,7 +243,12 @@ impl<G: Tactics> Player<G> {
         })
     }
 
-    fn think(&mut self, line: &Line<G>, limits: Limits, all: bool) -> Option<Analysis<G::Move>> {
+    fn think(
+        &mut self,
+        line: &GameLine<G>,
+        limits: Limits,
+        all: bool,
+    ) -> Option<Analysis<G::Move>> {
         let pos = line.position();
         if pos.status() != Status::Ongoing {
             return None;
@@ -345,7 +350,12 @@ impl<G: Tactics> Player<G> {
 
     /// The exact solver's values of every move, as many as it settles within `limits` (the
     /// rest [`Valuation::Unknown`]), or of the best move alone if it finishes.
-    fn exact(&mut self, line: &Line<G>, limits: Limits, all: bool) -> Option<Analysis<G::Move>> {
+    fn exact(
+        &mut self,
+        line: &GameLine<G>,
+        limits: Limits,
+        all: bool,
+    ) -> Option<Analysis<G::Move>> {
         let started = Instant::now();
         let engine = self.exact.as_mut()?;
         engine.set_limits(limits);
@@ -425,7 +435,7 @@ impl<G: Tactics> Player<G> {
         })
     }
 
-    fn mcts(&mut self, line: &Line<G>, limits: Limits) -> Option<Analysis<G::Move>> {
+    fn mcts(&mut self, line: &GameLine<G>, limits: Limits) -> Option<Analysis<G::Move>> {
         let out = mcts::search(line, self.repetition, limits, self.mem_bytes, &mut self.rng)?;
         let mut moves: Vec<_> = out
             .moves
@@ -492,7 +502,7 @@ pub enum GameResult {
 /// `max_plies` more plies is called a draw. Returns the result and the moves played.
 pub fn play_game<G: Tactics>(
     players: [&mut Player<G>; 2],
-    opening: &Line<G>,
+    opening: &GameLine<G>,
     think: Duration,
     repetition: Repetition,
     max_plies: u32,

@@ -1,6 +1,6 @@
-//! A game as played ([`Line`]): where it started, the moves, and the positions passed, which in
-//! a game whose positions repeat decide when a repetition ends it ([`Repetition`], the one
-//! judgement of the rule that searches, play, the server and the command line all ask).
+//! A game as played ([`GameLine`]): where it started, the moves, and the positions passed,
+//! which in a game whose positions repeat decide when a repetition ends it ([`Repetition`], the
+//! one judgement of the rule that searches, play, the server and the command line all ask).
 
 use super::{Game, Kind, Notation, Status};
 use crate::error::Error;
@@ -51,7 +51,7 @@ impl Default for Repetition {
 /// the way. Its last position is the one to move from; the positions before it count for the
 /// repetition rule in a game whose positions repeat.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line<G: Game> {
+pub struct GameLine<G: Game> {
     start: G,
     moves: Vec<G::Move>,
     /// The positions before the current one, oldest first (`start` first, when there are any).
@@ -59,10 +59,10 @@ pub struct Line<G: Game> {
     current: G,
 }
 
-impl<G: Game> Line<G> {
+impl<G: Game> GameLine<G> {
     /// A line of no moves from `start`.
-    pub fn new(start: G) -> Line<G> {
-        Line {
+    pub fn new(start: G) -> GameLine<G> {
+        GameLine {
             start,
             moves: Vec::new(),
             earlier: Vec::new(),
@@ -71,8 +71,8 @@ impl<G: Game> Line<G> {
     }
 
     /// The line of `moves` (each legal where it is played) from `start`.
-    pub fn from_moves(start: G, moves: &[G::Move]) -> Line<G> {
-        let mut line = Line::new(start);
+    pub fn from_moves(start: G, moves: &[G::Move]) -> GameLine<G> {
+        let mut line = GameLine::new(start);
         for &m in moves {
             line.play(m);
         }
@@ -94,7 +94,7 @@ impl<G: Game> Line<G> {
         &self.moves
     }
 
-    /// Plays `m`, which must be legal in [`Line::position`].
+    /// Plays `m`, which must be legal in [`GameLine::position`].
     pub fn play(&mut self, m: G::Move) {
         self.earlier.push(self.current);
         self.moves.push(m);
@@ -102,7 +102,7 @@ impl<G: Game> Line<G> {
     }
 
     /// The line with `m` played.
-    pub fn played(&self, m: G::Move) -> Line<G> {
+    pub fn played(&self, m: G::Move) -> GameLine<G> {
         let mut next = self.clone();
         next.play(m);
         next
@@ -144,7 +144,7 @@ impl<G: Game> Line<G> {
     }
 }
 
-impl<G: Notation> Line<G> {
+impl<G: Notation> GameLine<G> {
     /// The moves in the game's notation, as one move string.
     pub fn move_string(&self) -> String {
         super::format_moves(self.start, &self.moves)
@@ -155,17 +155,17 @@ impl<G: Notation> Line<G> {
 /// positions count for the repetition rule).
 pub trait Start<G: Game> {
     /// The game line from here.
-    fn to_line(&self) -> Line<G>;
+    fn to_line(&self) -> GameLine<G>;
 }
 
 impl<G: Game> Start<G> for G {
-    fn to_line(&self) -> Line<G> {
-        Line::new(*self)
+    fn to_line(&self) -> GameLine<G> {
+        GameLine::new(*self)
     }
 }
 
-impl<G: Game> Start<G> for Line<G> {
-    fn to_line(&self) -> Line<G> {
+impl<G: Game> Start<G> for GameLine<G> {
+    fn to_line(&self) -> GameLine<G> {
         self.clone()
     }
 }

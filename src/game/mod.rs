@@ -35,7 +35,7 @@ pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
 pub use geometry::Geometry;
 pub use grid::{Grid, Runtime, Shape, Standard};
-pub use line::{Line, Repetition, Start};
+pub use line::{GameLine, Repetition, Start};
 pub use pentago::Pentago;
 pub use popout::{PopMove, PopOut};
 pub use view::{Board, PositionView};
@@ -557,11 +557,11 @@ pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::
 /// Reads a position as the game line that reaches it: a move string from `start` (`-` and the
 /// empty string are the start itself), or a whole board where the game has a notation for one
 /// ([`Notation::parse_board`]; the line then starts there).
-pub fn read_line<G: Notation>(start: G, text: &str) -> Result<Line<G>, MoveError> {
+pub fn read_line<G: Notation>(start: G, text: &str) -> Result<GameLine<G>, MoveError> {
     let text = text.trim();
     let text = if text == "-" { "" } else { text };
     let (root, _, moves) = read_position(start, text)?;
-    Ok(Line::from_moves(root, &moves))
+    Ok(GameLine::from_moves(root, &moves))
 }
 
 /// How a move string is shown: `-` for none (the start).

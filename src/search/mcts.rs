@@ -10,7 +10,7 @@
 
 use super::limits::{Clock, Limits, Stop};
 use super::rng::SplitMix;
-use crate::game::{Kind, Line, MoveList, Repetition, Status, Tactics};
+use crate::game::{GameLine, Kind, MoveList, Repetition, Status, Tactics};
 
 /// What the search says of a move, for the side that plays it.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -63,7 +63,7 @@ struct Node<G: Tactics> {
 /// tree holds `mem_bytes`. The positions before it count for the repetition rule of games that
 /// repeat (`repetition`).
 pub fn search<G: Tactics>(
-    line: &Line<G>,
+    line: &GameLine<G>,
     repetition: Repetition,
     limits: Limits,
     mem_bytes: usize,
@@ -375,7 +375,7 @@ mod tests {
             for line in lines {
                 let (pos, _) = play_moves(start, line).expect("moves");
                 let out = search(
-                    &Line::new(pos),
+                    &GameLine::new(pos),
                     Repetition::SECOND,
                     Limits::default(),
                     256 << 20,

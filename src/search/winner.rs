@@ -23,7 +23,7 @@
 
 use super::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use super::tt::{Bound, Scheme, Table, WriteLog};
-use crate::game::{Line, MAX_MOVES, MoveList, Player, Repeating, Repetition, Status, Tactics};
+use crate::game::{GameLine, MAX_MOVES, MoveList, Player, Repeating, Repetition, Status, Tactics};
 use arrayvec::ArrayVec;
 
 /// Restrictions on the attacker that make wins faster to prove.
@@ -123,7 +123,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
     /// positions before it counting for repetitions.
     pub fn wins(
         &mut self,
-        line: &Line<G>,
+        line: &GameLine<G>,
         attacker: Player,
         handicap: Handicap,
     ) -> Result<bool, Stop> {
@@ -145,7 +145,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
 
     /// The weak value for the side to move at the end of `line` (1 win, 0 draw, -1 loss),
     /// without handicaps.
-    pub fn value(&mut self, line: &Line<G>) -> Result<i32, Stop> {
+    pub fn value(&mut self, line: &GameLine<G>) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
         if self.wins(line, me, Handicap::default())? {
             Ok(1)
@@ -161,7 +161,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
     /// reach.
     pub fn distance(
         &mut self,
-        line: &Line<G>,
+        line: &GameLine<G>,
         winner: Player,
         most: u32,
     ) -> Result<Option<u32>, Stop> {

@@ -16,7 +16,7 @@ use axum::routing::get;
 use inarow::engine::play::{Level, Player};
 use inarow::engine::{Limits, Options};
 use inarow::game::{
-    Board, GameSpec, Line, Notation, Player as Side, PositionView, Repetition, Status, Tactics,
+    Board, GameLine, GameSpec, Notation, Player as Side, PositionView, Repetition, Status, Tactics,
     one_line, read_line, show_moves,
 };
 use inarow::with_game;
@@ -222,7 +222,7 @@ fn format_line<G: Notation>(mut pos: G, line: &[G::Move]) -> Vec<String> {
 /// A position read from a request.
 struct View<'a, G: Notation> {
     start: G,
-    line: &'a Line<G>,
+    line: &'a GameLine<G>,
 }
 
 impl<G: Notation + Tactics + Board> View<'_, G> {
@@ -233,7 +233,7 @@ impl<G: Notation + Tactics + Board> View<'_, G> {
 
     /// A line as a move string; `None` from a board given whole, which has no move string from
     /// the start.
-    fn text_of(&self, line: &Line<G>) -> Option<String> {
+    fn text_of(&self, line: &GameLine<G>) -> Option<String> {
         (*line.start() == self.start).then(|| line.move_string())
     }
 

@@ -6,7 +6,7 @@ use super::common::{SplitMix, start, temp_file};
 use inarow::engine::book::Book;
 use inarow::engine::play::{Level, Player, Valuation};
 use inarow::engine::{Engine, Options};
-use inarow::game::{Game, Line, MoveList, Status};
+use inarow::game::{Game, GameLine, MoveList, Status};
 use inarow::search::Limits;
 use inarow::search::{AlphaBeta, Config};
 use std::path::Path;
@@ -267,7 +267,7 @@ fn the_best_engine_never_gives_away_the_value_within_the_builtin_book() {
         // One position per mirror pair (a tie between moves takes the second to break).
         for pos in by_ply.iter().flatten().filter(|p| seen.insert(p.canonical_key())) {
             let want = book.lookup(pos).expect("in the book");
-            let (mv, value) = player.choose(&Line::new(*pos), Duration::from_secs(1)).expect("a move");
+            let (mv, value) = player.choose(&GameLine::new(*pos), Duration::from_secs(1)).expect("a move");
             assert_eq!(-book.lookup(&pos.play(mv)).expect("in the book"), want, "{pos:?}");
             assert_eq!(value, Valuation::Exact(want), "{pos:?}");
             checked += 1;

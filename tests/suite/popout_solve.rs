@@ -6,7 +6,7 @@
 use super::cli::inarow;
 use super::common::{SplitMix, shared_path, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
-use inarow::game::{Game, Line, MoveList, Repetition, Status};
+use inarow::game::{Game, GameLine, MoveList, Repetition, Status};
 use inarow::search::Stop;
 use inarow::search::winner::{Handicap, WinSearch};
 
@@ -76,7 +76,7 @@ fn random_positions_agree() {
             let mut dfpn = Engine::new(&g, options(Algorithm::DfPn, 2));
             let (mut wins, mut draws, mut losses) = (0, 0, 0);
             for _ in 0..count {
-                let mut line = Line::new(g);
+                let mut line = GameLine::new(g);
                 for _ in 0..4 + rng.below(24) {
                     let pos = *line.position();
                     let mut moves = MoveList::new();
@@ -272,7 +272,7 @@ fn deep_lines_neither_overflow_nor_go_unreported() {
     with_popout!(start("popout"), g => {
         let mut search = WinSearch::try_new(&g, 16, true, Repetition::SECOND).unwrap();
         search.set_max_depth(60);
-        assert_eq!(search.value(&Line::new(g)), Err(Stop::Depth));
+        assert_eq!(search.value(&GameLine::new(g)), Err(Stop::Depth));
     });
     // The commands that once overflowed: the default method answers at once.
     for (args, want) in [

@@ -79,7 +79,7 @@ use super::{
     INF, KeyBuild, PnStats, Prover, Verdict, order_moves, pn_add, root_verdict, solved_numbers,
     verdict_of,
 };
-use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics};
+use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
 use crate::search::limits::{Limits, MAX_DEPTH, Stop};
 use crate::search::memory::{Zeroable, zeroed};
 use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
@@ -660,16 +660,11 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
     /// The table is kept between calls with the same attacker, goal and history (as a set), and
     /// forgotten when one of them changes: a result is only ever reused under the history it
     /// was found with.
-    fn prove_for(
-        &mut self,
-        pos: &G,
-        attacker: Player,
-        goal: Goal,
-        history: &[u128],
-    ) -> Result<Verdict, Stop> {
+    fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop> {
         let started = Instant::now();
-        self.begin(Question::new(attacker, goal), history);
-        let r = self.prove_root(pos);
+        let before: Vec<u128> = line.earlier_keys().collect();
+        self.begin(question, &before);
+        let r = self.prove_root(line.position());
         self.book.end_proof(started);
         self.book.note_bytes(self.bytes());
         r
@@ -1010,27 +1005,28 @@ pub(crate) mod tests {
         assert_eq!(solver.prove(&g, Goal::Win), Ok(Verdict::Proven));
         assert_eq!(dfpn_weak(&mut solver, &g), 1);
 
-        // B after a history holding E: D's only move repeats E, a draw, so B is no win there,
-        // while without that history B is a win. Neither answer may leak into the other.
-        let b = g.play(1);
+        // B after a line through E (A, D, E, B): D's only move repeats E, a draw, so B is no
+        // win there, while reached at once B is a win. Neither answer may leak into the other.
+        let through_e = GameLine::from_moves(g, &[3, 4, 1]);
+        let at_once = GameLine::from_moves(g, &[1]);
         let first = Player::First;
         for _ in 0..2 {
             assert_eq!(
-                solver.prove_for(&b, first, Goal::Win, &[4]),
+                solver.prove_for(&through_e, first, Goal::Win),
                 Ok(Verdict::Disproven)
             );
             assert_eq!(
-                solver.prove_for(&b, first, Goal::Win, &[]),
+                solver.prove_for(&at_once, first, Goal::Win),
                 Ok(Verdict::Proven)
             );
         }
         let mut fresh = DfPn::new(1 << 12, Limits::default());
         assert_eq!(
-            fresh.prove_for(&b, first, Goal::Win, &[4]),
+            fresh.prove_for(&through_e, first, Goal::Win),
             Ok(Verdict::Disproven)
         );
         assert_eq!(
-            fresh.prove_for(&g, first, Goal::Win, &[]),
+            fresh.prove_for(&GameLine::new(g), first, Goal::Win),
             Ok(Verdict::Proven)
         );
     }

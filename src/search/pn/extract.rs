@@ -17,7 +17,7 @@ use super::dfpn::DfPn;
 use super::prover::Question;
 use super::{Prover, Verdict, order_moves};
 use crate::certificate::{Certificate, ThreatLine, class_of};
-use crate::game::{Goal, MoveList, Player, RepetitionRule, Status, Tactics};
+use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
 use crate::search::limits::Stop;
 use crate::search::threats::replays;
 use std::collections::hash_map::Entry;
@@ -229,7 +229,7 @@ impl<G: Tactics> Extractor<'_, G> {
                     // judges the repetitions itself.
                     None => self
                         .solver
-                        .prove_for(&child, prover, goal, &[])
+                        .prove_for(&GameLine::new(child), prover, goal)
                         .map_err(Fail::Stop)?,
                 };
                 if verdict == Verdict::Disproven {

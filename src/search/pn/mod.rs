@@ -19,11 +19,13 @@ pub mod pn2;
 pub mod pns;
 mod prover;
 
+pub use prover::Question;
+
 pub use dfpn::DfPn;
 pub use pn2::Pn2;
 pub use pns::Pns;
 
-use crate::game::{Game, Goal, MoveList, Player, RankedMove, Tactics};
+use crate::game::{Game, GameLine, Goal, MoveList, Player, RankedMove, Tactics};
 use crate::search::limits::{Limits, Stop};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
@@ -74,15 +76,19 @@ pub trait Prover<G: Game>: Send {
     /// Sets the limits that apply from now on (across later proofs, until set again).
     fn set_limits(&mut self, limits: Limits);
 
-    /// Whether `attacker` can reach `goal` from `pos`, reached after the positions whose exact
-    /// keys ([`Game::key`]) are `history` (they count for the repetition rule).
+    /// The answer to `question` at the end of `line`, whose earlier positions count for the
+    /// repetition rule.
+    fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop>;
+
+    /// Whether `attacker` can reach `goal` at the end of `line`.
     fn prove_for(
         &mut self,
-        pos: &G,
+        line: &GameLine<G>,
         attacker: Player,
         goal: Goal,
-        history: &[u128],
-    ) -> Result<Verdict, Stop>;
+    ) -> Result<Verdict, Stop> {
+        self.answer(line, Question::new(attacker, goal))
+    }
 
     /// What the search did so far.
     fn stats(&self) -> PnStats;
@@ -93,7 +99,7 @@ pub trait Prover<G: Game>: Send {
 
     /// Whether the side to move in `pos` can reach `goal`.
     fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, Stop> {
-        self.prove_for(pos, pos.side_to_move(), goal, &[])
+        self.prove_for(&GameLine::new(*pos), pos.side_to_move(), goal)
     }
 }
 

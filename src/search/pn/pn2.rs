@@ -16,7 +16,7 @@ use super::graph::Tree;
 use super::pns::{Interrupt, Pns, WhenFull};
 use super::prover::{Bookkeeping, Question};
 use super::{PnStats, Prover, Verdict};
-use crate::game::{Goal, Player, RepetitionRule, Tactics};
+use crate::game::{GameLine, RepetitionRule, Tactics};
 use crate::search::limits::{Limits, Stop};
 
 /// The fewest expansions a second-level search may make.
@@ -103,19 +103,14 @@ impl<G: Tactics> Prover<G> for Pn2<G> {
         self.level1.set_limits(limits);
     }
 
-    fn prove_for(
-        &mut self,
-        pos: &G,
-        attacker: Player,
-        goal: Goal,
-        history: &[u128],
-    ) -> Result<Verdict, Stop> {
+    fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop> {
         let level2 = Level2 {
             tree: &mut self.level2,
             max: self.level2_max,
         };
-        let question = Question::new(attacker, goal);
-        self.level1.run(Some(level2), pos, question, history)
+        let before: Vec<u128> = line.earlier_keys().collect();
+        self.level1
+            .run(Some(level2), line.position(), question, &before)
     }
     /// What the search did so far (both levels).
     fn stats(&self) -> PnStats {

@@ -16,7 +16,7 @@ use super::graph::{NONE, Tree};
 use super::pn2::Level2;
 use super::prover::{Bookkeeping, Eval, Question};
 use super::{Key, PnStats, Prover, Verdict, order_moves, root_verdict, solved_numbers};
-use crate::game::{Goal, MoveList, Player, RepetitionRule, Tactics};
+use crate::game::{GameLine, MoveList, RepetitionRule, Tactics};
 use crate::search::limits::{Limits, Stop};
 use std::time::Instant;
 
@@ -228,14 +228,9 @@ impl<G: Tactics> Prover<G> for Pns<G> {
         self.book.set_limits(limits);
     }
 
-    fn prove_for(
-        &mut self,
-        pos: &G,
-        attacker: Player,
-        goal: Goal,
-        history: &[u128],
-    ) -> Result<Verdict, Stop> {
-        self.run(None, pos, Question::new(attacker, goal), history)
+    fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop> {
+        let before: Vec<u128> = line.earlier_keys().collect();
+        self.run(None, line.position(), question, &before)
     }
     fn stats(&self) -> PnStats {
         self.book.stats
@@ -245,7 +240,7 @@ impl<G: Tactics> Prover<G> for Pns<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, Goal, Player};
     use crate::search::pn::Pn2;
     use crate::search::pn::dfpn::tests::{GraphGame, ghi_graph};
     use crate::search::pn::testing::{BOARDS, Reference, Rng, board, random_positions};
@@ -358,11 +353,12 @@ mod tests {
             );
         }
         let g = ghi_graph();
-        let b = g.play(1);
+        // B after a line through E: a draw by repetition, not the win B is reached at once.
+        let through_e = GameLine::from_moves(g, &[3, 4, 1]);
         let mut pns = Pns::new(MIB, Limits::default(), false);
         for _ in 0..2 {
             assert_eq!(
-                pns.prove_for(&b, Player::First, Goal::Win, &[4]),
+                pns.prove_for(&through_e, Player::First, Goal::Win),
                 Ok(Verdict::Disproven)
             );
             assert_eq!(pns.prove(&g, Goal::Win), Ok(Verdict::Proven));

@@ -14,7 +14,7 @@ use std::time::Instant;
 /// "Can `attacker` reach `goal`?": positions where the attacker moves are OR nodes, the others
 /// AND nodes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Question {
+pub struct Question {
     pub(crate) attacker: Player,
     pub(crate) goal: Goal,
 }
@@ -30,7 +30,8 @@ pub(crate) enum Eval {
 }
 
 impl Question {
-    pub(crate) fn new(attacker: Player, goal: Goal) -> Question {
+    /// Whether `attacker` can reach `goal`.
+    pub fn new(attacker: Player, goal: Goal) -> Question {
         Question { attacker, goal }
     }
 
