@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 /// their limits: what a progress display shows (no search reads it).
 static NODES_SEARCHED: AtomicU64 = AtomicU64::new(0);
 
-/// The nodes searched in this process so far (see [`NODES_SEARCHED`]).
+/// The nodes searched in this process so far (counted in batches as the searches check their limits).
 pub fn nodes_searched() -> u64 {
     NODES_SEARCHED.load(Ordering::Relaxed)
 }

@@ -21,10 +21,10 @@
 //! places the stones of even levels. Level `k` follows from level `k + 1`, and the last level,
 //! a full board, is a draw wherever no five ends the game first. A filling stores its value as
 //! the side that placed its last stone sees it before turning: a five made by that placement
-//! wins, and otherwise the best of the eight turns ([`any_turn`]) of the mover's value negated.
+//! wins, and otherwise the best of the eight turns (`any_turn`) of the mover's value negated.
 //! The mover's value is then the union of its children's, overridden where a five already ends
 //! the game. The fives of each player's stones are looked up by the rank of the set of frame
-//! cells they fill ([`FiveTable`]). Only two levels are in memory at once, at the two ends of
+//! cells they fill (`FiveTable`). Only two levels are in memory at once, at the two ends of
 //! one buffer; each is numbered by ranking cell subsets, so a child is found by arithmetic.
 
 use crate::game::pentago::{BOARD, QUADRANT, ROTATION_ONLY, base, gather, lines, turn};

@@ -76,7 +76,7 @@ const fn turns() -> [[u64; 512]; 2] {
     t
 }
 
-/// The nine cells of quadrant `q` of `b`, as an index into [`TURN`].
+/// The nine cells of quadrant `q` of `b`, as an index into the table of turned quadrants.
 #[inline(always)]
 pub fn gather(b: u64, q: u32) -> usize {
     let s = b >> base(q);
@@ -517,7 +517,7 @@ impl Bounded for Pentago {
 }
 
 impl Tactics for Pentago {
-    /// The thesis' Table 6.1: the side to move's [`evaluation`] less the other's.
+    /// The thesis' Table 6.1: the side to move's evaluation less the other's.
     fn evaluate(&self) -> Option<i32> {
         let me = self.side_to_move() as usize;
         Some(evaluation(self.stones[me]) - evaluation(self.stones[me ^ 1]))
