@@ -371,3 +371,218 @@ fn expand<G: Indexed, C: Cells, T>(
         },
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Connect, Grid, PopOut, Runtime};
+    use crate::search::ranks::{Local, Solo};
+    use crate::search::retro::nibbles::{NibbleCells, Nibbles, decided_byte};
+    use crate::search::retro::{ByteCells, Frontier, State, allocate, code, finished, init_cells};
+    use std::sync::atomic::AtomicU8;
+
+    fn quiet(_: Progress) {}
+
+    /// The finished cells of the byte build, on one process.
+    fn bytes<G: Indexed>(game: &G, threads: usize) -> Vec<u8> {
+        let mut state = State::new(game, threads, &quiet).unwrap();
+        let done = run(
+            game,
+            &mut state,
+            &Solo,
+            threads,
+            &quiet,
+            &Checkpoints::NEVER,
+            |_| Ok(()),
+        );
+        assert!(done.unwrap().stopped.is_none());
+        state.finish().0
+    }
+
+    /// The byte build on `size` ranks (threads), each with its share: the shares' cells joined.
+    fn on_ranks<G: Indexed>(game: &G, size: usize) -> Vec<u8> {
+        let bounds = shares(index_len(game).unwrap(), size);
+        Local::run(size, |ranks| {
+            let me = ranks.rank();
+            let mut state = State::share(game, bounds[me]..bounds[me + 1], 1, &quiet).unwrap();
+            run(
+                game,
+                &mut state,
+                ranks,
+                1,
+                &quiet,
+                &Checkpoints::NEVER,
+                |_| Ok(()),
+            )
+            .unwrap();
+            state.finish().0
+        })
+        .concat()
+    }
+
+    /// Byte cells in memory, gone through a slice at a time as a build with its cells on disk
+    /// goes through them: every slice expands the whole frontier and keeps what falls in it.
+    struct Slices {
+        cells: Vec<AtomicU8>,
+        slice: usize,
+        frontier: Frontier,
+        round: u32,
+        decided: u64,
+    }
+
+    impl Storage for Slices {
+        type Cells<'a> = ByteCells<'a>;
+        fn round(&self) -> u32 {
+            self.round
+        }
+        fn has_frontier(&self) -> bool {
+            !self.frontier.is_empty()
+        }
+        fn decided(&self) -> u64 {
+            self.decided
+        }
+        fn run_round(
+            &mut self,
+            mut expand: impl FnMut(&ByteCells<'_>) -> u64,
+        ) -> Result<bool, String> {
+            for (i, part) in self.cells.chunks(self.slice).enumerate() {
+                let first = (i * self.slice) as u64;
+                self.decided += expand(&self.frontier.cells(first, part, 0));
+            }
+            self.frontier.advance();
+            self.round += 1;
+            Ok(true)
+        }
+    }
+
+    fn sliced<G: Indexed>(game: &G, slice: usize, threads: usize) -> Vec<u8> {
+        let len = index_len(game).unwrap();
+        let cells: Vec<AtomicU8> = allocate(len, "cells").unwrap();
+        let frontier = Frontier::new(len).unwrap();
+        for (i, part) in cells.chunks(slice).enumerate() {
+            let first = (i * slice) as u64;
+            init_cells(game, first, part, &frontier.now, 0, threads, &|_| {}).unwrap();
+        }
+        let mut slices = Slices {
+            cells,
+            slice,
+            frontier,
+            round: 1,
+            decided: 0,
+        };
+        let done = run(
+            game,
+            &mut slices,
+            &Solo,
+            threads,
+            &quiet,
+            &Checkpoints::NEVER,
+            |_| Ok(()),
+        );
+        assert!(done.unwrap().stopped.is_none());
+        slices
+            .cells
+            .iter()
+            .map(|c| finished(c.load(Relaxed)))
+            .collect()
+    }
+
+    /// Half-byte cells, with the byte of each position the rounds decide kept aside as a compact
+    /// build lists them; each round also checks that the frontier seen without changing it
+    /// ([`Cells::frontier`]) is the one expanded.
+    struct Halves {
+        cells: Nibbles,
+        len: u64,
+        decided: Vec<AtomicU8>,
+    }
+
+    impl Storage for Halves {
+        type Cells<'a> = NibbleCells<'a>;
+        fn round(&self) -> u32 {
+            self.cells.round
+        }
+        fn has_frontier(&self) -> bool {
+            true
+        }
+        fn decided(&self) -> u64 {
+            0
+        }
+        fn run_round(
+            &mut self,
+            mut expand: impl FnMut(&NibbleCells<'_>) -> u64,
+        ) -> Result<bool, String> {
+            let round = self.cells.round;
+            let expanded: Vec<AtomicU64> = allocate(self.len.div_ceil(64), "frontier")?;
+            let record = |chunk: u64, offsets: &[u16]| {
+                for &o in offsets {
+                    let index = chunk * CHUNK + u64::from(o);
+                    self.decided[index as usize].store(decided_byte(round), Relaxed);
+                    expanded[(index / 64) as usize].fetch_or(1 << (index % 64), Relaxed);
+                }
+            };
+            let cells = self.cells.round_cells(self.len, &record);
+            let seen: Vec<u64> = (0..cells.frontier_words())
+                .map(|w| cells.frontier(w))
+                .collect();
+            expand(&cells);
+            let expanded: Vec<u64> = expanded.into_iter().map(AtomicU64::into_inner).collect();
+            assert_eq!(seen, expanded, "round {round}");
+            self.cells.advance();
+            Ok(expanded.iter().any(|&w| w != 0))
+        }
+    }
+
+    fn halves<G: Indexed>(game: &G, threads: usize) -> Vec<u8> {
+        let len = index_len(game).unwrap();
+        let (cells, _, _) = Nibbles::new(game, len, threads, &|_| {}).unwrap();
+        let mut halves = Halves {
+            cells,
+            len,
+            decided: allocate(len, "cells").unwrap(),
+        };
+        let done = run(
+            game,
+            &mut halves,
+            &Solo,
+            threads,
+            &quiet,
+            &Checkpoints::NEVER,
+            |_| Ok(()),
+        );
+        assert!(done.unwrap().stopped.is_none());
+        let mut out: Vec<u8> = halves.decided.iter().map(|b| b.load(Relaxed)).collect();
+        halves.cells.finish_bytes(game, 0, &mut out).unwrap();
+        out
+    }
+
+    fn every_storage_gives_the_byte_cells<G: Indexed>(game: &G) {
+        let want = bytes(game, 1);
+        assert!(want.iter().any(|&b| b > code::WON), "{}", game.name());
+        assert!(bytes(game, 2) == want, "{}: two threads", game.name());
+        for size in [2, 3] {
+            assert!(
+                on_ranks(game, size) == want,
+                "{}: {size} ranks",
+                game.name()
+            );
+        }
+        // Slices of a length that is no whole number of bitset words.
+        for threads in [1, 2] {
+            assert!(
+                sliced(game, 10_007, threads) == want,
+                "{}: sliced",
+                game.name()
+            );
+            assert!(halves(game, threads) == want, "{}: half bytes", game.name());
+        }
+    }
+
+    #[test]
+    fn every_storage_and_number_of_ranks_gives_the_cells_of_the_byte_build() {
+        let grid = |w, h, k| Runtime::new(Grid::new(w, h, k).unwrap());
+        every_storage_gives_the_byte_cells(&Connect::<u64, Runtime>::new(grid(4, 4, 4)));
+        every_storage_gives_the_byte_cells(&Connect::<u64, Runtime>::new(grid(4, 4, 3)));
+        every_storage_gives_the_byte_cells(&PopOut::<u64, Runtime>::new(grid(4, 3, 4)));
+        every_storage_gives_the_byte_cells(&PopOut::<u64, Runtime>::new(grid(3, 4, 4)));
+    }
+}
