@@ -37,6 +37,7 @@ use super::file::{
 use crate::game::{Game, Indexed, IndexedVisitor, one_line};
 pub use crate::search::ranks::{Ranks, Solo};
 pub use crate::search::retro::Traffic;
+use crate::search::retro::rounds::Checkpoints;
 use crate::search::retro::{
     Lookup, Progress, Solution, State, Summary, Value, index_len, memory_needed, value_with,
 };
@@ -126,6 +127,17 @@ pub struct BuildOptions {
     pub compact: bool,
 }
 
+impl BuildOptions {
+    /// When the rounds stop, and how often they save the state.
+    fn checkpoints(&self) -> Checkpoints {
+        Checkpoints {
+            time: self.time,
+            interrupt: self.interrupt,
+            save_every: self.save_every,
+        }
+    }
+}
+
 /// How a build went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildReport {
@@ -142,6 +154,28 @@ pub struct BuildReport {
     pub stopped: Option<String>,
     /// What each round exchanged between ranks (a build on several ranks only).
     pub traffic: Vec<Traffic>,
+}
+
+impl BuildReport {
+    /// The report of a build of `cells` indices whose rounds stopped before the end (`why`),
+    /// the state saved.
+    fn stopped(
+        why: &str,
+        resumed_at: Option<u32>,
+        rounds: u32,
+        cells: u64,
+        traffic: Vec<Traffic>,
+    ) -> BuildReport {
+        BuildReport {
+            summary: Summary::default(),
+            resumed_at,
+            rounds,
+            cells,
+            start: None,
+            stopped: Some(why.to_string()),
+            traffic,
+        }
+    }
 }
 
 /// Reads the fields of a header (`what` names the file in messages).
@@ -453,14 +487,15 @@ fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(),
         crc.update(b);
         Ok(())
     };
+    let frontier = &state.frontier.now;
     for_each_block(&state.cells, &mut hash)
-        .and_then(|_| for_each_frontier_block(&state.frontier, &mut hash))
+        .and_then(|_| for_each_frontier_block(frontier, &mut hash))
         .expect("hashing does not fail");
     let header = format!("{fields}crc32 {:08x}\n\n", crc.finalize());
-    let body_len = state.cells.len() as u64 + state.frontier.len() as u64 * 8;
+    let body_len = state.cells.len() as u64 + frontier.len() as u64 * 8;
     write_atomically_with(path, header.as_bytes(), body_len, |w| {
         for_each_block(&state.cells, |b| w.write_all(b))?;
-        for_each_frontier_block(&state.frontier, |b| w.write_all(b))
+        for_each_frontier_block(frontier, |b| w.write_all(b))
     })
 }
 
@@ -560,10 +595,11 @@ fn read_partial<G: Indexed>(
         ));
     }
     let (cells, frontier) = body.split_at(len as usize);
-    Ok(Some(State {
+    State::resume(
         first,
-        cells: cells.iter().map(|&b| AtomicU8::new(b)).collect(),
-        frontier: frontier_from(frontier),
-        round: number(&fields, "round", &what)? as u32,
-    }))
+        cells.iter().map(|&b| AtomicU8::new(b)).collect(),
+        frontier_from(frontier),
+        number(&fields, "round", &what)? as u32,
+    )
+    .map(Some)
 }

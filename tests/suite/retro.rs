@@ -366,6 +366,41 @@ fn a_compact_build_gives_the_same_file_and_resumes() {
 }
 
 #[test]
+fn every_storage_builds_the_byte_builds_file_on_one_thread_or_two() {
+    // Connect Four 5x4's 14.3 M indices: a byte each in memory, half a byte (--compact), or
+    // on disk in slices of about 1.7 MB (--mem-mb 13), each on one thread and on two.
+    let spec = "connect4:5x4";
+    let build = |name: &str, extra: &[&str]| {
+        let file = temp_file(&format!("retro-storage-{name}.db"));
+        let args = [
+            "retro",
+            "build",
+            "--game",
+            spec,
+            "--out",
+            file.to_str().unwrap(),
+        ];
+        let out = run_ok(&[&args[..], extra].concat(), 0);
+        let report: Vec<_> = out.lines().filter(|l| !l.starts_with("written")).collect();
+        let bytes = std::fs::read(&file).unwrap();
+        let _ = std::fs::remove_file(&file);
+        (report.join("\n"), bytes)
+    };
+    let want = build("bytes", &[]);
+    for (name, extra) in [
+        ("bytes-1", &["--threads", "1"][..]),
+        ("halves-1", &["--compact", "--threads", "1"]),
+        ("halves-2", &["--compact", "--threads", "2"]),
+        ("slices-1", &["--mem-mb", "13", "--threads", "1"]),
+        ("slices-2", &["--mem-mb", "13", "--threads", "2"]),
+    ] {
+        let got = build(name, extra);
+        assert_eq!(got.0, want.0, "{name}");
+        assert!(got.1 == want.1, "{name}: a different file");
+    }
+}
+
+#[test]
 fn a_database_answers_the_same_from_its_file_as_from_memory() {
     use inarow::engine::retro::Database;
     let db = temp_file("retro-on-disk.db");

@@ -17,15 +17,17 @@ use crate::engine::file::{
     read_head, remove_build_files, with_suffix, write_atomically_patched, write_atomically_with,
 };
 use crate::game::Indexed;
-use crate::search::retro::nibbles::{self, Nibbles, decided_byte};
-use crate::search::retro::{CHUNK, Progress, Summary, check_distance, in_parallel, value_with};
+use crate::search::ranks::Solo;
+use crate::search::retro::nibbles::{self, NibbleCells, Nibbles, decided_byte};
+use crate::search::retro::rounds::{self, Storage};
+use crate::search::retro::{CHUNK, Progress, Summary, in_parallel, value_with};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::Ordering::Relaxed;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
 
 /// Memory besides the cells: the chunks being written, and I/O buffers.
 const BUFFERS: u64 = 16 << 20;
@@ -263,6 +265,91 @@ fn load<G: Indexed>(
     Ok(Some((Nibbles { words, round }, tally)))
 }
 
+/// The half-byte cells of a compact build as its rounds keep them: each round lists the
+/// positions it expands in `FILE.round-R` ([`List`]) and counts them in the tally.
+struct Compact<'a> {
+    out: &'a Path,
+    len: u64,
+    cells: Nibbles,
+    tally: Tally,
+}
+
+impl Storage for Compact<'_> {
+    type Cells<'a>
+        = NibbleCells<'a>
+    where
+        Self: 'a;
+
+    fn round(&self) -> u32 {
+        self.cells.round
+    }
+
+    /// The frontier is in the cells: only the round finds it.
+    fn has_frontier(&self) -> bool {
+        true
+    }
+
+    fn decided(&self) -> u64 {
+        self.tally.summary.wins + self.tally.summary.losses
+    }
+
+    fn run_round(
+        &mut self,
+        mut expand: impl FnMut(&NibbleCells<'_>) -> u64,
+    ) -> Result<bool, String> {
+        let round = self.cells.round;
+        let path = round_path(self.out, round);
+        let tmp = with_suffix(&path, ".tmp");
+        let file = File::create(&tmp).map_err(io_error(&tmp))?;
+        let list = Mutex::new(List {
+            file: BufWriter::with_capacity(1 << 20, file),
+            next: 0,
+            waiting: BTreeMap::new(),
+            crc: crc32fast::Hasher::new(),
+            failed: None,
+        });
+        let expanded = AtomicU64::new(0);
+        expand(&self.cells.round_cells(self.len, &|chunk, offsets| {
+            expanded.fetch_add(offsets.len() as u64, Relaxed);
+            let block = List::block(offsets);
+            list.lock()
+                .expect("no thread panics holding it")
+                .add(chunk, block);
+        }));
+        self.cells.advance();
+        let decided = expanded.into_inner();
+        let list = list.into_inner().expect("no thread panics holding it");
+        if let Some(e) = list.failed {
+            return Err(io_error(&tmp)(e));
+        }
+        list.file
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all())
+            .map_err(io_error(&tmp))?;
+        if decided == 0 {
+            let _ = fs::remove_file(&tmp);
+            return Ok(false);
+        }
+        fs::rename(&tmp, &path).map_err(io_error(&path))?;
+        let tally = &mut self.tally;
+        tally.lists.push(list.crc.finalize());
+        let s = &mut tally.summary;
+        match round % 2 {
+            1 => s.wins += decided,
+            _ => s.losses += decided,
+        }
+        s.longest = round;
+        tally.undecided -= decided;
+        Ok(true)
+    }
+
+    /// Saving the cells takes a while: at most a tenth of the time goes to it.
+    fn save_due(&self, since: Duration, every: Duration, cost: Duration) -> bool {
+        since >= every.max(cost * 9)
+    }
+}
+
 pub(super) fn build<G: Indexed>(
     game: &G,
     out: &Path,
@@ -282,10 +369,10 @@ pub(super) fn build<G: Indexed>(
     let partial = with_suffix(out, ".partial");
     let saved = load(&partial, out, game, len)?;
     let resumed_at = saved.as_ref().map(|(cells, _)| cells.round);
-    let (mut cells, mut tally) = match saved {
+    let (cells, tally) = match saved {
         Some(state) => state,
         None => {
-            let done = std::sync::atomic::AtomicU64::new(0);
+            let done = AtomicU64::new(0);
             let (cells, summary, undecided) = Nibbles::new(game, len, options.threads, &|n| {
                 progress(Progress::Init {
                     done: done.fetch_add(n, Relaxed) + n,
@@ -300,80 +387,31 @@ pub(super) fn build<G: Indexed>(
             (cells, tally)
         }
     };
-    let first_round = cells.round;
-    let began = Instant::now();
-    let (mut saved_at, mut save_cost) = (began, Duration::ZERO);
-    loop {
-        let round = cells.round;
-        check_distance(round)?;
-        let path = round_path(out, round);
-        let tmp = with_suffix(&path, ".tmp");
-        let file = File::create(&tmp).map_err(io_error(&tmp))?;
-        let list = Mutex::new(List {
-            file: BufWriter::with_capacity(1 << 20, file),
-            next: 0,
-            waiting: BTreeMap::new(),
-            crc: crc32fast::Hasher::new(),
-            failed: None,
-        });
-        let decided = cells.run_round(game, len, options.threads, &|chunk, offsets| {
-            let block = List::block(offsets);
-            list.lock()
-                .expect("no thread panics holding it")
-                .add(chunk, block);
-        });
-        let list = list.into_inner().expect("no thread panics holding it");
-        if let Some(e) = list.failed {
-            return Err(io_error(&tmp)(e));
-        }
-        list.file
-            .into_inner()
-            .map_err(|e| e.into_error())
-            .and_then(|f| f.sync_all())
-            .map_err(io_error(&tmp))?;
-        if decided == 0 {
-            let _ = fs::remove_file(&tmp);
-            break;
-        }
-        fs::rename(&tmp, &path).map_err(io_error(&path))?;
-        tally.lists.push(list.crc.finalize());
-        let s = &mut tally.summary;
-        match round % 2 {
-            1 => s.wins += decided,
-            _ => s.losses += decided,
-        }
-        s.longest = round;
-        tally.undecided -= decided;
-        progress(Progress::Round {
-            round,
-            decided: s.wins + s.losses,
-        });
-        let stopped = if options.time.is_some_and(|t| began.elapsed() >= t) {
-            Some("the time limit")
-        } else if options.interrupt.is_some_and(|i| i.load(Relaxed)) {
-            Some("an interruption")
-        } else {
-            None
-        };
-        // Saving the cells takes a while: at most a tenth of the time goes to it.
-        if stopped.is_some() || saved_at.elapsed() >= options.save_every.max(save_cost * 9) {
-            let t = Instant::now();
-            save(&partial, game, len, &cells, &tally)?;
-            (saved_at, save_cost) = (Instant::now(), t.elapsed());
-        }
-        if let Some(why) = stopped {
-            return Ok(BuildReport {
-                summary: Summary::default(),
-                resumed_at,
-                rounds: cells.round - first_round,
-                cells: len,
-                start: None,
-                stopped: Some(why.to_string()),
-                traffic: Vec::new(),
-            });
-        }
+    let mut storage = Compact {
+        out,
+        len,
+        cells,
+        tally,
+    };
+    let run = rounds::run(
+        game,
+        &mut storage,
+        &Solo,
+        options.threads,
+        progress,
+        &options.checkpoints(),
+        |r| save(&partial, game, len, &r.cells, &r.tally),
+    )?;
+    if let Some(why) = run.stopped {
+        return Ok(BuildReport::stopped(
+            why,
+            resumed_at,
+            run.rounds,
+            len,
+            Vec::new(),
+        ));
     }
-    let rounds = cells.round - 1 - first_round;
+    let Compact { cells, tally, .. } = storage;
     let mut summary = tally.summary.clone();
     summary.draws += tally.undecided;
     let start = write(
@@ -394,7 +432,7 @@ pub(super) fn build<G: Indexed>(
     Ok(BuildReport {
         summary,
         resumed_at,
-        rounds,
+        rounds: run.rounds,
         cells: len,
         start: value_with(game, |_| Some(start)),
         stopped: None,

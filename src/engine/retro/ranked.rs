@@ -7,12 +7,11 @@ use super::{BuildOptions, BuildReport, db_header, read_partial, write_partial};
 use crate::engine::file::{remove_build_files, with_suffix, write_atomically_with};
 use crate::game::Indexed;
 use crate::search::ranks::{Ranks, Reduce};
+use crate::search::retro::rounds;
 use crate::search::retro::{
     Progress, State, Summary, index_len, memory_needed, shares, value_with,
 };
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering::Relaxed;
-use std::time::Instant;
 
 /// Bytes of finished cells a rank sends rank 0 at a time.
 const BLOCK: usize = 16 << 20;
@@ -84,42 +83,23 @@ pub(super) fn build<G: Indexed>(
         Some(state) => state,
         None => State::share(game, bounds[me]..bounds[me + 1], options.threads, progress)?,
     };
-    let first_round = state.round;
-    let began = Instant::now();
-    let mut saved_at = began;
-    let mut stopped = None;
-    let mut traffic = Vec::new();
-    let complete = state.run_ranked(game, ranks, options.threads, progress, |state, round| {
-        traffic.push(round);
-        // One decision for all ranks: stop if any rank's clock or Ctrl-C says so.
-        let mut decide = [
-            u64::from(options.time.is_some_and(|t| began.elapsed() >= t)),
-            u64::from(options.interrupt.is_some_and(|i| i.load(Relaxed))),
-            u64::from(saved_at.elapsed() >= options.save_every),
-        ];
-        ranks.reduce(&mut decide, Reduce::Max);
-        stopped = match decide {
-            [1, _, _] => Some("the time limit".to_string()),
-            [_, 1, _] => Some("an interruption".to_string()),
-            _ => None,
-        };
-        if stopped.is_some() || decide[2] == 1 {
-            write_partial(&partial, game, state)?;
-            saved_at = Instant::now();
-        }
-        Ok(stopped.is_none())
-    })?;
-    let rounds = state.round - first_round;
-    if !complete {
-        return Ok(BuildReport {
-            summary: Summary::default(),
+    let run = rounds::run(
+        game,
+        &mut state,
+        ranks,
+        options.threads,
+        progress,
+        &options.checkpoints(),
+        |state| write_partial(&partial, game, state),
+    )?;
+    if let Some(why) = run.stopped {
+        return Ok(BuildReport::stopped(
+            why,
             resumed_at,
-            rounds,
-            cells: len,
-            start: None,
-            stopped,
-            traffic,
-        });
+            run.rounds,
+            len,
+            run.traffic,
+        ));
     }
     // The share's finished cells and their counts.
     let (cells, summary) = state.finish();
@@ -180,10 +160,10 @@ pub(super) fn build<G: Indexed>(
     Ok(BuildReport {
         summary,
         resumed_at,
-        rounds,
+        rounds: run.rounds,
         cells: len,
         start,
         stopped: None,
-        traffic,
+        traffic: run.traffic,
     })
 }

@@ -13,15 +13,15 @@ use crate::engine::file::{
     check_room, remove_build_files, with_suffix, write_atomically_with, write_error,
 };
 use crate::game::Indexed;
+use crate::search::ranks::Solo;
+use crate::search::retro::rounds::{self, Storage};
 use crate::search::retro::{
-    Progress, Summary, allocate, apply, bitset, check_distance, clear, expand, finished,
-    init_cells, is_empty, mark, value_with,
+    ByteCells, Frontier, Progress, Summary, allocate, finished, init_cells, value_with,
 };
 use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
 
 /// Memory besides the frontiers and the slice: I/O buffers.
 const BUFFERS: u64 = 8 << 20;
@@ -171,6 +171,64 @@ fn read_slice(reader: &mut impl Read, part: &[AtomicU8], path: &Path) -> Result<
     Ok(())
 }
 
+/// The cells of a sliced build as its rounds keep them: on disk, a slice at a time in memory,
+/// with the frontiers of every index. Each round writes a new cells file and saves the state
+/// that goes with it before putting it in place.
+struct Sliced<'a, G> {
+    game: &'a G,
+    partial: &'a Path,
+    cells_path: &'a Path,
+    len: u64,
+    slice: Vec<AtomicU8>,
+    frontier: Frontier,
+    round: u32,
+    /// Positions the rounds of this run decided.
+    decided: u64,
+}
+
+impl<G: Indexed> Storage for Sliced<'_, G> {
+    type Cells<'a>
+        = ByteCells<'a>
+    where
+        Self: 'a;
+
+    fn round(&self) -> u32 {
+        self.round
+    }
+
+    fn has_frontier(&self) -> bool {
+        !self.frontier.is_empty()
+    }
+
+    fn decided(&self) -> u64 {
+        self.decided
+    }
+
+    fn run_round(&mut self, mut expand: impl FnMut(&ByteCells<'_>) -> u64) -> Result<bool, String> {
+        let cells_path = self.cells_path;
+        let old = File::open(cells_path).map_err(io_error(cells_path))?;
+        let mut reader = BufReader::with_capacity(1 << 20, old);
+        let frontier = &self.frontier;
+        let crc = rewrite_cells(cells_path, self.len, &self.slice, |first, part| {
+            read_slice(&mut reader, part, cells_path)?;
+            self.decided += expand(&frontier.cells(first, part, 0));
+            Ok(())
+        })?;
+        self.frontier.advance();
+        self.round += 1;
+        save(
+            self.partial,
+            self.game,
+            self.len,
+            self.round,
+            &self.frontier.now,
+            crc,
+        )?;
+        commit_cells(cells_path)?;
+        Ok(true)
+    }
+}
+
 pub(super) fn build<G: Indexed>(
     game: &G,
     out: &Path,
@@ -184,71 +242,52 @@ pub(super) fn build<G: Indexed>(
     let slice: Vec<AtomicU8> = allocate(slice_len, "slice of cells")?;
     let saved = read_saved(&partial, &cells_path, game, len)?;
     let resumed_at = saved.as_ref().map(|s| s.0);
-    let (mut round, mut frontier) = match saved {
-        Some(saved) => saved,
+    let (round, frontier) = match saved {
+        Some((round, frontier)) => (round, Frontier::resume(frontier)?),
         None => {
-            let frontier = bitset(len)?;
+            let frontier = Frontier::new(len)?;
             let done = AtomicU64::new(0);
             let crc = rewrite_cells(&cells_path, len, &slice, |first, part| {
-                init_cells(game, first, part, &frontier, 0, options.threads, &|n| {
+                init_cells(game, first, part, &frontier.now, 0, options.threads, &|n| {
                     progress(Progress::Init {
                         done: done.fetch_add(n, Relaxed) + n,
                         total: len,
                     })
                 })
             })?;
-            save(&partial, game, len, 1, &frontier, crc)?;
+            save(&partial, game, len, 1, &frontier.now, crc)?;
             commit_cells(&cells_path)?;
             (1, frontier)
         }
     };
-    let began = Instant::now();
-    let first_round = round;
-    let mut next = bitset(len)?;
-    let mut decided = 0u64;
-    while !is_empty(&frontier) {
-        check_distance(round)?;
-        let old = File::open(&cells_path).map_err(io_error(&cells_path))?;
-        let mut reader = BufReader::with_capacity(1 << 20, old);
-        let crc = rewrite_cells(&cells_path, len, &slice, |first, part| {
-            read_slice(&mut reader, part, &cells_path)?;
-            let end = first + part.len() as u64;
-            expand(game, &frontier, 0, options.threads, &|parent| {
-                if (first..end).contains(&parent) && apply(&part[(parent - first) as usize], round)
-                {
-                    mark(&next, parent);
-                }
-            });
-            Ok(())
-        })?;
-        decided += next
-            .iter()
-            .map(|w| w.load(Relaxed).count_ones() as u64)
-            .sum::<u64>();
-        clear(&frontier);
-        std::mem::swap(&mut frontier, &mut next);
-        progress(Progress::Round { round, decided });
-        round += 1;
-        save(&partial, game, len, round, &frontier, crc)?;
-        commit_cells(&cells_path)?;
-        let stopped = if options.time.is_some_and(|t| began.elapsed() >= t) {
-            Some("the time limit")
-        } else if options.interrupt.is_some_and(|i| i.load(Relaxed)) {
-            Some("an interruption")
-        } else {
-            None
-        };
-        if let Some(why) = stopped {
-            return Ok(BuildReport {
-                summary: Summary::default(),
-                resumed_at,
-                rounds: round - first_round,
-                cells: len,
-                start: None,
-                stopped: Some(why.to_string()),
-                traffic: Vec::new(),
-            });
-        }
+    let mut storage = Sliced {
+        game,
+        partial: &partial,
+        cells_path: &cells_path,
+        len,
+        slice,
+        frontier,
+        round,
+        decided: 0,
+    };
+    // Each round saves the state: there is nothing more to save when the rounds stop.
+    let run = rounds::run(
+        game,
+        &mut storage,
+        &Solo,
+        options.threads,
+        progress,
+        &options.checkpoints(),
+        |_| Ok(()),
+    )?;
+    if let Some(why) = run.stopped {
+        return Ok(BuildReport::stopped(
+            why,
+            resumed_at,
+            run.rounds,
+            len,
+            Vec::new(),
+        ));
     }
     // Two passes over the cells file: the counts and checksum for the header, then the file.
     let finished_blocks = |f: &mut dyn FnMut(&[u8]) -> Result<(), String>| {
@@ -287,7 +326,7 @@ pub(super) fn build<G: Indexed>(
     Ok(BuildReport {
         summary,
         resumed_at,
-        rounds: round - first_round,
+        rounds: run.rounds,
         cells: len,
         start,
         stopped: None,

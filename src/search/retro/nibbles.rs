@@ -1,7 +1,7 @@
 //! Retrograde analysis in half a byte per index, for games whose bytes do not fit in memory:
 //! the same rounds as [`State`](super::State), but a cell holds only what the rounds still need,
 //! and the distance of each decided position leaves memory as it is decided, in the round's
-//! list ([`Nibbles::run_round`]'s `record`), to be joined with the cells when the database is
+//! list ([`Nibbles::round_cells`]'s `record`), to be joined with the cells when the database is
 //! written.
 //!
 //! A cell is [`SETTLED`] (the game is over there, no position has the index, or it was decided
@@ -10,16 +10,15 @@
 //! the round clears each frontier cell to [`SETTLED`] as it expands it, so no pass is needed
 //! between rounds and no bitset besides the cells.
 
-use super::{
-    CHUNK, Start, Summary, Value, allocate, expand_with, in_parallel, too_many_successors,
-};
+use super::rounds::Cells;
+use super::{CHUNK, Start, Summary, Value, allocate, in_parallel, too_many_successors};
 use crate::game::Indexed;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Decided earlier, over, or no position.
-pub const SETTLED: u64 = 0;
+const SETTLED: u64 = 0;
 /// The most successors a cell counts.
-pub const MAX_COUNT: u64 = 13;
+const MAX_COUNT: u64 = 13;
 /// Cells per word.
 const PER_WORD: u64 = 16;
 /// The lowest bit of each cell of a word.
@@ -32,13 +31,13 @@ fn frontier_code(round: u32) -> u64 {
 }
 
 /// The cells of a build in progress, 16 to a word, and the round (the distance) it expands next.
-pub struct Nibbles {
-    pub words: Vec<AtomicU64>,
-    pub round: u32,
+pub(crate) struct Nibbles {
+    pub(crate) words: Vec<AtomicU64>,
+    pub(crate) round: u32,
 }
 
 /// Bytes of memory the cells of `len` indices take.
-pub fn memory_needed(len: u64) -> u64 {
+pub(crate) fn memory_needed(len: u64) -> u64 {
     len.div_ceil(PER_WORD) * 8
 }
 
@@ -53,7 +52,7 @@ impl Nibbles {
     /// The cells before the first round, with what is known of the summary already: the
     /// positions where the game is over, counted as won, lost or drawn, and `open` (returned
     /// second) the positions still to decide.
-    pub fn new<G: Indexed>(
+    pub(crate) fn new<G: Indexed>(
         game: &G,
         len: u64,
         threads: usize,
@@ -116,89 +115,36 @@ impl Nibbles {
         Ok((Nibbles { words, round: 1 }, summary, open))
     }
 
-    /// Runs round [`round`](Nibbles::round): expands the positions decided at that distance,
-    /// settling each, and decides their predecessors it can at the next. `record(chunk,
-    /// offsets)` gets, for every chunk of [`CHUNK`] indices in turn (in any order, from any
-    /// thread), the offsets in it of the positions the round expanded. Returns how many it
-    /// expanded (0: the analysis is complete).
-    pub fn run_round<G: Indexed>(
-        &mut self,
-        game: &G,
+    /// How round [`round`](Nibbles::round) sees the cells of the indices `0..len`:
+    /// `record(chunk, offsets)` gets, for every chunk of [`CHUNK`] indices in turn (in any
+    /// order, from any thread), the offsets in it of the positions the round expanded, each
+    /// settled as it is taken out of the frontier.
+    pub(crate) fn round_cells<'a>(
+        &'a self,
         len: u64,
-        threads: usize,
-        record: &(dyn Fn(u64, &[u16]) + Sync),
-    ) -> u64 {
-        let round = self.round;
-        let (now, next) = (frontier_code(round) * LOW, frontier_code(round + 1));
-        let successor_lost = round.is_multiple_of(2);
-        let words = &self.words;
-        let expanded = AtomicU64::new(0);
-        expand_with(
-            game,
-            len.div_ceil(64),
-            0,
-            threads,
-            |chunk| (chunk, Vec::new()),
-            |(chunk, offsets): &mut (u64, Vec<u16>), w| {
-                // The four words of cells of these 64 indices: their frontier cells, settled.
-                let mut bits = 0;
-                for k in 0..4 {
-                    let Some(cells) = words.get((w * 4 + k) as usize) else {
-                        break;
-                    };
-                    let mut found = zero_cells(cells.load(Relaxed) ^ now);
-                    if found == 0 {
-                        continue;
-                    }
-                    // Only this round clears frontier cells, and no one else changes them.
-                    cells.fetch_and(!(found * 15), Relaxed);
-                    while found != 0 {
-                        let i = w * 64 + k * PER_WORD + u64::from(found.trailing_zeros() / 4);
-                        found &= found - 1;
-                        bits |= 1 << (i % 64);
-                        offsets.push((i - *chunk * CHUNK) as u16);
-                    }
-                }
-                bits
-            },
-            |_, parent| {
-                let (cells, shift) = (&words[(parent / PER_WORD) as usize], 4 * (parent % 16));
-                let mut old = cells.load(Relaxed);
-                loop {
-                    let count = (old >> shift) & 15;
-                    if count == SETTLED || count > MAX_COUNT {
-                        return;
-                    }
-                    let new = if successor_lost || count == 1 {
-                        next
-                    } else {
-                        count - 1
-                    };
-                    match cells.compare_exchange_weak(
-                        old,
-                        old & !(15 << shift) | new << shift,
-                        Relaxed,
-                        Relaxed,
-                    ) {
-                        Ok(_) => return,
-                        Err(now) => old = now,
-                    }
-                }
-            },
-            |(chunk, offsets)| {
-                expanded.fetch_add(offsets.len() as u64, Relaxed);
-                record(chunk, &offsets);
-            },
-        );
+        record: &'a (dyn Fn(u64, &[u16]) + Sync),
+    ) -> NibbleCells<'a> {
+        NibbleCells {
+            words: &self.words,
+            len,
+            now: frontier_code(self.round) * LOW,
+            next: frontier_code(self.round + 1),
+            successor_lost: self.round.is_multiple_of(2),
+            record,
+        }
+    }
+
+    /// After a round: the positions it decided are the frontier (their code is the next
+    /// round's), and those it expanded are settled.
+    pub(crate) fn advance(&mut self) {
         self.round += 1;
-        expanded.into_inner()
     }
 
     /// The finished byte ([`super::code`]) of index `first + i` for each cell `i` of `out`,
     /// except for decided positions, left as they are: a counter (never decided) is a draw;
     /// a settled cell not decided (`out[i]` zero) is where the game is over, from the rules.
     /// Fails if a settled cell holds an open position, undecided and not over.
-    pub fn finish_bytes<G: Indexed>(
+    pub(crate) fn finish_bytes<G: Indexed>(
         &self,
         game: &G,
         first: u64,
@@ -225,8 +171,112 @@ impl Nibbles {
     }
 }
 
+/// Half-byte cells as a round sees them ([`Nibbles::round_cells`]): the frontier is the cells
+/// that hold the round's frontier code.
+pub(crate) struct NibbleCells<'a> {
+    words: &'a [AtomicU64],
+    len: u64,
+    /// The round's frontier code in every cell of a word.
+    now: u64,
+    /// The code of the positions the round decides.
+    next: u64,
+    successor_lost: bool,
+    record: &'a (dyn Fn(u64, &[u16]) + Sync),
+}
+
+impl Cells for NibbleCells<'_> {
+    /// The chunk's number and the offsets in it of the positions it expanded.
+    type Chunk = (u64, Vec<u16>);
+
+    fn frontier_first(&self) -> u64 {
+        0
+    }
+
+    fn frontier_words(&self) -> u64 {
+        self.len.div_ceil(64)
+    }
+
+    fn frontier(&self, w: u64) -> u64 {
+        let mut bits = 0;
+        for k in 0..4 {
+            let Some(cells) = self.words.get((w * 4 + k) as usize) else {
+                break;
+            };
+            let mut found = zero_cells(cells.load(Relaxed) ^ self.now);
+            while found != 0 {
+                bits |= 1 << (k * PER_WORD + u64::from(found.trailing_zeros() / 4));
+                found &= found - 1;
+            }
+        }
+        bits
+    }
+
+    fn begin_chunk(&self, first_word: u64) -> Self::Chunk {
+        (first_word / (CHUNK / 64), Vec::new())
+    }
+
+    /// The frontier cells of the four words of cells of these 64 indices, settled: only the
+    /// round clears frontier cells, and no one else changes them.
+    #[inline(always)]
+    fn take_frontier(&self, (chunk, offsets): &mut Self::Chunk, w: u64) -> u64 {
+        let mut bits = 0;
+        for k in 0..4 {
+            let Some(cells) = self.words.get((w * 4 + k) as usize) else {
+                break;
+            };
+            let mut found = zero_cells(cells.load(Relaxed) ^ self.now);
+            if found == 0 {
+                continue;
+            }
+            cells.fetch_and(!(found * 15), Relaxed);
+            while found != 0 {
+                let i = w * 64 + k * PER_WORD + u64::from(found.trailing_zeros() / 4);
+                found &= found - 1;
+                bits |= 1 << (i % 64);
+                offsets.push((i - *chunk * CHUNK) as u16);
+            }
+        }
+        bits
+    }
+
+    fn end_chunk(&self, (chunk, offsets): Self::Chunk) {
+        (self.record)(chunk, &offsets);
+    }
+
+    #[inline(always)]
+    fn holds(&self, _: u64) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn settle(&self, index: u64, _: u32) -> bool {
+        let (cells, shift) = (&self.words[(index / PER_WORD) as usize], 4 * (index % 16));
+        let mut old = cells.load(Relaxed);
+        loop {
+            let count = (old >> shift) & 15;
+            if count == SETTLED || count > MAX_COUNT {
+                return false;
+            }
+            let new = if self.successor_lost || count == 1 {
+                self.next
+            } else {
+                count - 1
+            };
+            match cells.compare_exchange_weak(
+                old,
+                old & !(15 << shift) | new << shift,
+                Relaxed,
+                Relaxed,
+            ) {
+                Ok(_) => return new == self.next,
+                Err(now) => old = now,
+            }
+        }
+    }
+}
+
 /// The byte of a position decided at distance `round`.
-pub fn decided_byte(round: u32) -> u8 {
+pub(crate) fn decided_byte(round: u32) -> u8 {
     super::encode(if round % 2 == 1 {
         Value::Win(round)
     } else {
