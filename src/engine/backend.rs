@@ -9,9 +9,9 @@ use crate::game::{
     Bounded, Game, GameLine, Goal, KindVisitor, Method, Player, Repeating, Repetition, Status,
     Tactics,
 };
+use crate::limits::{Clock, Limits, Stop};
 use crate::search::alphabeta::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, Oracle, SearchState};
-use crate::search::limits::{Clock, Limits, Stop};
 use crate::search::minimax::Minimax;
 use crate::search::pn::{DfPn, Pn2, Pns, Prover, Verdict, weak_value};
 use crate::search::threats::{ThreatBudget, wins_by_threats};

@@ -4,9 +4,9 @@
 //! limit). Its values are heuristic, except where the search saw every line to the end of the
 //! game or found a forced win or loss: those are exact, and said to be.
 
-use super::limits::{Clock, Limits, Stop};
 use super::tt::{Bound, spread};
 use crate::game::{Kind, MoveList, Status, Tactics};
+use crate::limits::{Clock, Limits, Stop};
 
 /// What the search says of a position or a move, for the side to move there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

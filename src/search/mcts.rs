@@ -8,9 +8,9 @@
 //! The tree holds paths, not positions: a node is the line of moves from the root, so a
 //! repetition on that line (in the games that repeat) is judged exactly, by the rule given.
 
-use super::limits::{Clock, Limits, Stop};
 use super::rng::SplitMix;
 use crate::game::{GameLine, Kind, MoveList, Repetition, Status, Tactics};
+use crate::limits::{Clock, Limits, Stop};
 
 /// What the search says of a move, for the side that plays it.
 #[derive(Copy, Clone, Debug, PartialEq)]

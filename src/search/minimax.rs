@@ -2,9 +2,9 @@
 //! rules (`legal_moves`, `play`, `status`), memoised by key. No pruning, no accelerators: what the
 //! fast solvers are checked against on small boards.
 
-use super::limits::{Clock, Limits, Stop};
 use super::score::final_score;
 use crate::game::{Bounded, MoveList};
+use crate::limits::{Clock, Limits, Stop};
 use std::collections::HashMap;
 
 /// Exact scores of every position reached, by key.

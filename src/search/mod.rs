@@ -25,10 +25,6 @@ pub mod threats;
 pub mod tt;
 pub mod winner;
 
-// The limits and the memory helpers sit below the games (`crate::limits`, `crate::memory`).
-pub use crate::limits;
-pub(crate) use crate::memory;
-
+pub use crate::limits::{Limits, Stop};
 pub use alphabeta::{AlphaBeta, Config, Driver};
-pub use limits::{Limits, Stop};
 pub use tt::{Bound, Scheme, Table};

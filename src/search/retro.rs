@@ -33,8 +33,8 @@ pub(crate) mod rounds;
 
 pub(crate) use bytes::{ByteCells, Frontier, State, finished, init_cells, memory_needed};
 
-use super::memory::{Zeroable, zeroed_huge};
 use crate::game::{Indexed, Outlook, Status};
+use crate::memory::{Zeroable, zeroed_huge};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The value of a position for the side to move, with the plies to the end of the game under

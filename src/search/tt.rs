@@ -22,8 +22,8 @@
 //! schemes; `move` is the move code plus one (0 = none), so any code below
 //! [`MAX_MOVES`](crate::game::MAX_MOVES) fits.
 
-use super::memory::{HUGE_PAGE, zeroed, zeroed_huge};
 use crate::game::bits::Divisor;
+use crate::memory::{HUGE_PAGE, zeroed, zeroed_huge};
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::str::FromStr;

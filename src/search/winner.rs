@@ -21,9 +21,9 @@
 //! moves that [`Repeating::is_backward`] (PopOut's pops) and that do not win at once. The remaining
 //! allowance is part of the table's key, so answers under different allowances never mix.
 
-use super::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use super::tt::{Bound, Scheme, Table, WriteLog};
 use crate::game::{GameLine, MAX_MOVES, MoveList, Player, Repeating, Repetition, Status, Tactics};
+use crate::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use arrayvec::ArrayVec;
 
 /// Restrictions on the attacker that make wins faster to prove.

@@ -18,11 +18,11 @@ pub mod profile;
 
 pub use config::{Config, Driver};
 
-use super::limits::{Limits, Stop};
 use super::tt::{Table, WriteLog};
 #[cfg(doc)]
 use crate::game::Game;
 use crate::game::{Bounded, MAX_MOVES, Tactics};
+use crate::limits::{Limits, Stop};
 pub use parallel::Tests;
 use parallel::{Halt, Shared};
 use std::sync::Arc;

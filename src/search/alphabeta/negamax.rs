@@ -9,7 +9,7 @@
 use super::AlphaBeta;
 use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
 use crate::game::{Bounded, MAX_MOVES, MoveList, RankedMove, SafeChoice, Status, Tactics};
-use crate::search::limits::Stop;
+use crate::limits::Stop;
 use crate::search::score::{final_score, win_at};
 use crate::search::threats::wins_by_threats;
 use crate::search::tt::Bound;
@@ -39,7 +39,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             .nodes
             .fetch_add(self.nodes - self.checked, Ordering::Relaxed)
             + (self.nodes - self.checked);
-        crate::search::limits::count_nodes(self.nodes - self.checked);
+        crate::limits::count_nodes(self.nodes - self.checked);
         self.checked = self.nodes;
         if self.limits.nodes.is_some_and(|n| all >= n) {
             self.stopped = Some(Halt::Limit(Stop::Nodes));

@@ -4,7 +4,7 @@
 
 use super::AlphaBeta;
 use crate::game::{Bounded, Tactics};
-use crate::search::limits::Stop;
+use crate::limits::Stop;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

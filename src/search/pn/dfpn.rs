@@ -80,8 +80,8 @@ use super::{
     verdict_of,
 };
 use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
-use crate::search::limits::{Limits, MAX_DEPTH, Stop};
-use crate::search::memory::{Zeroable, zeroed};
+use crate::limits::{Limits, MAX_DEPTH, Stop};
+use crate::memory::{Zeroable, zeroed};
 use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
 use std::collections::HashSet;
 use std::mem::size_of;

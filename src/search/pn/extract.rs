@@ -18,7 +18,7 @@ use super::prover::Question;
 use super::{Prover, Verdict, order_moves};
 use crate::certificate::{Certificate, ThreatLine, class_of};
 use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
-use crate::search::limits::Stop;
+use crate::limits::Stop;
 use crate::search::threats::replays;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
@@ -313,7 +313,7 @@ mod tests {
     use super::*;
     use crate::certificate::{VerifySummary, verify, write};
     use crate::game::{Game, Notation, play_moves};
-    use crate::search::limits::Limits;
+    use crate::limits::Limits;
     use crate::search::pn::dfpn::tests::{Graph, GraphGame};
     use crate::search::pn::testing::{BOARDS, Board, Reference, Rng, board, random_positions};
 

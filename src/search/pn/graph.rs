@@ -33,7 +33,7 @@
 //! block put on the free lists). The solved node itself stays, so a transposition into it is
 //! answered at once. The memory budget (`mem_bytes`) covers the arena, the child blocks, the
 //! parent links and the map; growth is checked *before* it happens (the next capacity of each
-//! container), and a search that would pass the budget stops with [`Stop::Memory`](crate::search::limits::Stop::Memory).
+//! container), and a search that would pass the budget stops with [`Stop::Memory`](crate::limits::Stop::Memory).
 //!
 
 use super::prover::Question;

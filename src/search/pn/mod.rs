@@ -26,7 +26,7 @@ pub use pn2::Pn2;
 pub use pns::Pns;
 
 use crate::game::{Game, GameLine, Goal, MoveList, Player, RankedMove, Tactics};
-use crate::search::limits::{Limits, Stop};
+use crate::limits::{Limits, Stop};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 

@@ -17,7 +17,7 @@ use super::pns::{Interrupt, Pns, WhenFull};
 use super::prover::{Bookkeeping, Question};
 use super::{PnStats, Prover, Verdict};
 use crate::game::{GameLine, RepetitionRule, Tactics};
-use crate::search::limits::{Limits, Stop};
+use crate::limits::{Limits, Stop};
 
 /// The fewest expansions a second-level search may make.
 pub const PN2_MIN_EXPANSIONS: u64 = 64;

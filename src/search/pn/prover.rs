@@ -8,7 +8,7 @@ use super::{PnStats, Verdict};
 use crate::game::{
     Game, Goal, MoveList, Player, RankedMove, RepetitionRule, Status, Tactics, repetition_draw,
 };
-use crate::search::limits::{Clock, Limits};
+use crate::limits::{Clock, Limits};
 use std::time::Instant;
 
 /// "Can `attacker` reach `goal`?": positions where the attacker moves are OR nodes, the others
