@@ -34,6 +34,7 @@ use super::file::{
     Fields, crc_field, field, header_fields, number_field, read_head, with_suffix,
     write_atomically_with,
 };
+use crate::error::Error;
 use crate::game::{Game, Indexed, IndexedVisitor, one_line};
 pub use crate::search::ranks::{Ranks, Solo};
 pub use crate::search::retro::Traffic;
@@ -232,10 +233,13 @@ fn no_numbering<G: Game>(game: &G) -> String {
 /// Opens the database at `path` for `game`'s positions, ready for
 /// [`Engine::set_database`](super::Engine::set_database); a game without a numbering is
 /// refused.
-pub fn open<G: Game>(path: &Path, game: &G) -> Result<Arc<dyn Lookup<G>>, String> {
+///
+/// # Errors
+/// [`Error::Unsupported`] for a game without a numbering; as [`Database::load`] otherwise.
+pub fn open<G: Game>(path: &Path, game: &G) -> Result<Arc<dyn Lookup<G>>, Error> {
     struct Open<'a, G>(&'a Path, &'a G);
     impl<G: Game> IndexedVisitor<G> for Open<'_, G> {
-        type Output = Result<Arc<dyn Lookup<G>>, String>;
+        type Output = Result<Arc<dyn Lookup<G>>, Error>;
         fn indexed(self) -> Self::Output
         where
             G: Indexed,
@@ -243,7 +247,13 @@ pub fn open<G: Game>(path: &Path, game: &G) -> Result<Arc<dyn Lookup<G>>, String
             Ok(Arc::new(Database::load(self.0, self.1)?))
         }
     }
-    G::visit_indexed(Open(path, game)).unwrap_or_else(|| Err(no_numbering(game)))
+    G::visit_indexed(Open(path, game))
+        .unwrap_or_else(|| Err(Error::Unsupported(no_numbering(game))))
+}
+
+/// A file's problem as an error of the file's kind, on one line.
+fn file_error(message: String) -> Error {
+    Error::File(one_line(&message))
 }
 
 /// Strongly solves `game` and writes the database to `out` ([`Database::build`]); a game
@@ -294,18 +304,32 @@ pub fn build_ranked<G: Game>(
 
 impl Database {
     /// Reads and checks the database of `game` at `path`.
-    pub fn load<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
+    ///
+    /// # Errors
+    /// [`Error::File`] for a file that cannot be read, is damaged, or is for another game.
+    pub fn load<G: Indexed>(path: &Path, game: &G) -> Result<Database, Error> {
+        Self::read(path, game).map_err(file_error)
+    }
+
+    fn read<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
         let what = format!("database '{}'", path.display());
         let size = fs::metadata(path).map_err(|e| format!("cannot read {what}: {e}"))?;
         if !fits_in_memory(size.len()) {
             return Self::open_on_disk(path, &what, game).map_err(|e| one_line(&e));
         }
         let bytes = fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
-        Self::parse(bytes, &what, game)
+        Self::decode(bytes, &what, game)
     }
 
     /// Checks and decodes the bytes of a database file of `game`; `what` names it in errors.
-    pub fn parse<G: Indexed>(bytes: Vec<u8>, what: &str, game: &G) -> Result<Database, String> {
+    ///
+    /// # Errors
+    /// As [`Database::load`].
+    pub fn parse<G: Indexed>(bytes: Vec<u8>, what: &str, game: &G) -> Result<Database, Error> {
+        Self::decode(bytes, what, game).map_err(file_error)
+    }
+
+    fn decode<G: Indexed>(bytes: Vec<u8>, what: &str, game: &G) -> Result<Database, String> {
         Self::decode_file(bytes, what, game).map_err(|e| one_line(&e))
     }
 
@@ -332,9 +356,12 @@ impl Database {
     /// Opens the database of `game` at `path` to answer from the file, a byte at a time (as
     /// [`load`](Database::load) does when the file is larger than half the memory available),
     /// checked as it is read once.
-    pub fn load_on_disk<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
+    ///
+    /// # Errors
+    /// As [`Database::load`].
+    pub fn load_on_disk<G: Indexed>(path: &Path, game: &G) -> Result<Database, Error> {
         let what = format!("database '{}'", path.display());
-        Self::open_on_disk(path, &what, game).map_err(|e| one_line(&e))
+        Self::open_on_disk(path, &what, game).map_err(file_error)
     }
 
     fn open_on_disk<G: Indexed>(path: &Path, what: &str, game: &G) -> Result<Database, String> {
@@ -370,7 +397,14 @@ impl Database {
     }
 
     /// The game a database file is for, from its header alone.
-    pub fn game_of(path: &Path) -> Result<String, String> {
+    ///
+    /// # Errors
+    /// [`Error::File`] for a file that cannot be read or is not a database.
+    pub fn game_of(path: &Path) -> Result<String, Error> {
+        Self::read_game(path).map_err(file_error)
+    }
+
+    fn read_game(path: &Path) -> Result<String, String> {
         let what = format!("database '{}'", path.display());
         let head = read_head(path).map_err(|e| format!("cannot read {what}: {e}"))?;
         let (fields, _) = fields(&head, MAGIC, &what)?;

@@ -8,7 +8,7 @@
 //!   [`mcts`]: MCTS-Solver, Monte-Carlo tree search that proves values as it goes;
 //! - [`minimax`]: the exhaustive reference; [`census`]: exact position counts; [`retro`]:
 //!   retrograde analysis;
-//! - [`limits`], [`score`], [`tt`]: what they share.
+//! - [`score`], [`tt`]: what they share (with the limits of [`crate::limits`]).
 
 pub mod alphabeta;
 pub mod census;

@@ -370,7 +370,10 @@ fn commands_that_need_a_numbering_refuse_a_game_without_one() {
         .unwrap();
     assert_eq!(
         err,
-        "twist has no numbering of its positions: retrograde analysis and databases need one"
+        inarow::Error::Unsupported(
+            "twist has no numbering of its positions: retrograde analysis and databases need one"
+                .into()
+        )
     );
     let options = BuildOptions {
         threads: 1,
