@@ -31,6 +31,7 @@ pub use crate::limits::{Limits, MAX_DEPTH, Started, Stop, nodes_searched};
 pub use crate::search::census::{Census, count};
 pub use crate::search::heuristic;
 pub use crate::search::retro::{Progress, Value};
+pub use crate::search::score::end_ply;
 pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
@@ -42,7 +43,7 @@ pub use crate::search::alphabeta::profile::Profile;
 use crate::search::pn::extract::extract_for_verdict;
 use crate::search::pn::{DfPn, Prover, Verdict};
 use crate::search::retro::Lookup;
-use crate::search::score::{end_ply, win_at};
+use crate::search::score::win_at;
 
 use crate::error::Error;
 use backend::{Backend, Build};

@@ -151,6 +151,12 @@ const UNLIMITED_ESTIMATE_NODES: u64 = 2_000_000;
 /// move's time (7x6 from ply 10 on: solves of 0.1-0.6 s measured on a match game).
 const SOLVABLE_PLIES_LEFT: u32 = 32;
 
+/// The most a tie-break among moves of equal exact value may take: the value is known, so the
+/// answer must not wait out the think time (which is a cap), and the choice only sets the
+/// style (the most chances against an opponent who can err).
+const TIE_BREAK: Duration = Duration::from_millis(100);
+const TIE_BREAK_NODES: u64 = 200_000;
+
 /// The share of the thinking time the exact solver gets at [`Level::Best`]: half once at most
 /// [`SOLVABLE_PLIES_LEFT`] plies of a bounded game are left, a tenth before, when it would only
 /// take time from the evaluation search (and on a board too big to solve, for most of the
@@ -221,14 +227,27 @@ impl<G: Tactics> Player<G> {
         self.level
     }
 
+    /// Whether the exact values it gives ([`Valuation::Exact`]) are win / draw / loss (1 / 0 /
+    /// -1) rather than exact scores: in games that repeat, and where the game's values are weak
+    /// by default (Pentago).
+    pub fn is_weak(&self) -> bool {
+        self.exact.as_ref().is_some_and(Engine::is_weak)
+    }
+
     /// The engine's move at the end of `line` (ongoing; its earlier positions count for
     /// repetitions) and what it is worth, thinking for `think`. Only the best move is searched
     /// to its value.
     pub fn choose(&mut self, line: &GameLine<G>, think: Duration) -> Option<(G::Move, Valuation)> {
-        self.think(line, Limits::within(think), false)?
-            .moves
-            .first()
-            .copied()
+        self.choose_within(line, Limits::within(think))
+    }
+
+    /// [`Player::choose`] under `limits` (a time, a node count, an interrupt flag).
+    pub fn choose_within(
+        &mut self,
+        line: &GameLine<G>,
+        limits: Limits,
+    ) -> Option<(G::Move, Valuation)> {
+        self.think(line, limits, false)?.moves.first().copied()
     }
 
     /// Every move at the end of `line` with its value, best first, within `limits` (for the
@@ -277,7 +296,16 @@ impl<G: Tactics> Player<G> {
                 let exact = match exact {
                     Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {
                         return Some(if !all && e.moves.len() > 1 {
-                            self.tie_break(pos, e, until(1.0))
+                            let rest = until(1.0);
+                            let brief = Limits {
+                                time: Some(rest.time.map_or(TIE_BREAK, |t| t.min(TIE_BREAK))),
+                                nodes: Some(
+                                    rest.nodes
+                                        .map_or(TIE_BREAK_NODES, |n| n.min(TIE_BREAK_NODES)),
+                                ),
+                                ..rest
+                            };
+                            self.tie_break(pos, e, brief)
                         } else {
                             e
                         });
@@ -301,8 +329,9 @@ impl<G: Tactics> Player<G> {
     }
 
     /// Among moves that all keep the exact value (or all lose, where the solver knows only win /
-    /// draw / loss), the one the evaluation search likes best in the time left: the most
-    /// chances against an opponent who can err, and a loss put off rather than met at once.
+    /// draw / loss), the one the evaluation search likes best within `limits` (brief: see
+    /// [`TIE_BREAK`]): the most chances against an opponent who can err, and a loss put off
+    /// rather than met at once.
     fn tie_break(
         &mut self,
         pos: &G,

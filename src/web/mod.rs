@@ -13,22 +13,31 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use inarow::engine::play::{Level, Player};
-use inarow::engine::{Limits, Options};
+use inarow::engine::play::{Analysis, Level, Player, Valuation};
+use inarow::engine::{Limits, Options, end_ply};
 use inarow::game::{
-    Board, GameLine, GameSpec, Notation, Player as Side, PositionView, Repetition, Status, Tactics,
-    one_line, read_line, show_moves,
+    Board, GameLine, GameSpec, Kind, Notation, Player as Side, PositionView, Repetition, Status,
+    Tactics, one_line, read_line, show_moves,
 };
 use inarow::with_game;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use std::any::Any;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
-/// Searches running at once: they are CPU-bound, and the rest wait their turn.
+/// Searches running at once: they are CPU-bound, and the rest wait their turn, first come first
+/// served.
 const SEARCHES: usize = 2;
+/// Searches that may wait for a turn; more are refused at once (503), so that a burst of
+/// requests cannot queue work without end.
+const WAITING: usize = 16;
+/// Warm engines kept between requests (each holds its table): the analyses of a game's
+/// positions in turn reuse what the previous ones learnt.
+const WARM_ENGINES: usize = 4;
 /// The longest think a client may ask for, and the default.
 const MAX_THINK: f64 = 10.0;
 const DEFAULT_THINK: f64 = 1.0;
@@ -46,6 +55,15 @@ pub fn serve(addr: SocketAddr) -> Result<(), String> {
     runtime.block_on(listen(addr))
 }
 
+/// What the requests share: turns at searching, the flags that stop a search whose client has
+/// gone, and the warm engines.
+struct Shared {
+    searches: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    flags: Arc<Flags>,
+    engines: Mutex<Vec<(String, Box<dyn Any + Send>)>>,
+}
+
 async fn listen(addr: SocketAddr) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -53,15 +71,26 @@ async fn listen(addr: SocketAddr) -> Result<(), String> {
     let bound = listener
         .local_addr()
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let searches = Arc::new(Semaphore::new(SEARCHES));
+    let shared = Arc::new(Shared {
+        searches: Arc::new(Semaphore::new(SEARCHES)),
+        waiting: AtomicUsize::new(0),
+        flags: Flags::new(SEARCHES + WAITING),
+        engines: Mutex::new(Vec::new()),
+    });
     let app = Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/api/position", get(position))
         .route("/api/analyze", get(analyze))
         .route("/api/move", get(engine_move))
+        .method_not_allowed_fallback(|| async {
+            error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "the API answers GET requests only",
+            )
+        })
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
         .layer(middleware::from_fn(limit_query))
-        .with_state(searches);
+        .with_state(shared);
     // The tests (and a user given port 0) read the port from this line.
     println!("inarow: serving on http://{bound}");
     axum::serve(listener, app)
@@ -106,39 +135,56 @@ enum Ask {
 
 /// The parameters, or why they could not be read.
 type Asked = Result<Query<Params>, QueryRejection>;
-type Searches = State<Arc<Semaphore>>;
+type Server = State<Arc<Shared>>;
 
-async fn position(params: Asked) -> Response {
-    reply(params, Ask::Position, None).await
+async fn position(State(shared): Server, params: Asked) -> Response {
+    reply(shared, params, Ask::Position).await
 }
 
-async fn analyze(State(searches): Searches, params: Asked) -> Response {
-    reply(params, Ask::Analyze, Some(searches)).await
+async fn analyze(State(shared): Server, params: Asked) -> Response {
+    reply(shared, params, Ask::Analyze).await
 }
 
-async fn engine_move(State(searches): Searches, params: Asked) -> Response {
-    reply(params, Ask::Move, Some(searches)).await
+async fn engine_move(State(shared): Server, params: Asked) -> Response {
+    reply(shared, params, Ask::Move).await
 }
 
-/// Answers off the async threads, after a permit where the answer is a search.
-async fn reply(params: Asked, ask: Ask, searches: Option<Arc<Semaphore>>) -> Response {
+/// Answers off the async threads; a search first waits its turn (refused when too many wait)
+/// and stops as soon as its client has gone.
+async fn reply(shared: Arc<Shared>, params: Asked, ask: Ask) -> Response {
     let Query(params) = match params {
         Ok(params) => params,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e.body_text()),
     };
-    let permit = match searches {
-        Some(s) => match s.acquire_owned().await {
-            Ok(permit) => Some(permit),
-            Err(_) => return error(StatusCode::SERVICE_UNAVAILABLE, "shutting down"),
-        },
-        None => None,
+    let permit = match ask {
+        Ask::Position => None,
+        Ask::Analyze | Ask::Move => {
+            let waiting = Waiting::enter(&shared.waiting);
+            if waiting.count > WAITING {
+                return error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server is busy: too many searches are waiting",
+                );
+            }
+            match shared.searches.clone().acquire_owned().await {
+                Ok(permit) => Some(permit),
+                Err(_) => return error(StatusCode::SERVICE_UNAVAILABLE, "shutting down"),
+            }
+        }
     };
+    let Some(flag) = shared.flags.take() else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy");
+    };
+    // Set when this future is dropped before the answer is in: the client has gone.
+    let mut gone = Gone(Some(flag.clone()));
+    let worker = shared.clone();
     let answer = tokio::task::spawn_blocking(move || {
-        let answer = respond(&params, ask);
+        let answer = respond(&worker, &params, ask, flag.get());
         drop(permit);
         answer
     })
     .await;
+    gone.0 = None;
     match answer {
         Ok(Ok(json)) => axum::Json(json).into_response(),
         Ok(Err(message)) => error(StatusCode::BAD_REQUEST, &message),
@@ -146,7 +192,119 @@ async fn reply(params: Asked, ask: Ask, searches: Option<Arc<Semaphore>>) -> Res
     }
 }
 
-fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
+/// Counts a request among those waiting for a turn while it lives.
+struct Waiting<'a> {
+    counter: &'a AtomicUsize,
+    count: usize,
+}
+
+impl<'a> Waiting<'a> {
+    fn enter(counter: &'a AtomicUsize) -> Waiting<'a> {
+        let count = counter.fetch_add(1, Ordering::SeqCst) + 1;
+        Waiting { counter, count }
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.counter.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Stop flags for the searches under way: a search's limits hold a `&'static` flag, so they
+/// come from a pool made once, and each goes back (cleared) when its request and its search
+/// have both let it go.
+struct Flags {
+    free: Mutex<Vec<&'static AtomicBool>>,
+}
+
+impl Flags {
+    fn new(n: usize) -> Arc<Flags> {
+        let flags: &'static [AtomicBool] =
+            Box::leak((0..n).map(|_| AtomicBool::new(false)).collect());
+        Arc::new(Flags {
+            free: Mutex::new(flags.iter().collect()),
+        })
+    }
+
+    fn take(self: &Arc<Flags>) -> Option<Arc<Flag>> {
+        let flag = self.free.lock().ok()?.pop()?;
+        Some(Arc::new(Flag {
+            flag,
+            pool: self.clone(),
+        }))
+    }
+}
+
+/// A flag taken from [`Flags`].
+struct Flag {
+    flag: &'static AtomicBool,
+    pool: Arc<Flags>,
+}
+
+impl Flag {
+    fn get(&self) -> &'static AtomicBool {
+        self.flag
+    }
+}
+
+impl Drop for Flag {
+    fn drop(&mut self) {
+        self.flag.store(false, Ordering::SeqCst);
+        if let Ok(mut free) = self.pool.free.lock() {
+            free.push(self.flag);
+        }
+    }
+}
+
+/// Raises its flag when dropped holding it: the request's future went away unanswered.
+struct Gone(Option<Arc<Flag>>);
+
+impl Drop for Gone {
+    fn drop(&mut self) {
+        if let Some(flag) = &self.0 {
+            flag.flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Shared {
+    /// A warm engine of `level` for `start`'s game, or a new one.
+    fn engine<G: Tactics>(&self, level: Level, start: &G) -> Result<Player<G>, String> {
+        let name = format!("{}/{level}", start.name());
+        if let Ok(mut engines) = self.engines.lock()
+            && let Some(i) = engines.iter().position(|(n, _)| *n == name)
+        {
+            let (_, engine) = engines.remove(i);
+            if let Ok(player) = engine.downcast::<Player<G>>() {
+                return Ok(*player);
+            }
+        }
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Ok(Player::new(level, start, Options::default(), seed)?)
+    }
+
+    /// Keeps `player` warm for the next request of its game (the oldest goes past
+    /// [`WARM_ENGINES`]).
+    fn keep<G: Tactics>(&self, start: &G, player: Player<G>) {
+        let name = format!("{}/{}", start.name(), player.level());
+        if let Ok(mut engines) = self.engines.lock() {
+            engines.push((name, Box::new(player)));
+            if engines.len() > WARM_ENGINES {
+                engines.remove(0);
+            }
+        }
+    }
+}
+
+fn respond(
+    shared: &Shared,
+    params: &Params,
+    ask: Ask,
+    stop: &'static AtomicBool,
+) -> Result<Value, String> {
     let spec = params.game.as_deref().unwrap_or("connect4");
     let start = spec.parse::<GameSpec>()?.start();
     let moves = params.moves.as_deref().unwrap_or("");
@@ -161,15 +319,13 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
                 }
                 let level = params.engine.as_deref().unwrap_or("best").parse::<Level>()?;
                 let think = think(params.think.as_deref())?;
-                let seed = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as u64);
-                let mut player = Player::new(level, &start, Options::default(), seed)?;
+                let limits = Limits { interrupt: Some(stop), ..Limits::within(think) };
+                let mut player = shared.engine(level, &start)?;
                 let pos = *line.position();
-                Ok(match ask {
+                let answer = match ask {
                     Ask::Move => {
                         // Only the best move needs its value: no full analysis.
-                        let best = player.choose(&line, think).ok_or("the engine found no move")?;
+                        let best = player.choose_within(&line, limits).ok_or("the engine found no move")?;
                         json!({
                             "move": pos.format_move(best.0),
                             "moves": view.text_of(&line.played(best.0)),
@@ -178,21 +334,59 @@ fn respond(params: &Params, ask: Ask) -> Result<Value, String> {
                         })
                     }
                     _ => {
-                        let analysis = player.analyse(&line, Limits::within(think));
+                        let analysis = player.analyse(&line, limits);
                         let mut json = view.json();
-                        json.insert("source".into(), json!(analysis.source));
-                        json.insert("analysis".into(), analysis.moves.iter().map(|&(m, v)| json!({
-                            "move": pos.format_move(m),
-                            "value": v.to_string(),
-                            "exact": v.is_exact(),
-                        })).collect());
-                        json.insert("pv".into(), json!(format_line(pos, &analysis.pv)));
+                        analysis_json(&mut json, &pos, &analysis, player.is_weak());
                         Value::Object(json)
                     }
-                })
+                };
+                shared.keep(&start, player);
+                Ok(answer)
             }
         }
     })
+}
+
+/// Adds an analysis to a position's JSON: what answered, every move's value (as `inarow play`
+/// writes it, and as data: the exact score, the outcome for the mover, the ply on which the
+/// game ends with best play) and the expected line.
+fn analysis_json<G: Notation + Tactics>(
+    json: &mut Map<String, Value>,
+    pos: &G,
+    analysis: &Analysis<G::Move>,
+    weak: bool,
+) {
+    let max_plies = G::Kind::max_plies(pos);
+    let moves: Vec<Value> = analysis
+        .moves
+        .iter()
+        .map(|&(m, v)| {
+            let outcome = match v {
+                Valuation::Exact(s) | Valuation::Proven(s) => Some(match s.signum() {
+                    1 => "win",
+                    0 => "draw",
+                    _ => "loss",
+                }),
+                _ => None,
+            };
+            let (score, end) = match (v, max_plies) {
+                (Valuation::Exact(s), Some(max)) if !weak => (Some(s), end_ply(max, pos.ply(), s)),
+                _ => (None, None),
+            };
+            json!({
+                "move": pos.format_move(m),
+                "value": v.to_string(),
+                "exact": v.is_exact(),
+                "score": score,
+                "outcome": outcome,
+                "end_ply": end,
+            })
+        })
+        .collect();
+    json.insert("source".into(), json!(analysis.source));
+    json.insert("weak".into(), json!(weak));
+    json.insert("analysis".into(), Value::Array(moves));
+    json.insert("pv".into(), json!(format_line(*pos, &analysis.pv)));
 }
 
 /// Seconds to think: default [`DEFAULT_THINK`], at most [`MAX_THINK`].
