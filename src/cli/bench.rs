@@ -7,7 +7,10 @@
 use super::args::SolverArgs;
 use super::io::{Outcome, progress_bar};
 use clap::{Args, ValueEnum};
-use inarow::engine::bench::{BUILTIN_SUITE, Verdict, bench_text, run_builtin, run_full};
+use inarow::engine::bench::{
+    BUILTIN_SUITE, PENTAGO_ROOT, Verdict, bench_text, pentago_analysis, run_analysis, run_builtin,
+    run_full,
+};
 use inarow::engine::{Engine, Options};
 use inarow::game::{Notation, Tactics, one_line};
 use inarow::with_game;
@@ -21,6 +24,10 @@ enum Suite {
     /// The long checks: the empty 7x6 board and the largest boards of the size table, the
     /// public 7x6 sets, and every PopOut board of the published table with the default method.
     Full,
+    /// What a player of the analysis board waits for: the seconds until every move's value is
+    /// exact, position by position along self-play games (Connect Four, PopOut), and Pentago's
+    /// analysis from 18 stones against one midgame solve.
+    Analysis,
 }
 
 #[derive(Args)]
@@ -47,6 +54,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
         return match args.suite {
             Suite::Builtin => builtin(&options),
             Suite::Full => full(&args.data, options.config.threads),
+            Suite::Analysis => analysis(&options),
         };
     }
     with_game!(args.solver.game.start()?, start => {
@@ -102,6 +110,28 @@ fn bench_file<G: Tactics + Notation>(
     }
     println!("{}", tally.summary(file));
     Ok(problems.is_empty())
+}
+
+/// The analysis suite: a summary line per game (median, 95th percentile, most), then
+/// Pentago's line.
+fn analysis(options: &Options) -> Result<Outcome, String> {
+    let cap = options
+        .limits
+        .time
+        .unwrap_or(std::time::Duration::from_secs(10));
+    let times = run_analysis(options, cap, |game, ply, seconds| {
+        eprintln!("inarow: analysis {game} ply {ply}: {seconds:.3} s");
+    })?;
+    for t in &times {
+        println!("{}", t.summary());
+    }
+    let (solve, analyse, exact) = pentago_analysis(options)?;
+    println!(
+        "analysis pentago root={} solve_s={solve:.3} analysis_s={analyse:.3} ratio={:.2} exact={exact}",
+        PENTAGO_ROOT,
+        analyse / solve
+    );
+    Ok(Outcome::Done)
 }
 
 /// The full suite: one `PASS`/`FAIL`/`SKIP` line per check, then a total.

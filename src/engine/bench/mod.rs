@@ -3,6 +3,12 @@
 //! signature; and the full suite (`inarow bench --suite full`), the long checks that are too
 //! slow for the test loop, each with a pass/fail line.
 
+mod analysis;
+
+pub use analysis::{
+    ANALYSIS_GAMES, AnalysisTimes, PENTAGO_ROOT, pentago_analysis, run_analysis,
+};
+
 use super::{Engine, Options, Report};
 use crate::game::{
     Game, GameLine, GameSpec, Notation, Pentago, Player, Tactics, one_line, read_position,

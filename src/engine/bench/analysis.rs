@@ -1,0 +1,135 @@
+//! The analysis benchmark (`inarow bench --suite analysis`): how long a player waits, from a
+//! move to the exact value of every move, along games the `best` engine played against itself
+//! from varied openings (good play makes the hard positions; random games are easy). One warm
+//! engine per game, as the web page keeps one; the seconds until every value is exact, or the
+//! cap.
+
+use super::super::play::{Level, Player};
+use super::super::{Limits, Options};
+use crate::error::Error;
+use crate::game::{GameLine, GameSpec, Notation, Pentago, Repetition, Status, Tactics, read_line};
+use crate::with_game;
+use std::time::{Duration, Instant};
+
+/// The games of the benchmark, by game spec, and the plies of each it analyses (from 0): made
+/// by `inarow match --game G best best --games 1 --opening 2 --time 0.5 --seed S` for seeds
+/// 1 to 8 (Connect Four) and 1 to 4 (PopOut), the distinct games kept.
+pub const ANALYSIS_GAMES: [(&str, &str, usize); 2] = [
+    (
+        "connect4",
+        include_str!("../../../benches/games/connect4.txt"),
+        30,
+    ),
+    ("popout", include_str!("../../../benches/games/popout.txt"), 20),
+];
+
+/// The Pentago position of the benchmark: Irving's 18-stone root ([`super::PENTAGO_18`]).
+pub const PENTAGO_ROOT: &str = super::PENTAGO_18.1;
+
+/// The seconds each analysis took until every value was exact (the cap where it was not).
+#[derive(Clone, Debug)]
+pub struct AnalysisTimes {
+    /// The game spec.
+    pub game: String,
+    /// Seconds per position, in the order analysed.
+    pub seconds: Vec<f64>,
+    /// Positions whose every move's value was exact within the cap.
+    pub exact: usize,
+}
+
+impl AnalysisTimes {
+    /// The `q`-quantile of the seconds (nearest rank).
+    pub fn quantile(&self, q: f64) -> f64 {
+        let mut sorted = self.seconds.clone();
+        sorted.sort_by(f64::total_cmp);
+        let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len().max(1));
+        sorted.get(rank - 1).copied().unwrap_or(0.0)
+    }
+
+    /// One line: `analysis GAME positions=N exact=K median_s=X p95_s=Y max_s=Z`.
+    pub fn summary(&self) -> String {
+        format!(
+            "analysis {} positions={} exact={} median_s={:.3} p95_s={:.3} max_s={:.3}",
+            self.game,
+            self.seconds.len(),
+            self.exact,
+            self.quantile(0.5),
+            self.quantile(0.95),
+            self.quantile(1.0)
+        )
+    }
+}
+
+/// Analyses every position of [`ANALYSIS_GAMES`] under `options` (its threads, table and
+/// book: the built-in book is used, as the page does) with `cap` a position; `on_position` is
+/// told of each.
+///
+/// # Errors
+/// As [`Player::new`] for the options.
+pub fn run_analysis(
+    options: &Options,
+    cap: Duration,
+    mut on_position: impl FnMut(&str, usize, f64),
+) -> Result<Vec<AnalysisTimes>, Error> {
+    let mut all = Vec::new();
+    for (spec, games, plies) in ANALYSIS_GAMES {
+        let start = spec.parse::<GameSpec>()?.start();
+        let mut times = AnalysisTimes {
+            game: spec.to_string(),
+            seconds: Vec::new(),
+            exact: 0,
+        };
+        with_game!(start, start => {
+            for text in games.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                let game = read_line(start, text)?;
+                let mut player = Player::new(Level::Best, &start, options.clone(), 1)?;
+                for ply in 0..=plies.min(game.moves().len()) {
+                    let line = GameLine::from_moves(start, &game.moves()[..ply]);
+                    if line.status(Repetition::default()) != Status::Ongoing {
+                        break;
+                    }
+                    let (seconds, exact) = time_to_exact(&mut player, &line, cap);
+                    times.exact += exact as usize;
+                    times.seconds.push(seconds);
+                    on_position(spec, ply, seconds);
+                }
+            }
+        });
+        all.push(times);
+    }
+    Ok(all)
+}
+
+/// The seconds `player` takes to give every move of the end of `line` an exact value, or the
+/// cap; and whether it did.
+fn time_to_exact<G: Tactics + Notation>(
+    player: &mut Player<G>,
+    line: &GameLine<G>,
+    cap: Duration,
+) -> (f64, bool) {
+    let began = Instant::now();
+    let analysis = player.analyse(line, Limits::within(cap));
+    let exact = analysis.moves.iter().all(|(_, v)| v.is_exact());
+    let seconds = if exact {
+        began.elapsed().as_secs_f64()
+    } else {
+        cap.as_secs_f64()
+    };
+    (seconds, exact)
+}
+
+/// Pentago from 18 stones: the seconds of one solve of [`PENTAGO_ROOT`] (the midgame solver)
+/// and of the analysis of every move, each with a fresh engine under `options`.
+///
+/// # Errors
+/// As [`Player::new`] for the options.
+pub fn pentago_analysis(options: &Options) -> Result<(f64, f64, bool), Error> {
+    let start = Pentago::new();
+    let root = read_line(start, PENTAGO_ROOT)?;
+    let began = Instant::now();
+    let solved = super::super::Engine::try_new(&start, options.clone())?.solve(&root);
+    let solve = began.elapsed().as_secs_f64();
+    let mut player = Player::new(Level::Best, &start, options.clone(), 1)?;
+    let (analyse, exact) = time_to_exact(&mut player, &root, Duration::from_secs(600));
+    Ok((solve, analyse, exact && solved.score.is_some()))
+}
