@@ -1,9 +1,15 @@
-// Browser tests of `inarow serve`: the page played and read as a user would, in Debian's
-// chromium (playwright-core drives it; no browser is downloaded).
+// Browser tests of `inarow serve`: the analysis page played and read as a user would, in
+// Debian's chromium (playwright-core drives it; no browser is downloaded). Every position
+// here is one the server solves at once, so that the values on the board are exact and can be
+// checked against `inarow analyze`.
+//
+// SCREENSHOTS=docs writes the screenshots into docs/screenshots (committed, shown in the
+// README) instead of target/browser. PAGE=disk serves web/index.html from the work tree in
+// place of the page built into the binary (to try a page edit without a rebuild).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -11,6 +17,7 @@ import { chromium } from "playwright-core";
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
 const inarow = join(target, "release/inarow");
+const shots = process.env.SCREENSHOTS === "docs" ? join(root, "docs/screenshots") : join(target, "browser");
 let server, browser, page, base;
 
 before(async () => {
@@ -27,7 +34,15 @@ before(async () => {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: ["--no-sandbox"],
   });
-  page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  page.on("pageerror", (e) => {
+    throw e;
+  });
+  if (process.env.PAGE === "disk") {
+    const html = readFileSync(join(root, "web/index.html"));
+    await page.route((url) => url.pathname === "/", (route) => route.fulfill({ contentType: "text/html", body: html }));
+  }
+  mkdirSync(shots, { recursive: true });
 });
 
 after(async () => {
@@ -35,60 +50,290 @@ after(async () => {
   server?.kill();
 });
 
-// Waits until the page has answered (no request under way) and returns the status line.
-async function idle() {
-  await page.waitForSelector('#status[data-idle="yes"]', { timeout: 30_000 });
-  return page.textContent("#status");
+// Waits until the page has no request under way (the values, when on, as exact as they get).
+async function settled() {
+  await page.waitForFunction(() => document.body.dataset.state === "idle", null, { timeout: 30_000 });
 }
 
-const moves = () => new URL(page.url()).searchParams.get("moves");
-const board = () => page.$$eval("#board .cell", (cells) => cells.map((c) => c.className).join("|"));
+async function open(query) {
+  await page.goto(`${base}/?${query}`);
+  await settled();
+}
+
+// Clicks and waits for what the click started.
+async function click(selector) {
+  await page.click(selector);
+  await settled();
+}
+
+async function press(key) {
+  await page.keyboard.press(key);
+  await settled();
+}
+
+const param = (name) => new URL(page.url()).searchParams.get(name);
+const text = (selector) => page.textContent(selector);
+const stones = () => page.$$eval("#board .stone", (s) => s.length);
+
+// The values on the board, move by move (chips, and buttons for moves that are not a cell).
+async function shown() {
+  assert.equal(await page.getAttribute("#board", "data-values"), "exact");
+  const values = await page.$$eval("#board [data-move][data-value]", (es) =>
+    es.map((e) => [e.dataset.move, e.dataset.value, e.dataset.exact]));
+  for (const [move, , exact] of values) assert.equal(exact ?? "true", "true", move);
+  return new Map(values.map(([m, v]) => [m, v]));
+}
+
+// `inarow analyze`'s value of every move.
+function analyze(game, moves) {
+  const out = execFileSync(inarow, ["analyze", "--game", game, moves], { encoding: "utf8" });
+  return new Map(out.trim().split("\n").map((l) => l.split(" ")));
+}
+
+const sorted = (map) => [...map].sort(([a], [b]) => (a < b ? -1 : 1));
+
+async function valuesAre(game, moves) {
+  assert.equal(param("moves") ?? "", moves);
+  assert.deepEqual(sorted(await shown()), sorted(analyze(game, moves)));
+}
+
+async function screenshot(name, width) {
+  await page.mouse.move(0, 0); // no hover marks
+  if (width) await page.setViewportSize({ width, height: 800 });
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  if (width) await page.setViewportSize({ width: 1000, height: 800 });
+}
+
+test("Connect Four 5x4: moves by clicks and keys, every value on the board as inarow analyze's", async () => {
+  await open("game=connect4:5x4&mode=friend");
+  await valuesAre("connect4:5x4", "");
+  await click('#board .col[data-move="3"]');
+  await valuesAre("connect4:5x4", "3");
+  await press("2");
+  await valuesAre("connect4:5x4", "32");
+  assert.equal(await stones(), 2);
+  assert.match(await text("#summary"), /^(Red|Yellow) wins: with best play the game ends by move \d+\.$|^Draw with best play\.$/);
+  // The last move is marked: the disc of column 2's bottom cell.
+  assert.equal(await page.$$eval("#board .lastmark", (m) => m.length), 1);
+  const last = await page.$eval("#board .lastmark", (m) => m.previousElementSibling.dataset.cell);
+  assert.equal(last, "1");
+});
+
+test("Connect Four 7x6: a position of ply 21, a move by its key, values as inarow analyze's", async () => {
+  const before = "434443336657446725213";
+  await open(`game=connect4&moves=${before}`);
+  await press("3");
+  await valuesAre("connect4", before + "3");
+  await screenshot("connect4");
+  await screenshot("phone-connect4", 375);
+});
+
+test("navigation: back, forward, first, last, a jump from the move list, the arrow keys, and the URL", async () => {
+  await open("game=connect4:5x4&moves=3241&mode=friend");
+  assert.equal(await stones(), 4);
+  await click("#back");
+  assert.equal(param("at"), "3");
+  assert.equal(await stones(), 3);
+  assert.equal(await page.getAttribute("#moves .ply.current", "data-ply"), "3");
+  await click("#first");
+  assert.equal(await stones(), 0);
+  await click("#forward");
+  assert.equal(await stones(), 1);
+  await click('#moves .ply[data-ply="2"]');
+  assert.equal(param("at"), "2");
+  await valuesAre("connect4:5x4", "3241"); // the whole line stays in the URL ...
+  assert.deepEqual(sorted(await shown()), sorted(analyze("connect4:5x4", "32"))); // ... the values are move 2's
+  await press("ArrowRight");
+  assert.equal(await stones(), 3);
+  await press("ArrowLeft");
+  // A reload shows the same position, with the moves after it still ahead.
+  await page.goto(page.url());
+  await settled();
+  assert.equal(await stones(), 2);
+  assert.equal(await page.$$eval("#moves .ply.future", (p) => p.length), 2);
+  await click("#last");
+  assert.equal(await stones(), 4);
+  assert.equal(param("at"), null);
+  // A move other than the next one replaces the rest of the line.
+  await click('#moves .ply[data-ply="2"]');
+  await click('#board .col[data-move="5"]');
+  assert.equal(param("moves"), "325");
+  assert.equal(await page.$$eval("#moves .ply", (p) => p.length), 3);
+});
+
+test("the expected line stepped through on the board", async () => {
+  await open("game=connect4:5x4&moves=32&mode=friend");
+  const pv = await page.$$eval("#pv .pvm", (b) => b.map((x) => x.textContent));
+  assert.ok(pv.length >= 2, pv.join(" "));
+  await page.click('#pv .pvm[data-step="2"]');
+  await page.waitForSelector("#board[data-ply='4']");
+  assert.equal(await stones(), 4);
+  assert.match(await text("#summary"), /^Expected line: 2 of \d+ moves on\.$/);
+  assert.equal(await page.$$eval("#board .chip", (c) => c.length), 0);
+  assert.equal(await page.$$eval("#board .num", (n) => n.map((x) => x.textContent).join()), "1,2");
+  await page.click("#pvforward");
+  await page.waitForSelector("#board[data-ply='5']");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#board[data-ply='2']");
+  assert.equal(param("moves"), "32");
+  await shown();
+});
+
+test("the winning line, and no move left to play", async () => {
+  await open("game=connect4:5x4:k3&mode=friend");
+  for (const key of ["1", "1", "2", "2", "3"]) await press(key);
+  assert.equal(await text("#summary"), "Red wins: three in a row.");
+  assert.equal(await page.getAttribute("#board .winline", "data-line"), "0 1 2");
+  assert.equal(await page.$$eval("#board .winring", (r) => r.length), 3);
+  assert.equal(await page.$$eval("#board .target", (t) => t.length), 0);
+  assert.equal(await page.$$eval("#board .chip", (c) => c.length), 0);
+});
+
+test("PopOut: a pop by clicking one's own bottom disc, pops' values on the discs", async () => {
+  const game = "popout";
+  await open(`game=${game}&moves=444432363326&mode=friend`);
+  await press("4");
+  await click('#board .col[data-move="6"]');
+  await valuesAre(game, "44443236332646");
+  // Red may pop its own bottom discs (columns 3 and 4), not Yellow's.
+  assert.deepEqual(await page.$$eval("#board .pop", (p) => p.map((x) => x.dataset.move).sort()), ["p3", "p4"]);
+  await screenshot("popout");
+  // Column 4's stones, bottom first: the bottom one goes, the others fall by one.
+  const column = () => page.$$eval("#board .col[data-col='3'] .stone", (s) => s.map((x) => x.getAttribute("class")));
+  const before = await column();
+  await click("#board .pop[data-move='p4']");
+  await valuesAre(game, "44443236332646p4");
+  assert.deepEqual(await column(), before.slice(1));
+  // The pop is marked under its column.
+  assert.equal(await page.textContent("#board .lbl.strong"), "4");
+});
+
+test("PopOut 4x4 from the start, by clicks", async () => {
+  await open("game=popout:4x4&mode=friend");
+  await click('#board .col[data-move="1"]');
+  await click('#board .col[data-move="2"]');
+  await valuesAre("popout:4x4", "12");
+  assert.equal(await page.$$eval("#board .pop", (p) => p.length), 1);
+});
+
+test("the cube: a column clicked on the floor, values on the floor's columns, the winning line", async () => {
+  const game = "cube";
+  await open(`game=${game}&moves=0123456789ab012&mode=friend`);
+  await click('#board .col[data-move="3"]');
+  await valuesAre(game, "0123456789ab0123");
+  await screenshot("cube");
+  // A column clicked through a level's cell, then the win.
+  await click('#board .level[data-level="1"] .cell[data-id="12"]');
+  assert.equal(param("moves"), "0123456789ab0123c");
+  assert.equal(await text("#summary"), "Red wins: four in a row.");
+  assert.equal(await page.$$eval("#board .winsq", (w) => w.length), 4);
+});
+
+test("Qubic: a cell clicked, a value in every empty cell", async () => {
+  const game = "qubic";
+  const before = "a11d11a41d41a14d14a21a31a22d32d23d31";
+  await open(`game=${game}&moves=${before}&mode=friend`);
+  await click('#board .cell[data-cell="d21"]');
+  await valuesAre(game, before + "d21");
+  const empty = await page.$$eval("#board .cell", (cs) => cs.filter((c) => !c.querySelector(".stone")).length);
+  assert.equal((await shown()).size, empty);
+  await screenshot("qubic");
+});
+
+test("Pentago: place then turn; cells show their best turn, the arrows every turn's value", async () => {
+  const game = "pentago";
+  const line = "b20l,e20l,b10r,b10l,b30r,d30l,b50r,b43l,b31r,a41l,c51r,b61l,c61r,d21l,d51r,e61l,b61r,c31l,e11r,e51l,e41r";
+  await open(`game=${game}&moves=${line}&mode=friend`);
+  await click('#board .cell[data-cell="f3"]');
+  assert.equal(await page.$$eval("#board .turn.target", (t) => t.length), 8);
+  await click('#board .turn[data-block="1"][data-clockwise="false"]');
+  const moves = line.replaceAll(",", "") + "f31l";
+  assert.equal(param("moves"), moves);
+  const cli = analyze(game, moves);
+  assert.equal(await page.getAttribute("#board", "data-values"), "exact");
+  // Each empty cell: its value is the best of its eight turns, and each turn's value is that
+  // of the move the engine lists for the same position.
+  const cells = await page.$$eval("#board .cell.target", (cs) => cs.map((c) => [c.dataset.cell, c.dataset.move || null]));
+  const covered = new Set();
+  for (const [cell, atOnce] of cells) {
+    const value = await page.getAttribute(`#board .chip[data-cell-value="${cell}"]`, "data-value");
+    if (atOnce) {
+      assert.equal(value, cli.get(atOnce), cell);
+      covered.add(atOnce);
+      continue;
+    }
+    await page.click(`#board .cell[data-cell="${cell}"]`);
+    const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.move, c.dataset.same, c.dataset.value]));
+    assert.equal(turns.length, 8, cell);
+    for (const [move, same, v] of turns) {
+      assert.ok(move.startsWith(cell), move);
+      assert.equal(v, cli.get(same), `${move} = ${same}`);
+      covered.add(same);
+    }
+    assert.equal(value, String(Math.max(...turns.map(([, , v]) => Number(v)))), cell);
+  }
+  assert.deepEqual([...covered].sort(), [...cli.keys()].sort());
+  // A turn and the listed move it stands for reach the same position (the server says so).
+  await page.click('#board .cell[data-cell="a4"]');
+  const pairs = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.move, c.dataset.same]));
+  for (const [move, same] of pairs) {
+    const board = async (m) => (await (await fetch(`${base}/api/position?game=pentago&moves=${moves},${m}`)).json()).board;
+    assert.deepEqual(await board(move), await board(same), `${move} = ${same}`);
+  }
+  await screenshot("pentago");
+  await screenshot("phone-pentago", 375);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.$$eval("#board .turn.target", (t) => t.length), 0);
+});
+
+test("a new position aborts the old position's search", async () => {
+  // 7x6 after 4444: not exact within the first caps, so a longer search is under way.
+  await page.goto(`${base}/?game=connect4&moves=4444&mode=friend`);
+  await page.waitForSelector('#board[data-values="estimate"]', { state: "attached", timeout: 20_000 });
+  assert.match(await text("#summary"), /^Estimate after [\d.]+ s: (Red is better|Yellow is better|even|Red has at least a draw)\.$/);
+  assert.ok(await page.$$eval("#board .chip.est", (c) => c.length) > 0);
+  const aborted = page.waitForEvent("requestfailed", {
+    predicate: (r) => r.url().includes("/api/analyze") && r.url().includes("moves=4444&"),
+    timeout: 10_000,
+  });
+  await page.keyboard.press("1");
+  assert.match((await aborted).failure().errorText, /ABORTED/);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("moves") === "44441");
+});
+
+test("values off: no chips, no analysis asked", async () => {
+  const asked = [];
+  const listen = (r) => r.url().includes("/api/analyze") && asked.push(r.url());
+  page.on("request", listen);
+  await open("game=connect4:5x4&moves=32&mode=friend&values=off");
+  await press("4");
+  assert.equal(await page.$$eval("#board .chip", (c) => c.length), 0);
+  assert.equal(await text("#summary"), "Yellow to move.");
+  assert.deepEqual(asked, []);
+  await page.check("#values");
+  await settled();
+  page.off("request", listen);
+  assert.equal(asked.length > 0, true);
+  await valuesAre("connect4:5x4", "324");
+});
 
 test("a whole game of connect4:4x4 against the engine, by clicks", async () => {
-  await page.goto(`${base}/?game=connect4:4x4&engine=best&think=0.3&mode=first`);
-  let status = await idle();
-  for (let turn = 0; turn < 16 && !status.startsWith("Game over"); turn++) {
-    await page.click("#board [data-move]");
-    status = await idle();
+  await open("game=connect4:4x4&engine=best&think=0.3&mode=first");
+  for (let turn = 0; turn < 16 && (await text("#summary")).indexOf(" in a row") < 0; turn++) {
+    if ((await text("#summary")).startsWith("Draw.")) break;
+    await click("#board .col.target");
   }
-  assert.match(status, /^Game over: (first wins|second wins|draw)\.$/);
-  assert.equal(await page.$$eval("#board [data-move]", (m) => m.length), 0);
-  assert.equal(await page.textContent("#error"), "");
-});
-
-test("the values shown are those of inarow analyze", async () => {
-  const game = "connect4:5x4:k3";
-  await page.goto(`${base}/?game=${game}&moves=32&mode=friend`);
-  await idle();
-  await page.click("#analyse");
-  await page.waitForSelector("#analysis tr");
-  await idle();
-  const shown = await page.$$eval("#analysis tr", (rows) =>
-    rows.map((r) => `${r.dataset.analysisMove} ${r.dataset.value} ${r.className}`),
-  );
-  const cli = execFileSync(inarow, ["analyze", "--game", game, "32"], { encoding: "utf8" });
-  const expected = cli.trim().split("\n").map((l) => `${l} exact`);
-  assert.deepEqual(shown.sort(), expected.sort());
-  assert.match(await page.textContent("#pv"), /^Line: \S/);
-  mkdirSync(join(target, "browser"), { recursive: true });
-  await page.screenshot({ path: join(target, "browser/serve.png"), fullPage: true });
-});
-
-test("undo, then the shared URL shows the same position", async () => {
-  await page.goto(`${base}/?game=connect4:5x4:k3&mode=friend`);
-  await idle();
-  for (const move of ["3", "2", "4"]) {
-    await page.click(`#board [data-move="${move}"]`);
-    await idle();
-  }
-  assert.equal(moves(), "324");
-  await page.click("#undo");
-  await idle();
-  assert.equal(moves(), "32");
-  const before = await board();
-  assert.equal(before.split("|").filter((c) => c !== "cell" && !c.includes("target")).length, 2);
+  assert.match(await text("#summary"), /^(Red wins: four in a row|Yellow wins: four in a row|Draw)\.$/);
+  assert.equal(await page.$$eval("#board .target", (m) => m.length), 0);
+  assert.equal(await text("#error"), "");
+  assert.ok(param("moves").length >= 4);
+  // As Yellow: the engine opens; the settings come back from the URL.
+  await open("game=connect4:4x4&engine=depth3&think=0.2&mode=second");
+  assert.equal(param("moves").length, 1);
+  assert.equal(await text("#turn"), "Your move (Yellow).");
   await page.goto(page.url());
-  await idle();
-  assert.equal(moves(), "32");
-  assert.equal(await board(), before);
+  await settled();
+  assert.deepEqual(await page.$eval("#settings", () => ["mode", "engine", "think"].map((i) => document.getElementById(i).value)),
+    ["second", "depth3", "0.2"]);
+  assert.equal(param("moves").length, 1); // no engine move on a reload where the player is to move
 });
