@@ -28,10 +28,13 @@ use std::fmt;
 /// What a verified certificate proves, and how much was checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifySummary {
+    /// The game, as the certificate's header names it ([`Game::name`](crate::game::Game::name)).
     pub game: String,
     /// The root's moves from the start ('-' for the start).
     pub root: String,
+    /// What the certificate proves the prover reaches.
     pub goal: Goal,
+    /// The side whose strategy the certificate gives.
     pub prover: Player,
     /// In words, e.g. "first player wins from 4453".
     pub claim: String,
@@ -44,8 +47,9 @@ pub struct VerifySummary {
     pub terminals: usize,
     /// Repetitions judged by the rule.
     pub repetitions: usize,
-    /// Move lines in the file, and how many of them the walk never needed.
+    /// Move lines in the file.
     pub lines: usize,
+    /// Of those, the lines the walk never needed.
     pub unused_lines: usize,
 }
 

@@ -22,9 +22,11 @@ use std::time::{Duration, Instant};
 pub struct JobReport {
     /// Win, draw or loss for the side to move (1, 0, -1); `None` when stopped.
     pub value: Option<i32>,
+    /// Why the search stopped before it answered (`None`: it answered).
     pub stopped: Option<Stop>,
     /// Nodes the jobs searched, on every worker.
     pub nodes: u64,
+    /// Wall-clock time of the whole search.
     pub elapsed: Duration,
     /// One per question asked: does the side to move win, and, if not, does the opponent.
     pub questions: Vec<JobStats>,

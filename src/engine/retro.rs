@@ -114,6 +114,7 @@ impl std::fmt::Debug for Database {
 /// How a build was asked to run.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
+    /// Threads that share each round's work (on each rank).
     pub threads: usize,
     /// Memory budget in bytes (cells and frontiers).
     pub mem_bytes: u64,
@@ -142,11 +143,13 @@ impl BuildOptions {
 /// How a build went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildReport {
+    /// Wins, losses, draws and the longest distance (all zero when stopped).
     pub summary: Summary,
     /// The round a resumed build started from (`None`: from the start).
     pub resumed_at: Option<u32>,
     /// Rounds run.
     pub rounds: u32,
+    /// Indices of the game's numbering, one cell each (positions and non-positions alike).
     pub cells: u64,
     /// The value of the game's start (`None` if stopped).
     pub start: Option<Value>,
@@ -413,10 +416,12 @@ impl Database {
             .map_err(|why| format!("{what} is corrupt: {why}"))
     }
 
+    /// The game the database is for ([`Game::name`]).
     pub fn game(&self) -> &str {
         &self.game
     }
 
+    /// Wins, losses, draws and the longest distance over the database's positions.
     pub fn summary(&self) -> &Summary {
         &self.summary
     }

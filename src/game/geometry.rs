@@ -56,8 +56,11 @@ pub type Permutation = [u8; 128];
 /// `c` (a bit of `starts`) holds `c, c + step, ..., c + (len - 1) * step`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Family {
+    /// The distance in bits between consecutive cells of a line.
     pub step: u32,
+    /// The number of cells of each line.
     pub len: u32,
+    /// The first cell of every line of the family, as a cell mask.
     pub starts: u128,
 }
 
@@ -349,9 +352,10 @@ impl Geometry {
 /// A permutation of the cells of a 64-bit board as byte tables (`table[byte][value]` is the
 /// image of that byte's cells), so that a board maps by one look-up per byte; the board's cells
 /// lie in its first `BYTES` bytes.
-pub struct ByteTables<const BYTES: usize>([[u64; 256]; BYTES]);
+pub(crate) struct ByteTables<const BYTES: usize>([[u64; 256]; BYTES]);
 
 impl<const BYTES: usize> ByteTables<BYTES> {
+    /// The tables of the permutation `p`.
     pub fn new(p: &Permutation) -> Self {
         let mut t = [[0u64; 256]; BYTES];
         for (byte, table) in t.iter_mut().enumerate() {

@@ -54,7 +54,9 @@ pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
 /// One of the two players; `First` moves at ply 0.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
+    /// The player who moves first.
     First,
+    /// The player who moves second.
     Second,
 }
 
@@ -68,6 +70,7 @@ impl Player {
         }
     }
 
+    /// The other player.
     pub fn opponent(self) -> Player {
         match self {
             Player::First => Player::Second,
@@ -87,8 +90,11 @@ impl Player {
 /// Whether a position is still being played, or how it ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// The game goes on: the side to move has a legal move.
     Ongoing,
+    /// The game is over, won by this player.
     Win(Player),
+    /// The game is over, drawn.
     Draw,
 }
 
@@ -154,7 +160,9 @@ pub fn repetition_draw<G>(_: &G) -> Status {
 /// A move together with an ordering hint (higher = try earlier).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RankedMove<M> {
+    /// The move.
     pub mv: M,
+    /// Its ordering hint: higher is tried earlier.
     pub rank: i32,
 }
 
@@ -164,6 +172,7 @@ pub struct RankedMove<M> {
 /// search never undoes a move. A move may end the game in any way: a win for either player or a
 /// draw; searches read [`Game::status`] to know.
 pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
+    /// A move of the game: a column, a cell, a pop, a placement with its quadrant turn.
     type Move: Copy + Eq + Debug + Send + Sync + 'static;
     /// [`Finite`] for a [`Bounded`] game, [`Cyclic`] for a [`Repeating`] one.
     type Kind: Kind<Self>;
@@ -172,6 +181,7 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
     fn name(&self) -> String;
     /// The number of moves played so far.
     fn ply(&self) -> u32;
+    /// The player whose turn it is: by default, the one of [`Player::at_ply`].
     fn side_to_move(&self) -> Player {
         Player::at_ply(self.ply())
     }
@@ -253,6 +263,7 @@ pub enum SafeChoice<M> {
     None,
     /// Exactly one move is safe: it is forced.
     Forced(M),
+    /// Two safe moves or more.
     Several,
 }
 
@@ -406,10 +417,13 @@ pub trait Kind<G: Game>: 'static {
 /// Code that differs by kind and needs the kind's trait ([`Bounded`] or [`Repeating`]), run by
 /// [`Kind::visit`].
 pub trait KindVisitor<G: Game> {
+    /// What the visit returns.
     type Output;
+    /// The code for a [`Bounded`] game.
     fn bounded(self) -> Self::Output
     where
         G: Bounded;
+    /// The code for a [`Repeating`] game.
     fn repeating(self) -> Self::Output
     where
         G: Repeating;
@@ -449,7 +463,9 @@ impl<G: Repeating> Kind<G> for Cyclic {
 
 /// Code that needs [`Indexed`], run by [`Game::visit_indexed`] for the games that are.
 pub trait IndexedVisitor<G: Game> {
+    /// What the visit returns.
     type Output;
+    /// The code, where the game is [`Indexed`].
     fn indexed(self) -> Self::Output
     where
         G: Indexed;

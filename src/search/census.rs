@@ -12,6 +12,7 @@ use crate::game::{Game, Kind, MoveList, Status};
 pub struct Census {
     /// `by_discs[d]`: positions with `d` discs on the board.
     pub by_discs: Vec<u64>,
+    /// Positions in all.
     pub total: u64,
 }
 

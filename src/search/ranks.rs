@@ -10,7 +10,9 @@ use std::sync::{Barrier, Condvar, Mutex};
 /// How [`Ranks::reduce`] combines the ranks' values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Reduce {
+    /// The sum over the ranks.
     Sum,
+    /// The maximum over the ranks.
     Max,
 }
 

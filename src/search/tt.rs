@@ -71,13 +71,16 @@ pub enum Bound {
     Lower = 1,
     /// The true value is at most the stored one.
     Upper = 2,
+    /// The stored value is the true value.
     Exact = 3,
 }
 
 /// A table hit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The stored score, for the side to move.
     pub value: i32,
+    /// What the stored score says of the true one.
     pub bound: Bound,
     /// The code of the best or refuting move, when known.
     pub best: Option<u16>,

@@ -36,6 +36,7 @@ pub struct Handicap {
 }
 
 impl Handicap {
+    /// Whether neither restriction applies: the real game.
     pub fn is_none(&self) -> bool {
         self.max_plies.is_none() && self.backward_moves.is_none()
     }
@@ -94,10 +95,12 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         })
     }
 
+    /// Nodes searched since the last [`WinSearch::reset`].
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
+    /// Memory held by the transposition table, in bytes.
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
     }
@@ -108,11 +111,13 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         self.max_depth = plies.min(MAX_DEPTH);
     }
 
+    /// The limits of the next questions, their clock started now.
     pub fn set_limits(&mut self, limits: Limits) {
         self.clock = Clock::new(limits);
         self.stopped = None;
     }
 
+    /// Forgets the table, the history heuristic and the node count.
     pub fn reset(&mut self) {
         self.table.clear(&mut self.log);
         self.history = [[0; MAX_MOVES]; 2];

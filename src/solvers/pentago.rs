@@ -571,7 +571,9 @@ fn prefetch<T>(v: &T) {
 /// loss).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MidAnswer {
+    /// The root's value for its side to move.
     pub value: i32,
+    /// Every legal move of the root with its value for the root's side to move.
     pub moves: Vec<(u16, i32)>,
     /// The fillings settled (a filling stands for its 256 rotation states): the solver's nodes.
     pub nodes: u64,

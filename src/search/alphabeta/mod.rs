@@ -40,7 +40,9 @@ pub trait Oracle: Send + Sync {
 /// The table and the root drivers' test results, which searches share and which outlive them.
 #[derive(Clone)]
 pub struct SearchState {
+    /// The transposition table: a bound on the score of every position stored.
     pub table: Arc<Table>,
+    /// The results of the root drivers' null-window tests.
     pub tests: Arc<Tests>,
 }
 
@@ -133,6 +135,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         Ok(main)
     }
 
+    /// The techniques and table size the solver was made with.
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -165,6 +168,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
     }
 
+    /// Memory held by the transposition table, in bytes.
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
     }

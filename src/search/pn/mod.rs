@@ -42,8 +42,11 @@ pub enum Verdict {
 /// The result of one proof attempt, as one value: proven, disproven, or unknown and why.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// [`Verdict::Proven`].
     Proven,
+    /// [`Verdict::Disproven`].
     Disproven,
+    /// Neither: the search stopped first, for this reason.
     Unknown(Stop),
 }
 
