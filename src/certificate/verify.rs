@@ -74,6 +74,10 @@ impl fmt::Display for VerifySummary {
 /// Checks a certificate against the rules of `start`'s game, with the rule "a repeated
 /// position is a draw". `start` is the game's start position (the header's root is played
 /// from it).
+///
+/// # Errors
+/// A one-line message naming the first failure: a malformed file, a certificate for another
+/// game, or a position where the strategy does not reach its goal (with its moves from the root).
 pub fn verify<G: Notation>(start: G, text: &str) -> Result<VerifySummary, String> {
     verify_with_rule(start, text, repetition_draw::<G>)
 }
@@ -100,6 +104,9 @@ enum Visit<G: Notation> {
 }
 
 /// [`verify`] with another repetition rule.
+///
+/// # Errors
+/// As [`verify`].
 pub fn verify_with_rule<G: Notation>(
     start: G,
     text: &str,

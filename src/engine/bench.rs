@@ -79,6 +79,9 @@ impl Tally {
 
 /// Solves the built-in suite, each board with its own engine (the options' table size and
 /// techniques apply); `on_position` is told of each board as it is done.
+///
+/// # Errors
+/// A message when `options` do not fit a board of the suite, or its table cannot be allocated.
 pub fn run_builtin(
     options: &Options,
     mut on_position: impl FnMut(&str, bool),

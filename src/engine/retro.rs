@@ -261,6 +261,11 @@ fn file_error(message: String) -> Error {
 
 /// Strongly solves `game` and writes the database to `out` ([`Database::build`]); a game
 /// without a numbering is refused.
+///
+/// # Errors
+/// A message when the game has no numbering or too many positions to number, the memory
+/// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
+/// be read or written.
 pub fn build<G: Game>(
     game: &G,
     out: &Path,
@@ -273,6 +278,11 @@ pub fn build<G: Game>(
 /// [`build`] on every rank of `ranks` at once (called by each): each rank holds its share of
 /// the indices in memory (`options.mem_bytes` is each rank's budget) and saves its own state;
 /// rank 0 writes the database, the same file byte for byte as a build on one rank.
+///
+/// # Errors
+/// A message when the game has no numbering or too many positions to number, the memory
+/// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
+/// be read or written.
 pub fn build_ranked<G: Game>(
     game: &G,
     out: &Path,
@@ -442,6 +452,11 @@ impl Database {
     /// Strongly solves `game` and writes the database to `out`, resuming from `out.partial`
     /// if an earlier build left one: in memory when the budget allows (one rank of
     /// [`build_ranked`]), else with the cells on disk.
+    ///
+    /// # Errors
+    /// A message when the game has no numbering or too many positions to number, the memory
+    /// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
+    /// be read or written.
     pub fn build<G: Indexed>(
         game: &G,
         out: &Path,

@@ -192,6 +192,9 @@ pub enum PopOutBoard {
 
 impl GameSpec {
     /// The start position.
+    ///
+    /// # Panics
+    /// For a spec made by hand rather than parsed, whose board [`Grid::new`] refuses.
     pub fn start(&self) -> AnyGame {
         match *self {
             GameSpec::Connect {

@@ -89,6 +89,11 @@ impl Geometry {
     /// A geometry from its description; checks that every line lies on the board and that every
     /// symmetry is a permutation of the board's cells that maps each line onto a line (the
     /// identity among them).
+    ///
+    /// # Errors
+    /// A message naming the first fault: a line of fewer than two cells or off the board, a
+    /// symmetry that is no permutation of the board's cells or maps a line onto no line, or no
+    /// identity among the symmetries.
     pub fn new(
         board: u128,
         mut lines: Vec<u128>,
@@ -217,6 +222,9 @@ impl Geometry {
     /// A gravity board of `width` columns and `height` rows with lines of `k` (Connect Four,
     /// PopOut), in the column-major layout with a sentinel bit on top of each column (bit
     /// `column * (height + 1) + row`); its symmetry is the left-right mirror.
+    ///
+    /// # Errors
+    /// For a board past 128 bits: `(height + 1) * width > 128`.
     pub fn grid(width: u32, height: u32, k: u32) -> Result<Geometry, String> {
         let col_bits = height + 1;
         if col_bits * width > 128 {

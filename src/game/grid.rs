@@ -67,6 +67,10 @@ impl Grid {
     pub const MAX_BITS: u32 = 128;
 
     /// Checks a size and derives its masks.
+    ///
+    /// # Errors
+    /// A message for a board without cells, a `k` outside `2..=max(width, height)`, or a board
+    /// past [`Grid::MAX_BITS`] bits (`(height + 1) * width`).
     pub fn new(width: u32, height: u32, k: u32) -> Result<Grid, String> {
         if width == 0 || height == 0 {
             return Err(format!(

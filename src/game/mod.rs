@@ -221,6 +221,9 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
 /// How a game's moves are written and read, and its board drawn.
 pub trait Notation: Game {
     /// Parses one move and checks that it is legal in this position.
+    ///
+    /// # Errors
+    /// Why `token` is no move here: not one of the notation, or not legal in this position.
     fn parse_move(&self, token: &str) -> Result<Self::Move, String>;
     /// Writes a move in the notation [`Notation::parse_move`] reads.
     fn format_move(&self, m: Self::Move) -> String;
@@ -533,6 +536,10 @@ pub fn outlook_by_moves<G: Indexed>(pos: &G) -> Outlook {
 }
 
 /// Plays a move string from `start`, checking every move; returns the position and the moves.
+///
+/// # Errors
+/// A [`MoveError`] for the first move that cannot be read, is not legal, or comes after the
+/// game is over.
 pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>), MoveError> {
     let mut pos = start;
     let mut moves = Vec::new();
@@ -556,6 +563,10 @@ pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>)
 /// Reads a position: a whole board, where the game has a notation for one
 /// ([`Notation::parse_board`]), or a move string from `start`. Returns the root the moves are
 /// played from (the board, or `start`), the position and the moves.
+///
+/// # Errors
+/// As [`play_moves`] for a move string; for a board that is no position, a [`MoveError`] of
+/// index 0 saying why.
 pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::Move>), MoveError> {
     let text = text.trim();
     match start.parse_board(text) {
@@ -573,6 +584,9 @@ pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::
 /// Reads a position as the game line that reaches it: a move string from `start` (`-` and the
 /// empty string are the start itself), or a whole board where the game has a notation for one
 /// ([`Notation::parse_board`]; the line then starts there).
+///
+/// # Errors
+/// As [`read_position`].
 pub fn read_line<G: Notation>(start: G, text: &str) -> Result<GameLine<G>, MoveError> {
     let text = text.trim();
     let text = if text == "-" { "" } else { text };

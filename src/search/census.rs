@@ -19,6 +19,10 @@ pub struct Census {
 /// Counts the positions reachable from `start` within `mem_bytes` of memory (the bitset of keys
 /// takes `2^key_bits / 8` bytes, the frontier the rest); `progress(total)` is called after each
 /// layer.
+///
+/// # Errors
+/// A message when the bitset of keys or the frontier needs more than `mem_bytes`, or the bitset
+/// cannot be allocated.
 pub fn count<G: Game>(
     start: G,
     mem_bytes: usize,

@@ -84,6 +84,9 @@ pub struct Local<'a> {
 
 impl Local<'_> {
     /// Runs `job` on `size` ranks, each a thread, and returns their results in rank order.
+    ///
+    /// # Panics
+    /// If `job` panics on a rank.
     pub fn run<T: Send>(size: usize, job: impl Fn(&Local) -> T + Sync) -> Vec<T> {
         let hub = Hub {
             size,

@@ -319,6 +319,9 @@ impl<G: Indexed> Lookup<G> for Solution {
 
 /// Solves every position of `game` in memory (no saving, no resuming): for tests and small
 /// boards.
+///
+/// # Errors
+/// A message when the game has too many positions to number, or its cells cannot be allocated.
 pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(Solution, Summary), String> {
     let quiet = |_: Progress| {};
     let mut state = State::new(game, threads, &quiet)?;

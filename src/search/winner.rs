@@ -70,6 +70,9 @@ pub struct WinSearch<G: Repeating + Tactics> {
 
 impl<G: Repeating + Tactics> WinSearch<G> {
     /// A search with a table of `tt_mb` MiB, under the repetition rule `repetition`.
+    ///
+    /// # Errors
+    /// A message when the table cannot be allocated.
     pub fn try_new(
         sample: &G,
         tt_mb: usize,
@@ -126,6 +129,9 @@ impl<G: Repeating + Tactics> WinSearch<G> {
 
     /// Whether `attacker` wins from the end of `line` under `handicap` (a draw is no), the
     /// positions before it counting for repetitions.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn wins(
         &mut self,
         line: &GameLine<G>,
@@ -150,6 +156,9 @@ impl<G: Repeating + Tactics> WinSearch<G> {
 
     /// The weak value for the side to move at the end of `line` (1 win, 0 draw, -1 loss),
     /// without handicaps.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn value(&mut self, line: &GameLine<G>) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
         if self.wins(line, me, Handicap::default())? {
@@ -164,6 +173,9 @@ impl<G: Repeating + Tactics> WinSearch<G> {
     /// The fewest plies (from the end of `line`) in which `winner` can force a win, searching
     /// win-by-ply limits of `ply + 1, + 3, …` up to `most` plies; `None` if none is within
     /// reach.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn distance(
         &mut self,
         line: &GameLine<G>,

@@ -755,6 +755,10 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
 /// `progress(done, total)` counts the fillings settled. A budget smaller than
 /// [`bytes_needed`] is refused at once ([`Stop::MemoryNeeded`]).
 ///
+/// # Errors
+/// The [`Stop`] that ended the solve: [`Stop::MemoryNeeded`] for a budget below
+/// [`bytes_needed`] or a buffer that cannot be allocated, else a limit.
+///
 /// # Panics
 /// If the game is over at `root`.
 pub fn solve(
