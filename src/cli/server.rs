@@ -9,9 +9,17 @@ pub struct ServeArgs {
     /// Where to listen (loopback by default: the page runs searches for anyone who reaches it).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
+    /// Search threads of each search (default: every core; games whose positions repeat use
+    /// one).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 pub fn run(args: ServeArgs) -> Result<Outcome, String> {
-    crate::web::serve(args.addr)?;
+    let threads = match args.threads {
+        Some(n) => super::args::threads(n)?,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    crate::web::serve(args.addr, threads)?;
     Ok(Outcome::Done)
 }

@@ -37,7 +37,7 @@ pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
 pub use checkpoint::Checkpoint;
 
-use crate::game::{GameLine, Goal, Kind, MoveList, Notation, Start, Status, Tactics};
+use crate::game::{Game, GameLine, Goal, Kind, MoveList, Notation, Start, Status, Tactics};
 use crate::search::alphabeta::SearchState;
 pub use crate::search::alphabeta::profile::Profile;
 use crate::search::pn::extract::extract_for_verdict;
@@ -159,6 +159,16 @@ impl Default for Options {
 }
 
 impl Options {
+    /// These options as `sample`'s game takes them: a game whose positions repeat is searched
+    /// on one thread, so a thread count meant for every game is cut to one there.
+    #[must_use]
+    pub fn fitted_to<G: Game>(mut self, _sample: &G) -> Self {
+        if <G::Kind as Kind<G>>::REPEATS {
+            self.config.threads = 1;
+        }
+        self
+    }
+
     fn mem_bytes(&self) -> Result<usize, Error> {
         self.mem_mb.checked_mul(1 << 20).ok_or_else(|| {
             Error::Input(format!("memory budget of {} MiB is too large", self.mem_mb))
@@ -417,6 +427,18 @@ impl<G: Tactics> Engine<G> {
         Ok(None)
     }
 
+    /// Readies the oracles to answer the children of the end of the line under way, which
+    /// the engine asks next.
+    fn learn_moves(&mut self) -> Result<(), Stop> {
+        let pos = *self.game.position();
+        let spent = self.nodes() - self.nodes_at_start;
+        let budget = oracle::budget(&self.started, spent, self.mem_bytes);
+        for oracle in &mut self.oracles {
+            oracle.learn_moves(&pos, &budget)?;
+        }
+        Ok(())
+    }
+
     /// What the engine answers for `pos` from what an oracle knows, if that is enough.
     fn known_value(&self, pos: &G, known: Known) -> Option<(i32, Option<u32>)> {
         let (sign, plies) = match known {
@@ -622,6 +644,7 @@ impl<G: Tactics> Engine<G> {
     /// Every move at the end of the line under way that keeps its score `score`, into `best`
     /// (those found before a limit stops the search, if one does).
     fn best_moves(&mut self, score: i32, best: &mut Vec<G::Move>) -> Result<(), Stop> {
+        self.learn_moves()?;
         let mut moves = MoveList::new();
         self.game.position().legal_moves(&mut moves);
         for mv in moves {
@@ -641,6 +664,7 @@ impl<G: Tactics> Engine<G> {
             if pos.status() != Status::Ongoing || self.game.occurrences_before(pos.key()) > 0 {
                 return Ok(());
             }
+            self.learn_moves()?;
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut next = None;
@@ -666,8 +690,9 @@ impl<G: Tactics> Engine<G> {
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
-            // The game's own solver answers the moves with the position.
-            let _ = engine.looked_up(&pos);
+            // The game's own solver answers the moves with the position; a stop shows as the
+            // moves left without a score.
+            let _ = engine.learn_moves();
             for mv in moves {
                 engine.game.play(mv);
                 let score = engine.value().ok().map(|s| -s);

@@ -8,7 +8,7 @@ use crate::limits::{Limits, Started, Stop};
 use crate::search::retro::{Lookup, Value};
 use crate::solvers;
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// What an oracle knows of a position, for the side to move.
@@ -35,6 +35,12 @@ pub(crate) trait Oracle<G>: Send {
     /// What this oracle knows of `pos` (`None`: nothing); an error when it applies but a limit
     /// stopped it, or its memory budget cannot hold it.
     fn ask(&mut self, pos: &G, budget: &Budget) -> Result<Option<Known>, Stop>;
+    /// Readies the answers for `pos`'s children, which the engine asks next: an oracle that
+    /// answers a position with all its moves (the midgame solver) solves `pos` unless it has
+    /// already; `pos` known only as a child of an earlier answer is not enough.
+    fn learn_moves(&mut self, _pos: &G, _budget: &Budget) -> Result<(), Stop> {
+        Ok(())
+    }
     /// The nodes it has worked through since it was made.
     fn nodes(&self) -> u64 {
         0
@@ -77,14 +83,15 @@ pub(crate) fn own_solver<G: Game>() -> Option<Box<dyn Oracle<G>>> {
 struct Midgame {
     /// Values by exact key: each position solved and its children.
     known: HashMap<u128, i32>,
+    /// The positions solved, whose children are known.
+    solved: HashSet<u128>,
     nodes: u64,
 }
 
-impl Oracle<Pentago> for Midgame {
-    fn ask(&mut self, pos: &Pentago, budget: &Budget) -> Result<Option<Known>, Stop> {
-        if let Some(&v) = self.known.get(&pos.key()) {
-            return Ok(Some(Known::Sign(v)));
-        }
+impl Midgame {
+    /// Solves `pos` and remembers its value and its children's (`None` where the solver does
+    /// not apply).
+    fn solve(&mut self, pos: &Pentago, budget: &Budget) -> Result<Option<i32>, Stop> {
         if !solvers::pentago::applies(pos) {
             return Ok(None);
         }
@@ -99,12 +106,30 @@ impl Oracle<Pentago> for Midgame {
         self.nodes += answer.nodes;
         if self.known.len() > (1 << 20) {
             self.known.clear();
+            self.solved.clear();
         }
         self.known.insert(pos.key(), answer.value);
+        self.solved.insert(pos.key());
         for (mv, v) in answer.moves {
             self.known.insert(pos.play(mv).key(), -v);
         }
-        Ok(Some(Known::Sign(answer.value)))
+        Ok(Some(answer.value))
+    }
+}
+
+impl Oracle<Pentago> for Midgame {
+    fn ask(&mut self, pos: &Pentago, budget: &Budget) -> Result<Option<Known>, Stop> {
+        if let Some(&v) = self.known.get(&pos.key()) {
+            return Ok(Some(Known::Sign(v)));
+        }
+        Ok(self.solve(pos, budget)?.map(Known::Sign))
+    }
+
+    fn learn_moves(&mut self, pos: &Pentago, budget: &Budget) -> Result<(), Stop> {
+        if !self.solved.contains(&pos.key()) {
+            self.solve(pos, budget)?;
+        }
+        Ok(())
     }
 
     fn nodes(&self) -> u64 {
@@ -113,6 +138,7 @@ impl Oracle<Pentago> for Midgame {
 
     fn reset(&mut self) {
         self.known.clear();
+        self.solved.clear();
     }
 }
 

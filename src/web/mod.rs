@@ -46,13 +46,14 @@ const MAX_QUERY: usize = 4096;
 
 const PAGE: &str = include_str!("../../web/index.html");
 
-/// Serves the page and the API on `addr` until Ctrl-C.
-pub fn serve(addr: SocketAddr) -> Result<(), String> {
+/// Serves the page and the API on `addr` until Ctrl-C, each search on `threads` threads
+/// (one in games whose positions repeat).
+pub fn serve(addr: SocketAddr, threads: usize) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server: {e}"))?;
-    runtime.block_on(listen(addr))
+    runtime.block_on(listen(addr, threads))
 }
 
 /// What the requests share: turns at searching, the flags that stop a search whose client has
@@ -62,9 +63,10 @@ struct Shared {
     waiting: AtomicUsize,
     flags: Arc<Flags>,
     engines: Mutex<Vec<(String, Box<dyn Any + Send>)>>,
+    threads: usize,
 }
 
-async fn listen(addr: SocketAddr) -> Result<(), String> {
+async fn listen(addr: SocketAddr, threads: usize) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -76,6 +78,7 @@ async fn listen(addr: SocketAddr) -> Result<(), String> {
         waiting: AtomicUsize::new(0),
         flags: Flags::new(SEARCHES + WAITING),
         engines: Mutex::new(Vec::new()),
+        threads,
     });
     let app = Router::new()
         .route("/", get(|| async { Html(PAGE) }))
@@ -283,7 +286,9 @@ impl Shared {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        Ok(Player::new(level, start, Options::default(), seed)?)
+        let mut options = Options::default();
+        options.config.threads = self.threads;
+        Ok(Player::new(level, start, options.fitted_to(start), seed)?)
     }
 
     /// Keeps `player` warm for the next request of its game (the oldest goes past

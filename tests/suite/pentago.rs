@@ -582,3 +582,29 @@ fn the_midgame_solver_answers_under_the_engines_limits() {
         "{report:?}"
     );
 }
+
+#[test]
+fn a_warm_engine_analyses_a_child_of_its_last_analysis_with_one_midgame_solve() {
+    use inarow::engine::{Engine, Options};
+    // 22 stones: the child's analysis is one solve; move by move it would be one per move.
+    let parent = random_positions(21, 1, 5)[0];
+    let mut moves = MoveList::new();
+    parent.legal_moves(&mut moves);
+    let child = parent.play(moves[0]);
+    assert!(inarow::solvers::pentago::applies(&child));
+    let mut cold = Engine::new(&child, Options::default());
+    let cold_scores = cold.analyze(&child);
+    let one_solve = cold.nodes();
+    let mut warm = Engine::new(&parent, Options::default());
+    warm.analyze(&parent);
+    let before = warm.nodes();
+    let warm_scores = warm.analyze(&child);
+    assert_eq!(warm_scores, cold_scores);
+    assert!(cold_scores.iter().all(|s| s.score.is_some()));
+    // The child's own solve, and no more: its children come with it.
+    assert!(
+        warm.nodes() - before <= one_solve,
+        "{} nodes against {one_solve} for one solve",
+        warm.nodes() - before
+    );
+}

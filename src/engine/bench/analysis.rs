@@ -20,7 +20,11 @@ pub const ANALYSIS_GAMES: [(&str, &str, usize); 2] = [
         include_str!("../../../benches/games/connect4.txt"),
         30,
     ),
-    ("popout", include_str!("../../../benches/games/popout.txt"), 20),
+    (
+        "popout",
+        include_str!("../../../benches/games/popout.txt"),
+        20,
+    ),
 ];
 
 /// The Pentago position of the benchmark: Irving's 18-stone root ([`super::PENTAGO_18`]).
@@ -82,7 +86,7 @@ pub fn run_analysis(
         with_game!(start, start => {
             for text in games.lines().map(str::trim).filter(|l| !l.is_empty()) {
                 let game = read_line(start, text)?;
-                let mut player = Player::new(Level::Best, &start, options.clone(), 1)?;
+                let mut player = Player::new(Level::Best, &start, options.clone().fitted_to(&start), 1)?;
                 for ply in 0..=plies.min(game.moves().len()) {
                     let line = GameLine::from_moves(start, &game.moves()[..ply]);
                     if line.status(Repetition::default()) != Status::Ongoing {

@@ -5,9 +5,7 @@
 
 mod analysis;
 
-pub use analysis::{
-    ANALYSIS_GAMES, AnalysisTimes, PENTAGO_ROOT, pentago_analysis, run_analysis,
-};
+pub use analysis::{ANALYSIS_GAMES, AnalysisTimes, PENTAGO_ROOT, pentago_analysis, run_analysis};
 
 use super::{Engine, Options, Report};
 use crate::game::{
