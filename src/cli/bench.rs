@@ -8,8 +8,7 @@ use super::args::SolverArgs;
 use super::io::{Outcome, progress_bar};
 use clap::{Args, ValueEnum};
 use inarow::engine::bench::{
-    BUILTIN_SUITE, PENTAGO_ROOT, Verdict, bench_text, pentago_analysis, run_analysis, run_builtin,
-    run_full,
+    BUILTIN_SUITE, Verdict, bench_text, pentago_analysis, run_analysis, run_builtin, run_full,
 };
 use inarow::engine::{Engine, Options};
 use inarow::game::{Notation, Tactics, one_line};
@@ -127,8 +126,7 @@ fn analysis(options: &Options) -> Result<Outcome, String> {
     }
     let (solve, analyse, exact) = pentago_analysis(options)?;
     println!(
-        "analysis pentago root={} solve_s={solve:.3} analysis_s={analyse:.3} ratio={:.2} exact={exact}",
-        PENTAGO_ROOT,
+        "analysis pentago stones=18 solve_s={solve:.3} analysis_s={analyse:.3} ratio={:.2} exact={exact}",
         analyse / solve
     );
     Ok(Outcome::Done)
