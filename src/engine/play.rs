@@ -221,14 +221,27 @@ impl<G: Tactics> Player<G> {
         self.level
     }
 
+    /// The exact solver of level [`Level::Best`] (`None` at the other levels), for a front-end
+    /// that also asks it for values: one table serves solving, analysing and playing.
+    pub fn engine_mut(&mut self) -> Option<&mut Engine<G>> {
+        self.exact.as_mut()
+    }
+
     /// The engine's move at the end of `line` (ongoing; its earlier positions count for
     /// repetitions) and what it is worth, thinking for `think`. Only the best move is searched
     /// to its value.
     pub fn choose(&mut self, line: &GameLine<G>, think: Duration) -> Option<(G::Move, Valuation)> {
-        self.think(line, Limits::within(think), false)?
-            .moves
-            .first()
-            .copied()
+        self.choose_within(line, Limits::within(think))
+    }
+
+    /// [`Player::choose`] within any `limits`: a thinking time with an interrupt flag (Ctrl-C),
+    /// or a node limit.
+    pub fn choose_within(
+        &mut self,
+        line: &GameLine<G>,
+        limits: Limits,
+    ) -> Option<(G::Move, Valuation)> {
+        self.think(line, limits, false)?.moves.first().copied()
     }
 
     /// Every move at the end of `line` with its value, best first, within `limits` (for the
