@@ -16,6 +16,7 @@ and Pentago (``"pentago"``), with the engine of the ``inarow`` command line::
   ``best_move()``.
 - :class:`Solver`: a solver that keeps its table across calls.
 - :func:`solve_many`: many positions in one call, on several threads.
+- :func:`clear_tables`: frees the tables kept between calls of the above.
 - :mod:`inarow.observations`: positions from OpenSpiel's and PettingZoo's Connect Four
   observations (:func:`from_openspiel`, :func:`from_pettingzoo`, :func:`from_grid`).
 - :class:`Error` (a ``ValueError``) and its subclasses, with the command line's messages.
@@ -42,6 +43,7 @@ from ._inarow import (
     SpecError,
     UnsupportedError,
     __version__,
+    clear_tables,
     solve_many,
 )
 from .observations import from_grid, from_move, from_openspiel, from_pettingzoo, to_move
@@ -65,6 +67,7 @@ __all__ = [
     "SpecError",
     "UnsupportedError",
     "__version__",
+    "clear_tables",
     "from_grid",
     "from_move",
     "from_openspiel",

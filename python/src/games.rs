@@ -9,7 +9,7 @@ use inarow::engine::play::{Level, Player, Valuation};
 use inarow::engine::{Config, Limits, Options, Report};
 use inarow::game::{
     Board, GameLine, GameSpec, Kind, Method, MoveError, Notation, Player as Side, PositionView,
-    Repetition, Status, Tactics, read_line, show_moves,
+    Repetition, Status, Tactics, read_line, read_position, show_moves,
 };
 use inarow::with_game;
 use std::any::Any;
@@ -53,14 +53,14 @@ pub trait Rules: Send + Sync {
     fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Line>, Error>;
     /// A solver of this game.
     fn solver(&self, settings: &Settings) -> Result<Box<dyn Solve>, Error>;
-    /// Solves every position, each from a cleared table, on `workers` solvers at once;
-    /// `cancelled` stops what has not started. An error names the index of the position.
+    /// Solves every position, each from a cleared table, on the `solvers` (of this game, made
+    /// by [`Rules::solver`]) at once; a set interrupt flag stops what has not started. An error
+    /// names the index of the position.
     fn solve_many(
         &self,
         positions: &[Source],
-        settings: &Settings,
         ask: &Ask,
-        workers: usize,
+        solvers: &mut [Box<dyn Solve>],
     ) -> Result<Vec<Option<Solution>>, (usize, Error)>;
 }
 
@@ -107,6 +107,8 @@ pub trait Solve: Send {
     fn best_move(&mut self, line: &dyn Line, limits: Limits) -> Result<MoveValue, Error>;
     /// Forgets what the table holds.
     fn reset(&mut self);
+    /// The solver as its concrete type, for its game's own code.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
 /// The game a spec names.
@@ -169,9 +171,29 @@ impl<G: Playable> LineOf<G> {
     }
 }
 
+/// The line a search starts from: in a bounded game the position alone (the positions before
+/// it count for nothing, and a line of one position costs no allocation).
+fn to_solve<G: Playable>(line: &GameLine<G>) -> GameLine<G> {
+    if G::Kind::REPEATS {
+        line.clone()
+    } else {
+        GameLine::new(*line.position())
+    }
+}
+
+/// [`to_solve`] of a move string (or a board).
+fn read_to_solve<G: Playable>(start: G, text: &str) -> Result<GameLine<G>, MoveError> {
+    if G::Kind::REPEATS {
+        read_line(start, text)
+    } else {
+        read_position(start, text).map(|(_, pos, _)| GameLine::new(pos))
+    }
+}
+
+/// The line of a position of this game, to solve.
 fn downcast<G: Playable>(line: &dyn Line, start: &G) -> Result<GameLine<G>, Error> {
     match line.as_any().downcast_ref::<LineOf<G>>() {
-        Some(l) if l.start == *start => Ok(l.line.clone()),
+        Some(l) if l.start == *start => Ok(to_solve(&l.line)),
         _ => Err(Error::Unsupported(format!(
             "the position is not of this solver's game, {}",
             start.name()
@@ -207,28 +229,27 @@ impl<G: Playable> Rules for Typed<G> {
     fn solve_many(
         &self,
         positions: &[Source],
-        settings: &Settings,
         ask: &Ask,
-        workers: usize,
+        solvers: &mut [Box<dyn Solve>],
     ) -> Result<Vec<Option<Solution>>, (usize, Error)> {
         let lines = positions
             .iter()
             .enumerate()
             .map(|(i, source)| match source {
-                Source::Text(text) => read_line(self.start, text).map_err(|e| (i, e.into())),
+                Source::Text(text) => read_to_solve(self.start, text).map_err(|e| (i, e.into())),
                 Source::Line(line) => downcast(line.as_ref(), &self.start).map_err(|e| (i, e)),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let workers = workers.clamp(1, lines.len().max(1));
-        let settings = Settings {
-            threads: 1,
-            ..settings.clone()
-        };
-        // One solver per worker, made before any search starts (an error stops the batch).
-        let mut solvers = (0..workers)
-            .map(|_| SolverOf::new(self.start, &settings))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| (0, e))?;
+        let mut solvers = solvers
+            .iter_mut()
+            .take(lines.len().max(1))
+            .map(|s| {
+                s.as_any_mut()
+                    .downcast_mut::<SolverOf<G>>()
+                    .filter(|s| s.start == self.start)
+                    .expect("the solvers are of this game")
+            })
+            .collect::<Vec<_>>();
         let next = AtomicUsize::new(0);
         let solve_share = |solver: &mut SolverOf<G>| {
             let mut solved = Vec::new();
@@ -243,8 +264,8 @@ impl<G: Playable> Rules for Typed<G> {
             }
         };
         let mut results: Vec<Option<Solution>> = (0..lines.len()).map(|_| None).collect();
-        if workers == 1 {
-            for (i, s) in solve_share(&mut solvers[0]) {
+        if let [solver] = &mut solvers[..] {
+            for (i, s) in solve_share(solver) {
                 results[i] = Some(s);
             }
         } else {
@@ -489,5 +510,9 @@ impl<G: Playable> Solve for SolverOf<G> {
 
     fn reset(&mut self) {
         SolverOf::reset(self);
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
     }
 }

@@ -18,16 +18,16 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, TryLockError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use values::{Board, MoveValue, Solution};
 
 /// The default table of a solver, in MiB (the command line's `--tt-mb`).
 const TABLE_MB: usize = 64;
 
-/// Solvers kept for `Position.solve`, `analyze` and `best_move`: one per game and kind of value,
-/// the most recently used first.
-const SHARED_SOLVERS: usize = 4;
+/// Idle solvers kept for the positions' own methods and `solve_many`: a later call with the same
+/// game and settings reuses their tables (making a 64 MiB table takes about 10 ms).
+const IDLE_SOLVERS: usize = 4;
 
 /// A position of a game, as played: immutable; `play` returns a new one.
 #[pyclass(frozen, module = "inarow")]
@@ -75,12 +75,51 @@ fn detached<R: Send>(
     Ok(result)
 }
 
-/// Solvers shared by the positions' own methods.
-type SharedSolver = Arc<Mutex<Box<dyn Solve>>>;
-static SHARED: Mutex<Vec<((String, bool), SharedSolver)>> = Mutex::new(Vec::new());
+/// Solvers between calls, most recently used first: their game, their settings and them.
+type Idle = Vec<(String, Settings, Box<dyn Solve>)>;
+static IDLE: Mutex<Idle> = Mutex::new(Vec::new());
 
-/// Runs `f` with the shared solver of the game (weak or not), or with a new one while another
-/// thread uses it.
+/// `n` solvers of the game with these settings: idle ones first, new ones for the rest.
+fn take_solvers(
+    rules: &dyn Rules,
+    settings: &Settings,
+    n: usize,
+) -> Result<Vec<Box<dyn Solve>>, inarow::Error> {
+    let name = rules.name();
+    let mut taken = Vec::with_capacity(n);
+    {
+        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        let mut i = 0;
+        while i < idle.len() && taken.len() < n {
+            if idle[i].0 == name && idle[i].1 == *settings {
+                taken.push(idle.remove(i).2);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    while taken.len() < n {
+        taken.push(rules.solver(settings)?);
+    }
+    Ok(taken)
+}
+
+/// Keeps solvers for later calls (the least recently used beyond [`IDLE_SOLVERS`] go).
+fn give_back(rules: &dyn Rules, settings: &Settings, solvers: Vec<Box<dyn Solve>>) {
+    let name = rules.name();
+    let dropped = {
+        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        for solver in solvers {
+            idle.insert(0, (name.clone(), settings.clone(), solver));
+        }
+        let keep = idle.len().min(IDLE_SOLVERS);
+        idle.split_off(keep)
+    };
+    drop(dropped);
+}
+
+/// Runs `f` with a solver of the game (weak or not) with the default settings, kept for later
+/// calls.
 fn with_shared_solver<R>(
     rules: &dyn Rules,
     weak: bool,
@@ -92,24 +131,19 @@ fn with_shared_solver<R>(
         threads: 1,
         book: true,
     };
-    let key = (rules.name(), weak);
-    let shared = {
-        let mut solvers = SHARED.lock().unwrap_or_else(|e| e.into_inner());
-        let found = solvers.iter().position(|(k, _)| *k == key);
-        let entry = match found {
-            Some(i) => solvers.remove(i),
-            None => (key, Arc::new(Mutex::new(rules.solver(&settings)?))),
-        };
-        let solver = entry.1.clone();
-        solvers.insert(0, entry);
-        solvers.truncate(SHARED_SOLVERS);
-        solver
-    };
-    match shared.try_lock() {
-        Ok(mut solver) => Ok(f(solver.as_mut())),
-        Err(TryLockError::Poisoned(e)) => Ok(f(e.into_inner().as_mut())),
-        Err(TryLockError::WouldBlock) => Ok(f(rules.solver(&settings)?.as_mut())),
-    }
+    let mut solvers = take_solvers(rules, &settings, 1)?;
+    let result = f(solvers[0].as_mut());
+    give_back(rules, &settings, solvers);
+    Ok(result)
+}
+
+/// Frees the tables of the solvers that `Position.solve`, `analyze`, `best_move` and
+/// `solve_many` keep between calls (up to four, 64 MiB each by default). The next such call
+/// makes a new one.
+#[pyfunction]
+fn clear_tables(py: Python<'_>) {
+    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()));
+    py.detach(|| drop(idle));
 }
 
 fn status_name(status: Status) -> &'static str {
@@ -542,6 +576,7 @@ fn solve_many(
         threads: 1,
         book,
     };
+    let workers = threads.min(sources.len()).max(1);
     let solved = detached(py, |flag| {
         let ask = Ask {
             limits: Limits {
@@ -551,11 +586,17 @@ fn solve_many(
             best_moves,
             pv,
         };
-        rules.solve_many(&sources, &settings, &ask, threads)
+        let mut solvers =
+            take_solvers(rules.as_ref(), &settings, workers).map_err(|e| (None, e))?;
+        let solved = rules.solve_many(&sources, &ask, &mut solvers);
+        give_back(rules.as_ref(), &settings, solvers);
+        solved.map_err(|(i, e)| (Some(i), e))
     })?;
     let solved = solved.map_err(|(index, e)| {
         let err = errors::to_py(e);
-        let _ = err.value(py).setattr("position", index);
+        if let Some(index) = index {
+            let _ = err.value(py).setattr("position", index);
+        }
         err
     })?;
     Ok(solved
@@ -589,6 +630,7 @@ fn _inarow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::Line>()?;
     m.add_class::<values::Move>()?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_tables, m)?)?;
     m.add("Error", py.get_type::<errors::Error>())?;
     m.add("SpecError", py.get_type::<errors::SpecError>())?;
     m.add("MoveError", py.get_type::<errors::MoveError>())?;
