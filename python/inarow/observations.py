@@ -15,7 +15,8 @@ are read.
 - :func:`from_pettingzoo`: PettingZoo's ``connect_four_v3`` observation, a dict whose
   ``"observation"`` has shape ``(6, 7, 2)``, row 0 at the top; channel 0 holds the observing
   agent's stones, channel 1 its opponent's. The observing agent is the one to move (the
-  observation that ``env.last()`` returns), as its ``action_mask`` says.
+  observation that ``env.last()`` returns), as its ``action_mask`` says. The same layout on
+  other boards, ``(rows, columns, 2)``, reads too.
 - :func:`from_grid`: any board as rows of 0 (empty), 1 (first player), 2 (second player),
   row 0 at the bottom; what the two above build.
 
@@ -197,21 +198,23 @@ def from_openspiel(
     return from_grid(grid, k=k)
 
 
-def from_pettingzoo(observation: Any) -> Position:
+def from_pettingzoo(observation: Any, k: int = 4) -> Position:
     """The position of a PettingZoo ``connect_four_v3`` observation of the agent to move: the
     dict ``env.last()`` returns (or its ``"observation"`` array), shape ``(6, 7, 2)``, row 0 at
-    the top, channel 0 the agent's own stones, channel 1 its opponent's.
+    the top, channel 0 the agent's own stones, channel 1 its opponent's. Arrays of the same
+    layout for other boards (``(rows, columns, 2)``) give positions of ``connect4:WxH:kK``.
     """
     if isinstance(observation, dict):
         observation = observation["observation"]
     board = _rows(observation)
-    if len(board) != 6 or any(len(row) != 7 for row in board):
-        raise InputError("a PettingZoo connect_four_v3 observation has shape (6, 7, 2)")
+    shape = "a PettingZoo connect_four_v3 observation has shape (rows, columns, 2), (6, 7, 2)"
+    if not board or any(len(row) != len(board[0]) for row in board):
+        raise InputError(shape)
     own = opponent = 0
     for row in board:
         for cell in row:
             if len(cell) != 2:
-                raise InputError("a PettingZoo connect_four_v3 observation has shape (6, 7, 2)")
+                raise InputError(shape)
             if cell[0] and cell[1]:
                 raise InputError("a cell holds stones of both agents")
             own += bool(cell[0])
@@ -221,7 +224,7 @@ def from_pettingzoo(observation: Any) -> Position:
     grid = []
     for row in reversed(board):
         grid.append([1 if cell[first] else 2 if cell[1 - first] else 0 for cell in row])
-    return from_grid(grid)
+    return from_grid(grid, k=k)
 
 
 def _flatten(array: Any) -> List[float]:

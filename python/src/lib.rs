@@ -385,7 +385,7 @@ impl Solver {
     /// share it (alpha-beta games). `weak`: win / draw / loss only. `book`: answer from the
     /// game's built-in opening book (Connect Four 7x6, 4 plies) where it knows the position.
     #[new]
-    #[pyo3(signature = (game = "connect4", table_mb = TABLE_MB, weak = false, threads = 1, book = true))]
+    #[pyo3(signature = (game = "connect4", table_mb = 64, weak = false, threads = 1, book = true))]
     fn new(
         py: Python<'_>,
         game: &str,
@@ -540,7 +540,7 @@ impl Solver {
 /// index in the list as `position`) before any is solved.
 #[pyfunction]
 #[pyo3(signature = (game, positions, threads = 1, weak = false, time = None, nodes = None,
-                    table_mb = TABLE_MB, book = true, best_moves = false, pv = false))]
+                    table_mb = 64, book = true, best_moves = false, pv = false))]
 #[allow(clippy::too_many_arguments)]
 fn solve_many(
     py: Python<'_>,

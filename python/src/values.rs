@@ -5,7 +5,7 @@ use inarow::game::Player as Side;
 use inarow::game::view::{Axis, PositionView};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyIterator, PyList, PyTuple};
 
 /// The value of a position for the side to move.
 #[pyclass(frozen, module = "inarow")]
@@ -161,6 +161,16 @@ impl MoveValue {
 
     fn __len__(&self) -> usize {
         3
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        let exact = self.exact().into_bound_py_any(py)?;
+        let items = [
+            self.mv.as_str().into_bound_py_any(py)?,
+            self.value(py)?,
+            exact,
+        ];
+        PyTuple::new(py, items)?.try_iter()
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, index: isize) -> PyResult<Bound<'py, PyAny>> {

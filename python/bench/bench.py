@@ -1,0 +1,148 @@
+"""The Python package's benchmark (README, "Python"): `solve_many` against `inarow bench` on
+Pons' public sets, the cost of a call on trivial positions, and Pons' solver driven from
+Python through a subprocess, as its users drive it today.
+
+    python python/bench/bench.py --inarow target/release/inarow --data ../shared/data \\
+        --pons ../anchors [--limit 1000] [--rounds 3]
+
+Each figure is a median over `--rounds`, the runs of the two sides alternating so that the
+machine's load falls on both alike. `--pons` is the folder that shared/anchors'
+build_c4_anchors.sh builds into (pons/c4solver, c4bench/ponsbench); without it, that part is
+skipped. Pin it to one core (`taskset -c 1`) for figures comparable with `inarow bench`'s.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import inarow
+
+SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"]
+
+
+def read_set(path: Path, limit: int):
+    pairs = [line.split() for line in path.read_text().splitlines() if line.strip()][:limit]
+    return [m for m, _ in pairs], [int(v) for _, v in pairs]
+
+
+def field(text: str, name: str) -> float:
+    return float(text.split(f"{name}=")[1].split()[0])
+
+
+def cli_bench(binary: str, path: Path, limit: int) -> float:
+    out = subprocess.run(
+        [binary, "bench", "--limit", str(limit), str(path)], capture_output=True, text=True, check=True
+    ).stdout
+    assert f"correct={limit}" in out, out
+    return field(out, "mean_us")
+
+
+def python_bench(moves, expected, threads: int = 1):
+    """Wall time per position of one `solve_many` call (reading, clearing the table, solving,
+    the Solution objects: all of it), and the engine's own mean time per position."""
+    started = time.perf_counter()
+    solved = inarow.solve_many("connect4", moves, threads=threads, book=False)
+    wall = time.perf_counter() - started
+    assert [s.score for s in solved] == expected
+    return wall / len(moves) * 1e6, sum(s.time for s in solved) / len(solved) * 1e6
+
+
+def overhead(rounds: int):
+    """Per call on positions the engine settles at its root (a win at once): the time of the
+    whole call, and that time less the engine's own."""
+    trivial = [inarow.Position("connect4", m) for m in ["445566", "112233", "3344556", "776655"]]
+    solver = inarow.Solver("connect4")
+    n = 20000
+    per_call, beyond_engine = [], []
+    for _ in range(rounds):
+        engine = 0.0
+        started = time.perf_counter()
+        for i in range(n):
+            engine += solver.solve(trivial[i & 3]).time
+        wall = time.perf_counter() - started
+        per_call.append(wall / n * 1e6)
+        beyond_engine.append((wall - engine) / n * 1e6)
+    many = [m.moves for m in trivial] * 5000
+    batch = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        solved = inarow.solve_many("connect4", many)
+        wall = time.perf_counter() - started
+        batch.append((wall - sum(s.time for s in solved)) / len(many) * 1e6)
+    return statistics.median(per_call), statistics.median(beyond_engine), statistics.median(batch)
+
+
+def pons_subprocess(c4solver: Path, moves, expected, per_call: int):
+    """Pons' c4solver from Python: one process per position (`subprocess.run`, a fresh 80 MB
+    table each time) on the first `per_call` positions, and one process fed every line."""
+    cwd = c4solver.parent
+    started = time.perf_counter()
+    for m, v in zip(moves[:per_call], expected[:per_call]):
+        out = subprocess.run([str(c4solver)], input=m + "\n", capture_output=True, text=True, cwd=cwd)
+        assert int(out.stdout.split()[1]) == v, out
+    each = (time.perf_counter() - started) / per_call * 1e6
+    started = time.perf_counter()
+    text = subprocess.run(
+        [str(c4solver)], input="".join(m + "\n" for m in moves), capture_output=True, text=True, cwd=cwd
+    ).stdout
+    batch = (time.perf_counter() - started) / len(moves) * 1e6
+    assert [int(line.split()[1]) for line in text.splitlines()] == expected
+    return each, batch
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inarow", default="target/release/inarow")
+    parser.add_argument("--data", default="../shared/data")
+    parser.add_argument("--pons", default=os.environ.get("ANCHORS"))
+    parser.add_argument("--limit", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--pons-per-call", type=int, default=100)
+    args = parser.parse_args()
+
+    pons = Path(args.pons) if args.pons else None
+    c4solver = pons / "pons" / "c4solver" if pons else None
+    ponsbench = pons / "c4bench" / "ponsbench" if pons else None
+    have_pons = bool(pons) and c4solver.exists() and ponsbench.exists()
+
+    inarow.solve_many("connect4", ["4455"], book=False)  # the table, made once
+    print(f"inarow {inarow.__version__}, Python {sys.version.split()[0]}, {args.limit} positions a set, "
+          f"median of {args.rounds}")
+    print()
+    print("| set | inarow bench mean_us | solve_many us/position (wall) | ratio | engine's own us | "
+          "solve_many threads=2 | Pons in-process mean_us | Pons subprocess per position | "
+          "Pons subprocess, one per set |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in SETS:
+        path = Path(args.data) / "connect4" / name
+        moves, expected = read_set(path, args.limit)
+        cli, wall, inner, two = [], [], [], []
+        for _ in range(args.rounds):
+            cli.append(cli_bench(args.inarow, path, args.limit))
+            w, i = python_bench(moves, expected)
+            wall.append(w)
+            inner.append(i)
+            two.append(python_bench(moves, expected, threads=2)[0])
+        c, w = statistics.median(cli), statistics.median(wall)
+        row = [name, f"{c:.1f}", f"{w:.1f}", f"{w / c:.2f}", f"{statistics.median(inner):.1f}",
+               f"{statistics.median(two):.1f}"]
+        if have_pons:
+            out = subprocess.run([str(ponsbench), f"--limit={args.limit}", str(path)],
+                                 capture_output=True, text=True, check=True).stdout
+            each, batch = pons_subprocess(c4solver, moves, expected, args.pons_per_call)
+            row += [f"{field(out, 'mean_us'):.1f}", f"{each:.0f}", f"{batch:.1f}"]
+        else:
+            row += ["-", "-", "-"]
+        print("| " + " | ".join(row) + " |")
+    print()
+    call, beyond, batch = overhead(args.rounds)
+    print(f"Solver.solve on trivial positions: {call:.2f} us a call, {beyond:.2f} us beyond the "
+          f"engine's own time; solve_many: {batch:.2f} us a position beyond the engine's")
+
+
+if __name__ == "__main__":
+    main()
