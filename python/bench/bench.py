@@ -22,6 +22,9 @@ from pathlib import Path
 import inarow
 
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"]
+# Each set is solved this many times over in one run, so that a run lasts long enough for its
+# wall time to mean something (the first set takes 2.7 us a position).
+REPEAT = {"Test_L3_R1": 10, "Test_L2_R1": 3, "Test_L2_R2": 1}
 
 
 def read_set(path: Path, limit: int):
@@ -33,12 +36,24 @@ def field(text: str, name: str) -> float:
     return float(text.split(f"{name}=")[1].split()[0])
 
 
-def cli_bench(binary: str, path: Path, limit: int) -> float:
-    out = subprocess.run(
-        [binary, "bench", "--limit", str(limit), str(path)], capture_output=True, text=True, check=True
-    ).stdout
-    assert f"correct={limit}" in out, out
-    return field(out, "mean_us")
+def cli_bench(binary: str, path: Path, n: int):
+    """`inarow bench` of `path`: its own mean (the solves alone) and its wall time per position
+    (the process's, less that of a run of one position: start-up and table)."""
+
+    def run(limit: int):
+        started = time.perf_counter()
+        out = subprocess.run(
+            [binary, "bench", "--limit", str(limit), str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert f"correct={limit}" in out, out
+        return time.perf_counter() - started, out
+
+    wall, out = run(n)
+    one, _ = run(1)
+    return field(out, "mean_us"), (wall - one) / (n - 1) * 1e6
 
 
 def python_bench(moves, expected, threads: int = 1):
@@ -67,6 +82,7 @@ def overhead(rounds: int):
         per_call.append(wall / n * 1e6)
         beyond_engine.append((wall - engine) / n * 1e6)
     many = [m.moves for m in trivial] * 5000
+    inarow.solve_many("connect4", many[:1])  # its table, made once
     batch = []
     for _ in range(rounds):
         started = time.perf_counter()
@@ -102,34 +118,57 @@ def main():
     parser.add_argument("--limit", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pons-per-call", type=int, default=100)
+    parser.add_argument("--threads", type=int, default=0,
+                        help="also solve_many on this many threads (run unpinned)")
     args = parser.parse_args()
 
     pons = Path(args.pons) if args.pons else None
     c4solver = pons / "pons" / "c4solver" if pons else None
     ponsbench = pons / "c4bench" / "ponsbench" if pons else None
-    have_pons = bool(pons) and c4solver.exists() and ponsbench.exists()
+    have_pons = pons is not None and c4solver.exists() and ponsbench.exists()
 
-    inarow.solve_many("connect4", ["4455"], book=False)  # the table, made once
-    print(f"inarow {inarow.__version__}, Python {sys.version.split()[0]}, {args.limit} positions a set, "
-          f"median of {args.rounds}")
+    # The tables, made once (about 10 ms for 64 MiB, and more on a loaded machine).
+    started = time.perf_counter()
+    inarow.solve_many("connect4", ["4455"], book=False)
+    made = time.perf_counter() - started
+    if args.threads > 1:
+        inarow.solve_many("connect4", ["4455"] * args.threads, threads=args.threads, book=False)
+    print(f"inarow {inarow.__version__}, Python {sys.version.split()[0]}, {args.limit} positions "
+          f"a set, median of {args.rounds}; first call (makes the table) {made * 1e3:.0f} ms")
     print()
-    print("| set | inarow bench mean_us | solve_many us/position (wall) | ratio | engine's own us | "
-          "solve_many threads=2 | Pons in-process mean_us | Pons subprocess per position | "
-          "Pons subprocess, one per set |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    header = ["set", "inarow bench mean_us", "inarow bench wall us/position",
+              "solve_many wall us/position", "ratio to mean_us", "ratio to wall",
+              "engine's own us"]
+    if args.threads > 1:
+        header.append(f"solve_many threads={args.threads}")
+    header += ["Pons in-process mean_us", "Pons subprocess per position",
+               "Pons subprocess, one per set"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
     for name in SETS:
         path = Path(args.data) / "connect4" / name
         moves, expected = read_set(path, args.limit)
-        cli, wall, inner, two = [], [], [], []
+        reps = REPEAT[name]
+        many, many_expected = moves * reps, expected * reps
+        # The command line over the set repeated, as one file.
+        repeated = Path(os.environ.get("TMPDIR", "/tmp")) / f"inarow-bench-{name}"
+        repeated.write_text("".join(f"{m} {v}\n" for m, v in zip(many, many_expected)))
+        mean, cli_wall, wall, inner, threaded = [], [], [], [], []
         for _ in range(args.rounds):
-            cli.append(cli_bench(args.inarow, path, args.limit))
-            w, i = python_bench(moves, expected)
+            m, w = cli_bench(args.inarow, repeated, len(many))
+            mean.append(m)
+            cli_wall.append(w)
+            w, i = python_bench(many, many_expected)
             wall.append(w)
             inner.append(i)
-            two.append(python_bench(moves, expected, threads=2)[0])
-        c, w = statistics.median(cli), statistics.median(wall)
-        row = [name, f"{c:.1f}", f"{w:.1f}", f"{w / c:.2f}", f"{statistics.median(inner):.1f}",
-               f"{statistics.median(two):.1f}"]
+            if args.threads > 1:
+                threaded.append(python_bench(many, many_expected, threads=args.threads)[0])
+        repeated.unlink()
+        c, cw, w = statistics.median(mean), statistics.median(cli_wall), statistics.median(wall)
+        row = [name, f"{c:.1f}", f"{cw:.1f}", f"{w:.1f}", f"{w / c:.2f}", f"{w / cw:.2f}",
+               f"{statistics.median(inner):.1f}"]
+        if args.threads > 1:
+            row.append(f"{statistics.median(threaded):.1f}")
         if have_pons:
             out = subprocess.run([str(ponsbench), f"--limit={args.limit}", str(path)],
                                  capture_output=True, text=True, check=True).stdout
@@ -137,7 +176,7 @@ def main():
             row += [f"{field(out, 'mean_us'):.1f}", f"{each:.0f}", f"{batch:.1f}"]
         else:
             row += ["-", "-", "-"]
-        print("| " + " | ".join(row) + " |")
+        print("| " + " | ".join(row) + " |", flush=True)
     print()
     call, beyond, batch = overhead(args.rounds)
     print(f"Solver.solve on trivial positions: {call:.2f} us a call, {beyond:.2f} us beyond the "
