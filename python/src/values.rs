@@ -53,7 +53,12 @@ impl Solution {
 
     fn __repr__(&self) -> String {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "None".into());
-        let list = |v: &Option<Vec<String>>| opt(v.as_ref().map(|m| format!("{m:?}")));
+        let list = |v: &Option<Vec<String>>| {
+            opt(v.as_ref().map(|moves| {
+                let quoted: Vec<String> = moves.iter().map(|m| format!("'{m}'")).collect();
+                format!("[{}]", quoted.join(", "))
+            }))
+        };
         format!(
             "Solution(score={}, outcome={}, plies={}, best_moves={}, pv={}, exact={}, stopped={}, \
              nodes={}, time={:.6})",
