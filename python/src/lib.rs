@@ -570,13 +570,16 @@ fn solve_many(
             })?),
         });
     }
+    if sources.is_empty() {
+        return Ok(Vec::new());
+    }
     let settings = Settings {
         weak,
         table_mb,
         threads: 1,
         book,
     };
-    let workers = threads.min(sources.len()).max(1);
+    let workers = threads.min(sources.len());
     let solved = detached(py, |flag| {
         let ask = Ask {
             limits: Limits {
