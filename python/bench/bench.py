@@ -13,6 +13,7 @@ skipped. Pin it to one core (`taskset -c 1`) for figures comparable with `inarow
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,12 +37,17 @@ def field(text: str, name: str) -> float:
     return float(text.split(f"{name}=")[1].split()[0])
 
 
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def cli_bench(binary: str, path: Path, n: int):
-    """`inarow bench` of `path`: its own mean (the solves alone) and its wall time per position
-    (the process's, less that of a run of one position: start-up and table)."""
+    """`inarow bench` of `path`: its own mean (the solves alone, wall time), and its whole CPU
+    time per position (the process's, less that of a run of one position: start-up, table)."""
 
     def run(limit: int):
-        started = time.perf_counter()
+        cpu = children_cpu()
         out = subprocess.run(
             [binary, "bench", "--limit", str(limit), str(path)],
             capture_output=True,
@@ -49,21 +55,22 @@ def cli_bench(binary: str, path: Path, n: int):
             check=True,
         ).stdout
         assert f"correct={limit}" in out, out
-        return time.perf_counter() - started, out
+        return children_cpu() - cpu, out
 
-    wall, out = run(n)
+    cpu, out = run(n)
     one, _ = run(1)
-    return field(out, "mean_us"), (wall - one) / (n - 1) * 1e6
+    return field(out, "mean_us"), (cpu - one) / (n - 1) * 1e6
 
 
 def python_bench(moves, expected, threads: int = 1):
-    """Wall time per position of one `solve_many` call (reading, clearing the table, solving,
-    the Solution objects: all of it), and the engine's own mean time per position."""
-    started = time.perf_counter()
+    """Wall time and CPU time per position of one `solve_many` call (reading, clearing the
+    table, solving, the Solution objects: all of it), and the engine's own mean time."""
+    started, cpu = time.perf_counter(), time.process_time()
     solved = inarow.solve_many("connect4", moves, threads=threads, book=False)
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert [s.score for s in solved] == expected
-    return wall / len(moves) * 1e6, sum(s.time for s in solved) / len(solved) * 1e6
+    n = len(moves)
+    return wall / n * 1e6, cpu / n * 1e6, sum(s.time for s in solved) / n * 1e6
 
 
 def overhead(rounds: int):
@@ -136,9 +143,8 @@ def main():
     print(f"inarow {inarow.__version__}, Python {sys.version.split()[0]}, {args.limit} positions "
           f"a set, median of {args.rounds}; first call (makes the table) {made * 1e3:.0f} ms")
     print()
-    header = ["set", "inarow bench mean_us", "inarow bench wall us/position",
-              "solve_many wall us/position", "ratio to mean_us", "ratio to wall",
-              "engine's own us"]
+    header = ["set", "inarow bench mean_us", "solve_many us/position", "ratio",
+              "engine's own us", "CPU us/position: inarow bench", "solve_many", "ratio"]
     if args.threads > 1:
         header.append(f"solve_many threads={args.threads}")
     header += ["Pons in-process mean_us", "Pons subprocess per position",
@@ -153,22 +159,24 @@ def main():
         # The command line over the set repeated, as one file.
         repeated = Path(os.environ.get("TMPDIR", "/tmp")) / f"inarow-bench-{name}"
         repeated.write_text("".join(f"{m} {v}\n" for m, v in zip(many, many_expected)))
-        mean, cli_wall, wall, inner, threaded = [], [], [], [], []
+        mean, cli_cpu, wall, cpu, inner, threaded = [], [], [], [], [], []
         for _ in range(args.rounds):
-            m, w = cli_bench(args.inarow, repeated, len(many))
+            m, c = cli_bench(args.inarow, repeated, len(many))
             mean.append(m)
-            cli_wall.append(w)
-            w, i = python_bench(many, many_expected)
+            cli_cpu.append(c)
+            w, c, i = python_bench(many, many_expected)
             wall.append(w)
+            cpu.append(c)
             inner.append(i)
             if args.threads > 1:
                 threaded.append(python_bench(many, many_expected, threads=args.threads)[0])
         repeated.unlink()
-        c, cw, w = statistics.median(mean), statistics.median(cli_wall), statistics.median(wall)
-        row = [name, f"{c:.1f}", f"{cw:.1f}", f"{w:.1f}", f"{w / c:.2f}", f"{w / cw:.2f}",
-               f"{statistics.median(inner):.1f}"]
+        med = statistics.median
+        m, w, cc, c = med(mean), med(wall), med(cli_cpu), med(cpu)
+        row = [name, f"{m:.1f}", f"{w:.1f}", f"{w / m:.2f}", f"{med(inner):.1f}",
+               f"{cc:.1f}", f"{c:.1f}", f"{c / cc:.2f}"]
         if args.threads > 1:
-            row.append(f"{statistics.median(threaded):.1f}")
+            row.append(f"{med(threaded):.1f}")
         if have_pons:
             out = subprocess.run([str(ponsbench), f"--limit={args.limit}", str(path)],
                                  capture_output=True, text=True, check=True).stdout

@@ -21,6 +21,8 @@ __all__ = [
     "SpecError",
     "UnsupportedError",
     "__version__",
+    "_position",
+    "_solution",
     "clear_tables",
     "solve_many",
 ]
@@ -346,3 +348,18 @@ def solve_many(
 def clear_tables() -> None:
     """Frees the tables kept between calls of ``Position.solve``, ``analyze``, ``best_move``
     and ``solve_many``."""
+
+def _position(game: str, start: Optional[str], moves: List[str]) -> Position:
+    """What a pickled ``Position`` is made from again."""
+
+def _solution(
+    score: Optional[int],
+    plies: Optional[int],
+    best_moves: Optional[List[str]],
+    pv: Optional[List[str]],
+    exact: bool,
+    stopped: Optional[str],
+    nodes: int,
+    seconds: float,
+) -> Solution:
+    """What a pickled ``Solution`` is made from again."""

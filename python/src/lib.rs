@@ -14,6 +14,7 @@ use errors::{IntoPy, input};
 use games::{Ask, Line, Rules, Settings, Solve, Source};
 use inarow::engine::Limits;
 use inarow::game::{Player as Side, Status};
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::hash::{Hash, Hasher};
@@ -340,6 +341,28 @@ impl Position {
         (self.rules.name(), self.line.key()).hash(&mut hasher);
         hasher.finish()
     }
+
+    /// Pickles (for multiprocessing) as the game, the board it started from and the moves.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let restore = py.import("inarow._inarow")?.getattr("_position")?;
+        let args = (
+            self.rules.name(),
+            self.line.origin().map(str::to_string),
+            self.line.move_list(),
+        );
+        Ok((restore, args.into_bound_py_any(py)?))
+    }
+}
+
+/// A position from what `Position.__reduce__` saves.
+#[pyfunction]
+fn _position(game: &str, start: Option<String>, moves: Vec<String>) -> PyResult<Position> {
+    let rules = games::rules(game).py_err()?;
+    let mut line = rules.read(start.as_deref().unwrap_or("")).py_err()?;
+    for m in &moves {
+        line = line.play(m).py_err()?;
+    }
+    Ok(Position { rules, line })
 }
 
 /// A solver of one game that keeps its transposition table across calls: a thousand short
@@ -634,6 +657,8 @@ fn _inarow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::Move>()?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(clear_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(_position, m)?)?;
+    m.add_function(wrap_pyfunction!(values::_solution, m)?)?;
     m.add("Error", py.get_type::<errors::Error>())?;
     m.add("SpecError", py.get_type::<errors::SpecError>())?;
     m.add("MoveError", py.get_type::<errors::MoveError>())?;

@@ -51,6 +51,22 @@ impl Solution {
         })
     }
 
+    /// Pickles (for multiprocessing) as its fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let restore = py.import("inarow._inarow")?.getattr("_solution")?;
+        let args = (
+            self.score,
+            self.plies,
+            self.best_moves.clone(),
+            self.pv.clone(),
+            self.exact,
+            self.stopped.clone(),
+            self.nodes,
+            self.seconds,
+        );
+        Ok((restore, args.into_bound_py_any(py)?))
+    }
+
     fn __repr__(&self) -> String {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "None".into());
         let list = |v: &Option<Vec<String>>| {
@@ -72,6 +88,31 @@ impl Solution {
             self.nodes,
             self.seconds
         )
+    }
+}
+
+/// A solution from what `Solution.__reduce__` saves.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn _solution(
+    score: Option<i32>,
+    plies: Option<u32>,
+    best_moves: Option<Vec<String>>,
+    pv: Option<Vec<String>>,
+    exact: bool,
+    stopped: Option<String>,
+    nodes: u64,
+    seconds: f64,
+) -> Solution {
+    Solution {
+        score,
+        plies,
+        best_moves,
+        pv,
+        exact,
+        stopped,
+        nodes,
+        seconds,
     }
 }
 

@@ -108,3 +108,32 @@ def test_equal_positions_hash_alike():
 def test_str_draws_the_board():
     text = str(inarow.Position("connect4", "4"))
     assert "X" in text and text.count("\n") >= 6
+
+
+def test_positions_and_solutions_pickle():
+    import pickle
+
+    for p in [
+        inarow.Position("connect4", "4453"),
+        inarow.Position("connect4:12x6", "10,10,12"),
+        inarow.Position("popout:4x4", "12p1p2"),
+        inarow.Position("pentago", "." * 35 + "x").play("a10r"),
+    ]:
+        q = pickle.loads(pickle.dumps(p))
+        assert q == p and q.moves == p.moves and q.start == p.start and q.status == p.status
+    s = inarow.Position("connect4", "2252576253462244111563365343671351441").solve(pv=True)
+    t = pickle.loads(pickle.dumps(s))
+    assert repr(t) == repr(s)
+
+
+def _score(moves):
+    return inarow.Position("connect4", moves).solve()
+
+
+def test_multiprocessing_sends_positions_and_solutions():
+    import multiprocessing
+
+    moves = ["2252576253462244111563365343671351441", "4455667", "4453"]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        solved = pool.map(_score, moves)
+    assert [s.score for s in solved] == [inarow.Position("connect4", m).solve().score for m in moves]
