@@ -571,7 +571,9 @@ fn prefetch<T>(v: &T) {
 /// loss).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MidAnswer {
+    /// The root's value for its side to move.
     pub value: i32,
+    /// Every legal move of the root with its value for the root's side to move.
     pub moves: Vec<(u16, i32)>,
     /// The fillings settled (a filling stands for its 256 rotation states): the solver's nodes.
     pub nodes: u64,
@@ -752,6 +754,10 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
 /// counts fillings, checked between levels; the clock and the interrupt flag within them);
 /// `progress(done, total)` counts the fillings settled. A budget smaller than
 /// [`bytes_needed`] is refused at once ([`Stop::MemoryNeeded`]).
+///
+/// # Errors
+/// The [`Stop`] that ended the solve: [`Stop::MemoryNeeded`] for a budget below
+/// [`bytes_needed`] or a buffer that cannot be allocated, else a limit.
 ///
 /// # Panics
 /// If the game is over at `root`.
