@@ -24,8 +24,9 @@ import inarow
 
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"]
 # Each set is solved this many times over in one run, so that a run lasts long enough for its
-# wall time to mean something (the first set takes 2.7 us a position).
-REPEAT = {"Test_L3_R1": 10, "Test_L2_R1": 3, "Test_L2_R2": 1}
+# wall time to mean something (the first set takes 3 us a position), and the command line's
+# start-up (tens of ms, more on a loaded machine) weighs little on its whole time per position.
+REPEAT = {"Test_L3_R1": 30, "Test_L2_R1": 10, "Test_L2_R2": 1}
 
 
 def read_set(path: Path, limit: int):
@@ -43,11 +44,12 @@ def children_cpu() -> float:
 
 
 def cli_bench(binary: str, path: Path, n: int):
-    """`inarow bench` of `path`: its own mean (the solves alone, wall time), and its whole CPU
-    time per position (the process's, less that of a run of one position: start-up, table)."""
+    """`inarow bench` of `path`: its own mean (the solves alone, wall time), and its whole wall
+    and CPU time per position (the process's, less that of a run of one position: start-up,
+    table), which count reading each line and clearing the table as solve_many's figures do."""
 
     def run(limit: int):
-        cpu = children_cpu()
+        cpu, started = children_cpu(), time.perf_counter()
         out = subprocess.run(
             [binary, "bench", "--limit", str(limit), str(path)],
             capture_output=True,
@@ -55,11 +57,11 @@ def cli_bench(binary: str, path: Path, n: int):
             check=True,
         ).stdout
         assert f"correct={limit}" in out, out
-        return children_cpu() - cpu, out
+        return time.perf_counter() - started, children_cpu() - cpu, out
 
-    cpu, out = run(n)
-    one, _ = run(1)
-    return field(out, "mean_us"), (cpu - one) / (n - 1) * 1e6
+    wall, cpu, out = run(n)
+    wall_one, one, _ = run(1)
+    return field(out, "mean_us"), (wall - wall_one) / (n - 1) * 1e6, (cpu - one) / (n - 1) * 1e6
 
 
 def python_bench(moves, expected, threads: int = 1):
@@ -144,7 +146,8 @@ def main():
           f"a set, median of {args.rounds}; first call (makes the table) {made * 1e3:.0f} ms")
     print()
     header = ["set", "inarow bench mean_us", "solve_many us/position", "ratio",
-              "engine's own us", "CPU us/position: inarow bench", "solve_many", "ratio"]
+              "engine's own us", "inarow bench whole us/position", "ratio to whole",
+              "CPU us/position: inarow bench", "solve_many", "ratio"]
     if args.threads > 1:
         header.append(f"solve_many threads={args.threads}")
     header += ["Pons in-process mean_us", "Pons subprocess per position",
@@ -159,10 +162,11 @@ def main():
         # The command line over the set repeated, as one file.
         repeated = Path(os.environ.get("TMPDIR", "/tmp")) / f"inarow-bench-{name}"
         repeated.write_text("".join(f"{m} {v}\n" for m, v in zip(many, many_expected)))
-        mean, cli_cpu, wall, cpu, inner, threaded = [], [], [], [], [], []
+        mean, cli_wall, cli_cpu, wall, cpu, inner, threaded = [], [], [], [], [], [], []
         for _ in range(args.rounds):
-            m, c = cli_bench(args.inarow, repeated, len(many))
+            m, cw, c = cli_bench(args.inarow, repeated, len(many))
             mean.append(m)
+            cli_wall.append(cw)
             cli_cpu.append(c)
             w, c, i = python_bench(many, many_expected)
             wall.append(w)
@@ -172,9 +176,9 @@ def main():
                 threaded.append(python_bench(many, many_expected, threads=args.threads)[0])
         repeated.unlink()
         med = statistics.median
-        m, w, cc, c = med(mean), med(wall), med(cli_cpu), med(cpu)
+        m, w, cw, cc, c = med(mean), med(wall), med(cli_wall), med(cli_cpu), med(cpu)
         row = [name, f"{m:.1f}", f"{w:.1f}", f"{w / m:.2f}", f"{med(inner):.1f}",
-               f"{cc:.1f}", f"{c:.1f}", f"{c / cc:.2f}"]
+               f"{cw:.1f}", f"{w / cw:.2f}", f"{cc:.1f}", f"{c:.1f}", f"{c / cc:.2f}"]
         if args.threads > 1:
             row.append(f"{med(threaded):.1f}")
         if have_pons:
