@@ -236,6 +236,12 @@ impl<G: Tactics> Player<G> {
         self.exact.as_ref().is_some_and(Engine::is_weak)
     }
 
+    /// The exact solver of level [`Level::Best`] (`None` at the other levels), for a front-end
+    /// that also asks it for values: one table serves solving, analysing and playing.
+    pub fn engine_mut(&mut self) -> Option<&mut Engine<G>> {
+        self.exact.as_mut()
+    }
+
     /// The engine's move at the end of `line` (ongoing; its earlier positions count for
     /// repetitions) and what it is worth, thinking for `think`. Only the best move is searched
     /// to its value.
@@ -243,7 +249,8 @@ impl<G: Tactics> Player<G> {
         self.choose_within(line, Limits::within(think))
     }
 
-    /// [`Player::choose`] under `limits` (a time, a node count, an interrupt flag).
+    /// [`Player::choose`] within any `limits`: a thinking time with an interrupt flag (Ctrl-C),
+    /// or a node limit.
     pub fn choose_within(
         &mut self,
         line: &GameLine<G>,
