@@ -8,12 +8,10 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     end_quietly_when_output_fails();
     match cli::run() {
-        Ok(cli::io::Outcome::Done) => ExitCode::SUCCESS,
-        Ok(cli::io::Outcome::Failed) => ExitCode::from(1),
-        Ok(cli::io::Outcome::Incomplete) => ExitCode::from(3),
+        Ok(outcome) => ExitCode::from(outcome.code()),
         Err(message) => {
             eprintln!("inarow: {}", inarow::game::one_line(&message));
-            ExitCode::from(2)
+            ExitCode::from(cli::io::FATAL)
         }
     }
 }

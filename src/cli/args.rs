@@ -33,7 +33,7 @@ impl GameArg {
 #[derive(Args, Clone, Debug, Default)]
 pub struct LimitArgs {
     /// Stop each search after this many seconds (`analyze`: one limit for all its moves).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Stop each search after this many nodes (`analyze`: one limit for all its moves;
     /// proof-number searches count the positions they expand).

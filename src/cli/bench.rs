@@ -61,11 +61,10 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
         let mut outcome = Outcome::Done;
         for file in &args.files {
             match bench_file(start, &mut engine, file, args.limit) {
-                Ok(true) => {}
-                Ok(false) => outcome = Outcome::Failed,
+                Ok(file_outcome) => outcome = outcome.and(file_outcome),
                 Err(e) => {
                     eprintln!("inarow: {}", one_line(&e));
-                    outcome = Outcome::Failed;
+                    outcome = outcome.and(Outcome::BadInput);
                 }
             }
         }
@@ -92,13 +91,14 @@ fn builtin(options: &Options) -> Result<Outcome, String> {
     })
 }
 
-/// Benchmarks one file; `Ok(false)` when some line was bad or wrong.
+/// Benchmarks one file: [`Outcome::Failed`] when some line's answer was wrong, else
+/// [`Outcome::BadInput`] when some line could not be read.
 fn bench_file<G: Tactics + Notation>(
     start: G,
     engine: &mut Engine<G>,
     file: &str,
     limit: Option<usize>,
-) -> Result<bool, String> {
+) -> Result<Outcome, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let bar = progress_bar(lines.min(limit.unwrap_or(usize::MAX)), file);
@@ -108,7 +108,13 @@ fn bench_file<G: Tactics + Notation>(
         eprintln!("inarow: {p}");
     }
     println!("{}", tally.summary(file));
-    Ok(problems.is_empty())
+    Ok(if problems.len() > tally.bad_lines {
+        Outcome::Failed
+    } else if tally.bad_lines > 0 {
+        Outcome::BadInput
+    } else {
+        Outcome::Done
+    })
 }
 
 /// The analysis suite: a summary line per game (median, 95th percentile, most), then

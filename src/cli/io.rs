@@ -69,12 +69,58 @@ pub(crate) fn moves_from<'a, G: Notation>(
 
 pub(crate) use inarow::game::{read_line, show_moves};
 
-/// Exit codes: 0 done; 1 bad input or a wrong benchmark answer; 3 a limit stopped a search.
+/// How a command ended, and so its exit code: the one table every command uses.
+///
+/// | code | meaning |
+/// |------|---------|
+/// | 0 | done |
+/// | 1 | internal: a wrong answer (a benchmark line, a certificate rejected, a second opinion that disagrees) |
+/// | 2 | bad input: a move string, game spec, flag, file or line that cannot be used |
+/// | 3 | stopped by a limit (time, nodes, memory, Ctrl-C): some answers are `?` or estimates |
+///
+/// A command that goes on past a problem (one bad line of many) ends with its most serious
+/// one: internal before bad input before a limit. A fatal error (`Err` from a command) is bad
+/// input: exit 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Done,
+    /// Exit 1.
     Failed,
+    /// Exit 2.
+    BadInput,
+    /// Exit 3.
     Incomplete,
 }
+
+impl Outcome {
+    /// The exit code of this outcome.
+    pub fn code(self) -> u8 {
+        match self {
+            Outcome::Done => 0,
+            Outcome::Failed => 1,
+            Outcome::BadInput => 2,
+            Outcome::Incomplete => 3,
+        }
+    }
+
+    /// The more serious of two outcomes: internal, then bad input, then a limit, then done.
+    pub fn and(self, other: Outcome) -> Outcome {
+        let rank = |o: Outcome| match o {
+            Outcome::Done => 0,
+            Outcome::Incomplete => 1,
+            Outcome::BadInput => 2,
+            Outcome::Failed => 3,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// The exit code of a fatal error (a command that returns `Err`): bad input.
+pub const FATAL: u8 = 2;
 
 /// A flag that Ctrl-C sets (instead of ending the process), so that a long run can save its
 /// state and stop: a build between rounds, a search at its next check of the limits.

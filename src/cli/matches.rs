@@ -26,7 +26,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 10)]
     games: u32,
     /// Seconds each engine thinks per move.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.1)]
     time: f64,
     /// Random plies that open each pair of games, so that the pairs differ.
     #[arg(long, default_value_t = 2)]

@@ -39,7 +39,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "best")]
     engine: Level,
     /// Seconds the engine may think per move.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 10.0)]
     think: f64,
     /// The seed of the engine's random choices.
     #[arg(long, default_value_t = 1)]

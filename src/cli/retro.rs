@@ -43,11 +43,11 @@ pub struct BuildArgs {
     mem_mb: u64,
     /// Save the build's state (FILE.partial) after a round when this many seconds have passed
     /// since the last save.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 60.0)]
     save_every: f64,
     /// Stop after the first round that ends this many seconds after the start, saving the
     /// state (exit 3); building again resumes. Ctrl-C does the same after the current round.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Half a byte per index in memory, the distances listed on disk as they are decided,
     /// even when a byte per index fits (chosen without this flag when only half a byte does).

@@ -145,7 +145,7 @@ fn by_jobs_in<G: Tactics + Notation>(
             Ok(read) => read,
             Err(e) => {
                 eprintln!("inarow: {e}");
-                outcome = Outcome::Failed;
+                outcome = outcome.and(Outcome::BadInput);
                 continue;
             }
         };
@@ -173,7 +173,7 @@ fn by_jobs_in<G: Tactics + Notation>(
                 show_moves(text),
                 report.nodes
             );
-            outcome = Outcome::Incomplete;
+            outcome = outcome.and(Outcome::Incomplete);
         }
         let value = report.value.map_or("?".to_string(), |v| v.to_string());
         let mut line = format!("{} {value}", show_moves(text));
@@ -339,7 +339,7 @@ pub fn answer<G: Tactics + Notation>(
                     String::new()
                 };
                 eprintln!("inarow: {place}{e}");
-                outcome = Outcome::Failed;
+                outcome = outcome.and(Outcome::BadInput);
                 continue;
             }
         };
@@ -361,9 +361,7 @@ pub fn answer<G: Tactics + Notation>(
                 show_moves(text),
                 report.nodes
             );
-            if matches!(outcome, Outcome::Done) {
-                outcome = Outcome::Incomplete;
-            }
+            outcome = outcome.and(Outcome::Incomplete);
         }
         if format.stats
             && let Some(profile) = engine.profile()

@@ -81,8 +81,8 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
             });
             if !agrees {
                 outcome = Outcome::Failed;
-            } else if !solved && matches!(outcome, Outcome::Done) {
-                outcome = Outcome::Incomplete;
+            } else if !solved {
+                outcome = outcome.and(Outcome::Incomplete);
             }
         }
     }

@@ -840,3 +840,74 @@ fn hint_values_every_move_when_the_solver_cannot_finish() {
         );
     }
 }
+
+/// One line on standard error, `inarow: ...`, naming `needle`.
+fn assert_one_line_error(r: &Run, args: &[&str], needle: &str) {
+    r.assert_no_panic();
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: one line:\n{}", r.stderr);
+    assert!(
+        lines[0].starts_with("inarow: ") && lines[0].contains(needle),
+        "{args:?}: '{}' should name '{needle}'",
+        lines[0]
+    );
+}
+
+#[test]
+fn exit_codes_follow_one_table_in_every_command() {
+    // 2: bad input, whatever the command, and whether the command stops or goes on.
+    for (args, needle) in [
+        (&["solve", "8"][..], "column 8"),
+        (&["solve", "1111111"], "full"),
+        (&["solve", "--game", "pentago", "zz9"], "zz9"),
+        (&["analyze", "1111111"], "full"),
+        (&["analyze", "8"], "column 8"),
+        (&["bench", "garbage"], "garbage"),
+        (&["verify", "/nonexistent/inarow-proof"], "/nonexistent"),
+        (&["count", "--game", "chess"], "chess"),
+        (&["gen", "--game", "chess", "--stones", "4"], "chess"),
+        (&["play", "--game", "chess"], "chess"),
+        (&["solve", "--time", "-1", "4"], "--time -1"),
+        (&["analyze", "--time", "-1", "4"], "--time -1"),
+        (&["bench", "--time", "-1", "garbage"], "--time -1"),
+        (&["play", "--think", "-1"], "--think -1"),
+        (&["match", "--time", "-1", "random", "random"], "--time -1"),
+    ] {
+        let r = inarow(args, None);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert_one_line_error(&r, args, needle);
+        assert!(!r.stderr.contains("tip:"), "{args:?}: {}", r.stderr);
+    }
+
+    // A bad line among good ones: the good ones are answered, the run exits 2.
+    let r = inarow(&["solve", "--game", "connect4:5x4"], Some("33\n8\n3\n"));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
+    assert_one_line_error(&r, &["solve"], "line 2");
+
+    // A bad line in a benchmark file is bad input (2); a wrong answer is internal (1).
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let bad = dir.join(format!("inarow-exit-bad-{}.txt", std::process::id()));
+    let wrong = dir.join(format!("inarow-exit-wrong-{}.txt", std::process::id()));
+    let (moves, score) = PUBLISHED[0];
+    std::fs::write(&bad, format!("{moves} {score}\nxyz\n")).expect("temp file");
+    std::fs::write(&wrong, format!("{moves} {}\nxyz\n", score + 1)).expect("temp file");
+    let on = |file: &std::path::Path| inarow(&["bench", file.to_str().expect("utf-8")], None);
+    let (r_bad, r_wrong) = (on(&bad), on(&wrong));
+    let _ = std::fs::remove_file(&bad);
+    let _ = std::fs::remove_file(&wrong);
+    assert_eq!(r_bad.code, Some(2), "{}", r_bad.stderr);
+    assert_eq!(r_wrong.code, Some(1), "{}", r_wrong.stderr);
+
+    // 3: a limit; and a bad position after a stopped one still says bad input.
+    let r = inarow(&["solve", "--nodes", "1000", "-"], None);
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    let r = inarow(&["solve", "--nodes", "1000", "-", "8"], None);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let r = inarow(&["analyze", "--no-book", "--nodes", "1000", "-"], None);
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+
+    // 0.
+    let r = inarow(&["solve", "--game", "connect4:5x4", "33"], None);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}

@@ -45,6 +45,9 @@ pub struct Tally {
     pub max_us: f64,
     /// Nodes searched, over every position.
     pub nodes: u64,
+    /// Lines that could not be solved at all (malformed, illegal): bad input, not a wrong
+    /// answer.
+    pub bad_lines: usize,
 }
 
 impl Tally {
@@ -65,6 +68,7 @@ impl Tally {
     /// Counts a line that could not be solved at all (malformed, illegal).
     pub fn record_bad_line(&mut self) {
         self.n += 1;
+        self.bad_lines += 1;
     }
 
     /// `NAME n=1000 correct=1000 mean_us=8.7 mean_nodes=51.3 max_us=225`
