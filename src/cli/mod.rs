@@ -10,6 +10,7 @@ mod args;
 mod bench;
 mod book;
 mod count;
+mod games;
 mod generate;
 pub(crate) mod io;
 mod matches;
@@ -63,6 +64,8 @@ enum Command {
     Match(matches::MatchArgs),
     /// A web page to play and analyse every game, with its JSON API (`/api/...`).
     Serve(server::ServeArgs),
+    /// Every game spec, and how its moves are written.
+    Games(games::GamesArgs),
 }
 
 pub fn run() -> Result<Outcome, String> {
@@ -80,6 +83,7 @@ pub fn run() -> Result<Outcome, String> {
         Command::Match(args) => matches::run(args),
         Command::Retro(command) => retro::run(command),
         Command::Serve(args) => server::run(args),
+        Command::Games(args) => games::run(args),
     }
 }
 

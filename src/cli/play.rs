@@ -79,7 +79,11 @@ fn play<G: Tactics + Notation>(
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut game = GameLine::new(start);
-    println!("Moves: a column number; 'hint' values every move; 'undo'; 'quit'.");
+    println!(
+        "{}: moves are {}.\nCommands: 'hint' values every move; 'undo'; 'quit'.",
+        start.name(),
+        start.describe_moves()
+    );
     loop {
         let pos = *game.position();
         println!("\n{}", pos.render());

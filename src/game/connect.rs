@@ -237,6 +237,19 @@ impl<B: Bits, S: Shape> Notation for Connect<B, S> {
         (m as u32 + 1).to_string()
     }
 
+    fn describe_moves(&self) -> String {
+        let w = self.grid().width;
+        if w <= 9 {
+            format!(
+                "a column number 1-{w}, from the left; a move string is the columns in turn, like 4453"
+            )
+        } else {
+            format!(
+                "a column number 1-{w}, from the left; a move string is the columns in turn with commas, like 10,4,11"
+            )
+        }
+    }
+
     fn render(&self) -> String {
         let (first, second) = self.stones();
         self.grid().render(first, second)

@@ -933,6 +933,17 @@ impl<const GRAVITY: bool> Notation for Cube<GRAVITY> {
         }
     }
 
+    fn describe_moves(&self) -> String {
+        if GRAVITY {
+            "a hex digit 0-f: the column of the 4x4 floor, numbered row by row (0-3 the first \
+             row, c-f the last); a disc falls to its lowest empty cell; like 05af"
+                .to_string()
+        } else {
+            "a cell: column a-d, row 1-4, level 1-4 (b23 is column b, row 2, level 3); like a11b23"
+                .to_string()
+        }
+    }
+
     fn format_move(&self, m: u8) -> String {
         if GRAVITY {
             format!("{m:x}")

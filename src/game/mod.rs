@@ -229,6 +229,9 @@ pub trait Notation: Game {
     fn format_move(&self, m: Self::Move) -> String;
     /// Draws the board for a terminal.
     fn render(&self) -> String;
+    /// How a move is written, in one line for people (`play`'s banner, `inarow games`): what
+    /// [`Notation::parse_move`] reads, with an example move string.
+    fn describe_moves(&self) -> String;
     /// Splits a move string into the tokens [`Notation::parse_move`] reads. By default the
     /// moves are separated by commas.
     fn split_moves<'a>(&self, text: &'a str) -> Vec<&'a str> {

@@ -335,6 +335,15 @@ impl<B: Bits, S: Shape> Notation for PopOut<B, S> {
         Ok(PopMove::Drop(col as u8))
     }
 
+    fn describe_moves(&self) -> String {
+        let w = self.grid().width;
+        let like = if w <= 9 { "44p4" } else { "4,4,p4" };
+        format!(
+            "4 drops a disc in column 4 (columns 1-{w}), p4 pops your own disc from the bottom of \
+             column 4, d claims a draw on a full board; like {like}"
+        )
+    }
+
     fn format_move(&self, m: PopMove) -> String {
         match m {
             PopMove::Drop(c) => (c as u32 + 1).to_string(),

@@ -911,3 +911,38 @@ fn exit_codes_follow_one_table_in_every_command() {
     let r = inarow(&["solve", "--game", "connect4:5x4", "33"], None);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+#[test]
+fn every_game_teaches_its_notation_in_games_and_in_plays_banner() {
+    let games = inarow(&["games"], None);
+    assert_eq!(games.code, Some(0), "{}", games.stderr);
+    for (game, words, example) in [
+        ("connect4", "column number 1-7", "4453"),
+        ("popout", "p4 pops", "44p4"),
+        ("cube", "hex digit 0-f", "05af"),
+        ("qubic", "level 1-4", "a11b23"),
+        ("pentago", "quadrant 0-3", "d53ra11l"),
+    ] {
+        assert!(
+            games.stdout.contains(&format!("{game}\n")) && games.stdout.contains(words),
+            "inarow games should teach {game}'s '{words}':\n{}",
+            games.stdout
+        );
+        assert!(games.stdout.contains(&format!("like {example}")), "{game}");
+        // The example is a move string the game reads.
+        let r = inarow(&["solve", "--game", game, "--nodes", "1", example], None);
+        assert!(
+            matches!(r.code, Some(0 | 3)),
+            "{game}: the example '{example}' is no move string: {}",
+            r.stderr
+        );
+        // play's banner says the same.
+        let r = inarow(&["play", "--game", game, "--think", "0.01"], Some("quit\n"));
+        assert_eq!(r.code, Some(0), "{game}: {}", r.stderr);
+        let banner = r.stdout.lines().next().unwrap_or("");
+        assert!(
+            banner.contains(words) && banner.contains(example),
+            "{game}: play's banner '{banner}'"
+        );
+    }
+}

@@ -126,6 +126,9 @@ impl inarow::game::Variant for Twist {}
 
 /// A move is the cell (1 to 8), the quadrant (`l` or `r`) and the turn (`+` or `-`): `5l+`.
 impl Notation for Twist {
+    fn describe_moves(&self) -> String {
+        "the cell 1-8, the quadrant l or r and the turn + or -, like 5l+".to_string()
+    }
     fn parse_move(&self, token: &str) -> Result<u8, String> {
         let b = token.as_bytes();
         if b.len() != 3 || !(b'1'..=b'8').contains(&b[0]) {

@@ -673,6 +673,12 @@ impl Notation for Pentago {
         moves.concat()
     }
 
+    fn describe_moves(&self) -> String {
+        "a cell a1-f6, then the quadrant 0-3 to turn and l (anticlockwise) or r (clockwise): \
+         d53r places at d5 and turns quadrant 3 clockwise; like d53ra11l"
+            .to_string()
+    }
+
     fn render(&self) -> String {
         let mut s = String::new();
         for y in (0..6).rev() {

@@ -878,6 +878,9 @@ pub(crate) mod tests {
     impl crate::game::Variant for GraphGame {}
 
     impl Notation for GraphGame {
+        fn describe_moves(&self) -> String {
+            "a node number".to_string()
+        }
         fn parse_move(&self, token: &str) -> Result<u8, String> {
             let m: u8 = token
                 .parse()
