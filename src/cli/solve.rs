@@ -316,6 +316,12 @@ pub fn answer<G: Tactics + Notation>(
     format: Format,
 ) -> Result<Outcome, String> {
     let from_stdin = moves.is_empty();
+    if from_stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!(
+            "inarow: reading positions from standard input, one move string per line \
+             (Ctrl-D to end)"
+        );
+    }
     let lines: Box<dyn Iterator<Item = std::io::Result<String>>> = if from_stdin {
         Box::new(std::io::stdin().lock().lines())
     } else {

@@ -946,3 +946,13 @@ fn every_game_teaches_its_notation_in_games_and_in_plays_banner() {
         );
     }
 }
+
+#[test]
+fn solve_says_it_reads_standard_input_only_on_a_terminal() {
+    // Piped: the answers and nothing on standard error (a terminal gets one line saying
+    // that the moves are read from standard input; checked by hand under `script`).
+    let r = inarow(&["solve", "--game", "connect4:5x4"], Some("33\n"));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout, "33 0\n");
+    assert_eq!(r.stderr, "", "nothing on standard error when piped");
+}
