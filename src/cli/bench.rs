@@ -2,12 +2,15 @@
 //! position, compares, and prints one summary line per file:
 //! `FILE n=1000 correct=1000 mean_us=8.7 mean_nodes=51.3 max_us=225`.
 //! Without files it runs the built-in suite and adds its node total: `signature N`; with
-//! `--suite full` the long checks, one `PASS`/`FAIL`/`SKIP` line each.
+//! `--suite full` the long checks, one `PASS`/`FAIL`/`SKIP` line each; with `--suite pentago`
+//! Pentago's stone-count table, one line a count of stones.
 
 use super::args::SolverArgs;
 use super::io::{Outcome, progress_bar};
 use clap::{Args, ValueEnum};
-use inarow::engine::bench::{BUILTIN_SUITE, Verdict, bench_text, run_builtin, run_full};
+use inarow::engine::bench::{
+    BUILTIN_SUITE, Verdict, bench_text, run_builtin, run_full, run_pentago,
+};
 use inarow::engine::{Engine, Options};
 use inarow::game::{Notation, Tactics, one_line};
 use inarow::with_game;
@@ -21,6 +24,11 @@ enum Suite {
     /// The long checks: the empty 7x6 board and the largest boards of the size table, the
     /// public 7x6 sets, and every PopOut board of the published table with the default method.
     Full,
+    /// Pentago's stone-count table: positions of 18, 19, 20 and 22 stones from Irving's games
+    /// solved by the midgame solver within --mem-mb on --threads threads, one line a count with
+    /// the median CPU and wall seconds of a position, the memory a solve held and the
+    /// process's peak resident memory.
+    Pentago,
 }
 
 #[derive(Args)]
@@ -47,6 +55,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
         return match args.suite {
             Suite::Builtin => builtin(&options),
             Suite::Full => full(&args.data, options.config.threads),
+            Suite::Pentago => pentago(&options),
         };
     }
     with_game!(args.solver.game.start()?, start => {
@@ -102,6 +111,17 @@ fn bench_file<G: Tactics + Notation>(
     }
     println!("{}", tally.summary(file));
     Ok(problems.is_empty())
+}
+
+/// The Pentago stone-count table: one line a count, then whether every value was right.
+fn pentago(options: &Options) -> Result<Outcome, String> {
+    let mem = (options.mem_mb as u64).saturating_mul(1 << 20);
+    let rows = run_pentago(mem, options.config.threads.max(1), |row| println!("{row}"))?;
+    Ok(if rows.iter().all(|r| r.correct == r.n) {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
 }
 
 /// The full suite: one `PASS`/`FAIL`/`SKIP` line per check, then a total.
