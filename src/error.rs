@@ -67,6 +67,7 @@ pub struct MoveError {
     pub index: usize,
     /// The offending move as written (empty for a board).
     pub token: String,
+    /// Why the move cannot be played (or the board is no position), in a few words.
     pub reason: String,
 }
 

@@ -71,6 +71,8 @@
 //! assert_eq!(bad.to_string(), "bad game spec 'connect4:1x1': k = 4 on a 1x1 board: k must be between 2 and 1");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod certificate;
 pub mod engine;
 pub mod error;

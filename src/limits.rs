@@ -23,7 +23,9 @@ pub fn count_nodes(n: u64) {
 /// Limits on a search, counted from when they are set.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Limits {
+    /// The most time the search may take (`None`: no limit).
     pub time: Option<Duration>,
+    /// The most nodes the search may visit (`None`: no limit).
     pub nodes: Option<u64>,
     /// A flag that, once set (by Ctrl-C), stops the search with [`Stop::Interrupted`].
     pub interrupt: Option<&'static AtomicBool>,
@@ -67,7 +69,9 @@ impl Limits {
 /// of work (an analysis, the solvers a position is asked of in turn) shares it.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Started {
+    /// The limits as they were set.
     pub limits: Limits,
+    /// When the time limit runs out (`None`: no time limit).
     pub deadline: Option<Instant>,
 }
 
@@ -90,7 +94,9 @@ impl Started {
 /// Why a search stopped before it answered.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Stop {
+    /// The time limit ran out.
     Time,
+    /// The node limit was passed.
     Nodes,
     /// The search's memory budget is spent.
     Memory,

@@ -39,8 +39,11 @@ pub fn class_of<G: Game>(pos: &G) -> u128 {
 /// A strategy for the prover from the root: one move for each prover position it reaches.
 #[derive(Clone, Debug)]
 pub struct Certificate<G: Game> {
+    /// The position the strategy proves the goal from.
     pub root: G,
+    /// The side the strategy is for: the side to move at the root if the goal was proven.
     pub prover: Player,
+    /// What the prover reaches against any defence.
     pub goal: Goal,
     /// One line per position where the prover moves: a path of moves from the root reaching
     /// it, and the move chosen there.

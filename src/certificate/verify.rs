@@ -28,10 +28,13 @@ use std::fmt;
 /// What a verified certificate proves, and how much was checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifySummary {
+    /// The game, as the certificate's header names it ([`Game::name`](crate::game::Game::name)).
     pub game: String,
     /// The root's moves from the start ('-' for the start).
     pub root: String,
+    /// What the certificate proves the prover reaches.
     pub goal: Goal,
+    /// The side whose strategy the certificate gives.
     pub prover: Player,
     /// In words, e.g. "first player wins from 4453".
     pub claim: String,
@@ -44,8 +47,9 @@ pub struct VerifySummary {
     pub terminals: usize,
     /// Repetitions judged by the rule.
     pub repetitions: usize,
-    /// Move lines in the file, and how many of them the walk never needed.
+    /// Move lines in the file.
     pub lines: usize,
+    /// Of those, the lines the walk never needed.
     pub unused_lines: usize,
 }
 
@@ -70,6 +74,10 @@ impl fmt::Display for VerifySummary {
 /// Checks a certificate against the rules of `start`'s game, with the rule "a repeated
 /// position is a draw". `start` is the game's start position (the header's root is played
 /// from it).
+///
+/// # Errors
+/// A one-line message naming the first failure: a malformed file, a certificate for another
+/// game, or a position where the strategy does not reach its goal (with its moves from the root).
 pub fn verify<G: Notation>(start: G, text: &str) -> Result<VerifySummary, String> {
     verify_with_rule(start, text, repetition_draw::<G>)
 }
@@ -96,6 +104,9 @@ enum Visit<G: Notation> {
 }
 
 /// [`verify`] with another repetition rule.
+///
+/// # Errors
+/// As [`verify`].
 pub fn verify_with_rule<G: Notation>(
     start: G,
     text: &str,

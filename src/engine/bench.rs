@@ -31,10 +31,15 @@ pub const BUILTIN_SUITE: [(&str, i32); 10] = [
 /// The totals of one benchmark file or suite.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
+    /// Lines counted, solved or not.
     pub n: usize,
+    /// Positions solved to the expected score.
     pub correct: usize,
+    /// The solving time of every position, in microseconds.
     pub total_us: f64,
+    /// The longest solving time of one position, in microseconds.
     pub max_us: f64,
+    /// Nodes searched, over every position.
     pub nodes: u64,
 }
 
@@ -74,6 +79,9 @@ impl Tally {
 
 /// Solves the built-in suite, each board with its own engine (the options' table size and
 /// techniques apply); `on_position` is told of each board as it is done.
+///
+/// # Errors
+/// A message when `options` do not fit a board of the suite, or its table cannot be allocated.
 pub fn run_builtin(
     options: &Options,
     mut on_position: impl FnMut(&str, bool),
@@ -235,7 +243,9 @@ pub const POPOUT_SECONDS: u64 = 30;
 /// What one check of the full suite found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// The check found what it expected.
     Pass,
+    /// The check found something else, or could not run its data.
     Fail,
     /// Not run: its data is not there.
     Skip,
@@ -244,8 +254,11 @@ pub enum Verdict {
 /// One line of the full suite: `PASS NAME DETAIL`.
 #[derive(Clone, Debug)]
 pub struct Check {
+    /// Whether the check passed.
     pub verdict: Verdict,
+    /// What was checked: a file or a board.
     pub name: String,
+    /// What the check found, in a few words.
     pub detail: String,
 }
 

@@ -110,10 +110,12 @@ impl Book {
         self.depth
     }
 
+    /// The number of positions in the book, one per canonical key.
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
+    /// Whether the book holds no position.
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }

@@ -67,6 +67,7 @@ impl Checkpoint {
         Ok((checkpoint, loaded))
     }
 
+    /// The file the checkpoint is saved to and loaded from.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -36,6 +36,9 @@ pub fn reasonable_line<G: Tactics>(
 
 /// `count` reasonable lines of `plies` moves from `start` (distinct, in the order drawn), or an
 /// error when too many attempts fail (such positions are rare or do not exist).
+///
+/// # Errors
+/// A message when `1000 * count + 100_000` attempts give fewer than `count` distinct lines.
 pub fn reasonable_lines<G: Tactics>(
     start: G,
     plies: u32,

@@ -22,9 +22,11 @@ use std::time::{Duration, Instant};
 pub struct JobReport {
     /// Win, draw or loss for the side to move (1, 0, -1); `None` when stopped.
     pub value: Option<i32>,
+    /// Why the search stopped before it answered (`None`: it answered).
     pub stopped: Option<Stop>,
     /// Nodes the jobs searched, on every worker.
     pub nodes: u64,
+    /// Wall-clock time of the whole search.
     pub elapsed: Duration,
     /// One per question asked: does the side to move win, and, if not, does the opponent.
     pub questions: Vec<JobStats>,
@@ -141,6 +143,10 @@ fn move_text<G: Notation>(start: &G, moves: &[G::Move]) -> String {
 }
 
 /// Serves jobs on a rank other than 0 until rank 0 says the search is over.
+///
+/// # Errors
+/// The message of `make` when an engine cannot be made, or why a job from rank 0 cannot be
+/// read (its moves are not text, or cannot be played).
 pub fn serve<G: Tactics + Notation>(
     start: &G,
     ranks: &dyn Ranks,
@@ -180,6 +186,9 @@ pub fn release(ranks: &dyn Ranks) {
 /// [`release`]): whether the side to move wins, and if not whether the opponent does. Rank 0
 /// calls it; `serial` tells this search's jobs from an earlier search's (a different number
 /// for each search).
+///
+/// # Errors
+/// The message of `make` when an engine cannot be made.
 #[allow(clippy::too_many_arguments)]
 pub fn solve<G: Tactics + Notation>(
     serial: u32,

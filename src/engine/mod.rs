@@ -170,13 +170,16 @@ impl Options {
 pub struct Report<M> {
     /// The score for the side to move; `None` when a limit stopped the search.
     pub score: Option<i32>,
+    /// Why the search stopped before it answered (`None`: it answered).
     pub stopped: Option<Stop>,
     /// Every move that reaches the score (filled by [`Engine::solve_detailed`] and
     /// [`Engine::solve_moves`]; with a score and `stopped`, those found before the limit).
     pub best_moves: Vec<M>,
     /// A line of perfect play to the end of the game (filled by [`Engine::solve_detailed`]).
     pub pv: Vec<M>,
+    /// Nodes searched, on every thread.
     pub nodes: u64,
+    /// Wall-clock time of the solve.
     pub elapsed: Duration,
     /// The most memory the search's own structures held (the table, or the proof-number tree).
     pub peak_bytes: usize,
@@ -191,6 +194,7 @@ pub struct Certified<G: crate::game::Game> {
     /// The weak value for the side to move (1 win, 0 draw, -1 loss) and what the df-pn search
     /// did, proofs and extraction together.
     pub report: Report<G::Move>,
+    /// One certificate for a win or a loss (the winner's strategy), two for a draw.
     pub certificates: Vec<Certificate<G>>,
 }
 
@@ -208,7 +212,10 @@ impl<G: Notation> Certified<G> {
 /// The score of one move, as [`Engine::analyze`] returns it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveScore<M> {
+    /// A legal move of the analysed position.
     pub mv: M,
+    /// The score of playing it, for the side to move in the analysed position; `None` when a
+    /// limit stopped its search.
     pub score: Option<i32>,
 }
 
@@ -243,6 +250,10 @@ pub struct Engine<G: Tactics> {
 }
 
 impl<G: Tactics> Engine<G> {
+    /// An engine for positions of `sample`'s game (any position of it), set up by `options`.
+    ///
+    /// # Panics
+    /// Where [`Engine::try_new`] returns an error.
     pub fn new(sample: &G, options: Options) -> Self {
         Self::try_new(sample, options).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -434,6 +445,7 @@ impl<G: Tactics> Engine<G> {
         self.limits = limits;
     }
 
+    /// The limits of the next calls, as [`Engine::set_limits`] left them.
     pub fn limits(&self) -> Limits {
         self.limits
     }

@@ -128,6 +128,7 @@ impl fmt::Display for Valuation {
 /// An engine's view of a position: every move with its value, best first, and a line.
 #[derive(Clone, Debug)]
 pub struct Analysis<M> {
+    /// Every legal move with its value for the side to move, best first.
     pub moves: Vec<(M, Valuation)>,
     /// The expected line of play from the position (may be empty).
     pub pv: Vec<M>,
@@ -217,6 +218,7 @@ impl<G: Tactics> Player<G> {
         })
     }
 
+    /// How strongly this engine plays.
     pub fn level(&self) -> Level {
         self.level
     }
@@ -492,8 +494,11 @@ fn merge<M: Copy + PartialEq>(exact: Analysis<M>, estimate: Analysis<M>) -> Anal
 /// How a game between two engines ended, for the first player.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// The first player won.
     FirstWins,
+    /// A draw: by the rules, by repetition, or called at the ply limit.
     Draw,
+    /// The second player won.
     SecondWins,
 }
 
@@ -533,12 +538,16 @@ pub fn play_game<G: Tactics>(
 /// Wins, draws and losses of one engine against another, and the Elo difference they show.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games the engine won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the engine lost.
     pub losses: u32,
 }
 
 impl Tally {
+    /// Games played: wins, draws and losses.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }

@@ -114,6 +114,7 @@ impl std::fmt::Debug for Database {
 /// How a build was asked to run.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
+    /// Threads that share each round's work (on each rank).
     pub threads: usize,
     /// Memory budget in bytes (cells and frontiers).
     pub mem_bytes: u64,
@@ -142,11 +143,13 @@ impl BuildOptions {
 /// How a build went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildReport {
+    /// Wins, losses, draws and the longest distance (all zero when stopped).
     pub summary: Summary,
     /// The round a resumed build started from (`None`: from the start).
     pub resumed_at: Option<u32>,
     /// Rounds run.
     pub rounds: u32,
+    /// Indices of the game's numbering, one cell each (positions and non-positions alike).
     pub cells: u64,
     /// The value of the game's start (`None` if stopped).
     pub start: Option<Value>,
@@ -258,6 +261,11 @@ fn file_error(message: String) -> Error {
 
 /// Strongly solves `game` and writes the database to `out` ([`Database::build`]); a game
 /// without a numbering is refused.
+///
+/// # Errors
+/// A message when the game has no numbering or too many positions to number, the memory
+/// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
+/// be read or written.
 pub fn build<G: Game>(
     game: &G,
     out: &Path,
@@ -270,6 +278,11 @@ pub fn build<G: Game>(
 /// [`build`] on every rank of `ranks` at once (called by each): each rank holds its share of
 /// the indices in memory (`options.mem_bytes` is each rank's budget) and saves its own state;
 /// rank 0 writes the database, the same file byte for byte as a build on one rank.
+///
+/// # Errors
+/// A message when the game has no numbering or too many positions to number, the memory
+/// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
+/// be read or written.
 pub fn build_ranked<G: Game>(
     game: &G,
     out: &Path,
@@ -413,10 +426,12 @@ impl Database {
             .map_err(|why| format!("{what} is corrupt: {why}"))
     }
 
+    /// The game the database is for ([`Game::name`]).
     pub fn game(&self) -> &str {
         &self.game
     }
 
+    /// Wins, losses, draws and the longest distance over the database's positions.
     pub fn summary(&self) -> &Summary {
         &self.summary
     }
@@ -437,6 +452,11 @@ impl Database {
     /// Strongly solves `game` and writes the database to `out`, resuming from `out.partial`
     /// if an earlier build left one: in memory when the budget allows (one rank of
     /// [`build_ranked`]), else with the cells on disk.
+    ///
+    /// # Errors
+    /// A message when the game has no numbering or too many positions to number, the memory
+    /// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
+    /// be read or written.
     pub fn build<G: Indexed>(
         game: &G,
         out: &Path,

@@ -23,13 +23,21 @@ pub trait Bits:
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
 {
+    /// The empty set.
     const ZERO: Self;
+    /// The set with only cell 0.
     const ONE: Self;
+    /// The number of cells the word holds: 64 or 128.
     const BITS: u32;
+    /// The number of cells in the set.
     fn count_ones(self) -> u32;
+    /// The lowest cell of the set (`BITS` for the empty set).
     fn trailing_zeros(self) -> u32;
+    /// Addition modulo `2^BITS`, the word read as an integer.
     fn wrapping_add(self, other: Self) -> Self;
+    /// Subtraction modulo `2^BITS`, the word read as an integer.
     fn wrapping_sub(self, other: Self) -> Self;
+    /// The same cells in a 128-bit word.
     fn to_u128(self) -> u128;
     /// Keeps the low `Self::BITS` bits.
     fn from_u128(v: u128) -> Self;
@@ -100,13 +108,14 @@ pub fn cells<B: Bits>(mut set: B) -> impl Iterator<Item = u32> {
 /// Division by a number chosen at run time, by multiplication (Lemire, Kaser & Kurz 2019,
 /// with 128 bits of fraction): quotients exact for every 64-bit numerator.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Divisor {
+pub(crate) struct Divisor {
     divisor: u64,
     /// ceil(2^128 / divisor); unused for 1.
     magic: u128,
 }
 
 impl Divisor {
+    /// Division by `divisor` (0 is taken as 1).
     pub const fn new(divisor: u64) -> Divisor {
         Divisor {
             divisor,
@@ -142,6 +151,7 @@ impl Divisor {
         (((((low & u64::MAX as u128) * d) >> 64) + (low >> 64) * d) >> 64) as u64
     }
 
+    /// The number this divides by.
     pub fn divisor(&self) -> u64 {
         self.divisor
     }

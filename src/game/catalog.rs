@@ -24,14 +24,20 @@ use std::str::FromStr;
 /// A game and its parameters, as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameSpec {
+    /// Connect Four on any board of at most 128 bits (`(height + 1) * width`), `k` in a row.
     Connect {
+        /// Columns.
         width: u32,
+        /// Cells in a column.
         height: u32,
+        /// The length of a winning line.
         k: u32,
     },
     /// PopOut, four in a row; boards of at most 64 bits (`(height + 1) * width`).
     PopOut {
+        /// Columns.
         width: u32,
+        /// Cells in a column.
         height: u32,
     },
     /// Connect Four 3D: the 4x4x4 cube with gravity.
@@ -152,10 +158,15 @@ fn parse_spec(s: &str) -> Result<GameSpec, String> {
 /// The start position of a game, one variant per game.
 #[derive(Copy, Clone, Debug)]
 pub enum AnyGame {
+    /// Connect Four, on the representation its board needs.
     Connect4(ConnectBoard),
+    /// PopOut, on the representation its board needs.
     PopOut(PopOutBoard),
+    /// Connect Four 3D: the 4x4x4 cube with gravity.
     Cube(Gravity),
+    /// Qubic: the 4x4x4 cube without gravity.
     Qubic(Qubic),
+    /// Pentago: 6x6, place then turn a quadrant.
     Pentago(Pentago),
 }
 
@@ -181,6 +192,9 @@ pub enum PopOutBoard {
 
 impl GameSpec {
     /// The start position.
+    ///
+    /// # Panics
+    /// For a spec made by hand rather than parsed, whose board [`Grid::new`] refuses.
     pub fn start(&self) -> AnyGame {
         match *self {
             GameSpec::Connect {

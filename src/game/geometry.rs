@@ -56,8 +56,11 @@ pub type Permutation = [u8; 128];
 /// `c` (a bit of `starts`) holds `c, c + step, ..., c + (len - 1) * step`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Family {
+    /// The distance in bits between consecutive cells of a line.
     pub step: u32,
+    /// The number of cells of each line.
     pub len: u32,
+    /// The first cell of every line of the family, as a cell mask.
     pub starts: u128,
 }
 
@@ -86,6 +89,11 @@ impl Geometry {
     /// A geometry from its description; checks that every line lies on the board and that every
     /// symmetry is a permutation of the board's cells that maps each line onto a line (the
     /// identity among them).
+    ///
+    /// # Errors
+    /// A message naming the first fault: a line of fewer than two cells or off the board, a
+    /// symmetry that is no permutation of the board's cells or maps a line onto no line, or no
+    /// identity among the symmetries.
     pub fn new(
         board: u128,
         mut lines: Vec<u128>,
@@ -214,6 +222,9 @@ impl Geometry {
     /// A gravity board of `width` columns and `height` rows with lines of `k` (Connect Four,
     /// PopOut), in the column-major layout with a sentinel bit on top of each column (bit
     /// `column * (height + 1) + row`); its symmetry is the left-right mirror.
+    ///
+    /// # Errors
+    /// For a board past 128 bits: `(height + 1) * width > 128`.
     pub fn grid(width: u32, height: u32, k: u32) -> Result<Geometry, String> {
         let col_bits = height + 1;
         if col_bits * width > 128 {
@@ -349,9 +360,10 @@ impl Geometry {
 /// A permutation of the cells of a 64-bit board as byte tables (`table[byte][value]` is the
 /// image of that byte's cells), so that a board maps by one look-up per byte; the board's cells
 /// lie in its first `BYTES` bytes.
-pub struct ByteTables<const BYTES: usize>([[u64; 256]; BYTES]);
+pub(crate) struct ByteTables<const BYTES: usize>([[u64; 256]; BYTES]);
 
 impl<const BYTES: usize> ByteTables<BYTES> {
+    /// The tables of the permutation `p`.
     pub fn new(p: &Permutation) -> Self {
         let mut t = [[0u64; 256]; BYTES];
         for (byte, table) in t.iter_mut().enumerate() {

@@ -33,8 +33,11 @@ use std::fmt::{self, Debug};
 /// A gravity board's size, line length and the masks derived from them, computed once.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Grid {
+    /// Columns.
     pub width: u32,
+    /// Cells in a column (the sentinel bit above them not counted).
     pub height: u32,
+    /// The length of a winning line.
     pub k: u32,
     /// Bits per column: `height + 1`.
     col_bits: u32,
@@ -64,6 +67,10 @@ impl Grid {
     pub const MAX_BITS: u32 = 128;
 
     /// Checks a size and derives its masks.
+    ///
+    /// # Errors
+    /// A message for a board without cells, a `k` outside `2..=max(width, height)`, or a board
+    /// past [`Grid::MAX_BITS`] bits (`(height + 1) * width`).
     pub fn new(width: u32, height: u32, k: u32) -> Result<Grid, String> {
         if width == 0 || height == 0 {
             return Err(format!(
@@ -154,6 +161,7 @@ impl Grid {
         Geometry::grid(self.width, self.height, self.k).expect("a grid fits 128 bits")
     }
 
+    /// The number of playable cells: `width * height`.
     pub fn cells(&self) -> u32 {
         self.width * self.height
     }
@@ -374,6 +382,7 @@ impl Grid {
 
 /// Where a board's geometry comes from.
 pub trait Shape: Copy + Eq + Debug + Send + Sync + 'static {
+    /// The board's size, line length and masks.
     fn grid(self) -> &'static Grid;
 }
 

@@ -54,7 +54,9 @@ pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
 /// One of the two players; `First` moves at ply 0.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
+    /// The player who moves first.
     First,
+    /// The player who moves second.
     Second,
 }
 
@@ -68,6 +70,7 @@ impl Player {
         }
     }
 
+    /// The other player.
     pub fn opponent(self) -> Player {
         match self {
             Player::First => Player::Second,
@@ -87,8 +90,11 @@ impl Player {
 /// Whether a position is still being played, or how it ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// The game goes on: the side to move has a legal move.
     Ongoing,
+    /// The game is over, won by this player.
     Win(Player),
+    /// The game is over, drawn.
     Draw,
 }
 
@@ -154,7 +160,9 @@ pub fn repetition_draw<G>(_: &G) -> Status {
 /// A move together with an ordering hint (higher = try earlier).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RankedMove<M> {
+    /// The move.
     pub mv: M,
+    /// Its ordering hint: higher is tried earlier.
     pub rank: i32,
 }
 
@@ -164,6 +172,7 @@ pub struct RankedMove<M> {
 /// search never undoes a move. A move may end the game in any way: a win for either player or a
 /// draw; searches read [`Game::status`] to know.
 pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
+    /// A move of the game: a column, a cell, a pop, a placement with its quadrant turn.
     type Move: Copy + Eq + Debug + Send + Sync + 'static;
     /// [`Finite`] for a [`Bounded`] game, [`Cyclic`] for a [`Repeating`] one.
     type Kind: Kind<Self>;
@@ -172,6 +181,7 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
     fn name(&self) -> String;
     /// The number of moves played so far.
     fn ply(&self) -> u32;
+    /// The player whose turn it is: by default, the one of [`Player::at_ply`].
     fn side_to_move(&self) -> Player {
         Player::at_ply(self.ply())
     }
@@ -211,6 +221,9 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
 /// How a game's moves are written and read, and its board drawn.
 pub trait Notation: Game {
     /// Parses one move and checks that it is legal in this position.
+    ///
+    /// # Errors
+    /// Why `token` is no move here: not one of the notation, or not legal in this position.
     fn parse_move(&self, token: &str) -> Result<Self::Move, String>;
     /// Writes a move in the notation [`Notation::parse_move`] reads.
     fn format_move(&self, m: Self::Move) -> String;
@@ -253,6 +266,7 @@ pub enum SafeChoice<M> {
     None,
     /// Exactly one move is safe: it is forced.
     Forced(M),
+    /// Two safe moves or more.
     Several,
 }
 
@@ -406,10 +420,13 @@ pub trait Kind<G: Game>: 'static {
 /// Code that differs by kind and needs the kind's trait ([`Bounded`] or [`Repeating`]), run by
 /// [`Kind::visit`].
 pub trait KindVisitor<G: Game> {
+    /// What the visit returns.
     type Output;
+    /// The code for a [`Bounded`] game.
     fn bounded(self) -> Self::Output
     where
         G: Bounded;
+    /// The code for a [`Repeating`] game.
     fn repeating(self) -> Self::Output
     where
         G: Repeating;
@@ -449,7 +466,9 @@ impl<G: Repeating> Kind<G> for Cyclic {
 
 /// Code that needs [`Indexed`], run by [`Game::visit_indexed`] for the games that are.
 pub trait IndexedVisitor<G: Game> {
+    /// What the visit returns.
     type Output;
+    /// The code, where the game is [`Indexed`].
     fn indexed(self) -> Self::Output
     where
         G: Indexed;
@@ -517,6 +536,10 @@ pub fn outlook_by_moves<G: Indexed>(pos: &G) -> Outlook {
 }
 
 /// Plays a move string from `start`, checking every move; returns the position and the moves.
+///
+/// # Errors
+/// A [`MoveError`] for the first move that cannot be read, is not legal, or comes after the
+/// game is over.
 pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>), MoveError> {
     let mut pos = start;
     let mut moves = Vec::new();
@@ -540,6 +563,10 @@ pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>)
 /// Reads a position: a whole board, where the game has a notation for one
 /// ([`Notation::parse_board`]), or a move string from `start`. Returns the root the moves are
 /// played from (the board, or `start`), the position and the moves.
+///
+/// # Errors
+/// As [`play_moves`] for a move string; for a board that is no position, a [`MoveError`] of
+/// index 0 saying why.
 pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::Move>), MoveError> {
     let text = text.trim();
     match start.parse_board(text) {
@@ -557,6 +584,9 @@ pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::
 /// Reads a position as the game line that reaches it: a move string from `start` (`-` and the
 /// empty string are the start itself), or a whole board where the game has a notation for one
 /// ([`Notation::parse_board`]; the line then starts there).
+///
+/// # Errors
+/// As [`read_position`].
 pub fn read_line<G: Notation>(start: G, text: &str) -> Result<GameLine<G>, MoveError> {
     let text = text.trim();
     let text = if text == "-" { "" } else { text };

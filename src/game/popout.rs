@@ -111,6 +111,7 @@ impl<B: Bits, S: Shape> PopOut<B, S> {
         }
     }
 
+    /// The board's size, line length and masks.
     #[inline(always)]
     pub fn grid(&self) -> &'static Grid {
         self.shape.grid()

@@ -12,12 +12,17 @@ use crate::game::{Game, Kind, MoveList, Status};
 pub struct Census {
     /// `by_discs[d]`: positions with `d` discs on the board.
     pub by_discs: Vec<u64>,
+    /// Positions in all.
     pub total: u64,
 }
 
 /// Counts the positions reachable from `start` within `mem_bytes` of memory (the bitset of keys
 /// takes `2^key_bits / 8` bytes, the frontier the rest); `progress(total)` is called after each
 /// layer.
+///
+/// # Errors
+/// A message when the bitset of keys or the frontier needs more than `mem_bytes`, or the bitset
+/// cannot be allocated.
 pub fn count<G: Game>(
     start: G,
     mem_bytes: usize,

@@ -26,7 +26,9 @@ const FORCED: i32 = WIN - 100_000;
 /// The answer of [`search`].
 #[derive(Clone, Debug)]
 pub struct Choice<M> {
+    /// The move the search prefers.
     pub best: M,
+    /// The position's value for its side to move.
     pub value: Value,
     /// Each move's value (best first), when all were asked for; else empty.
     pub moves: Vec<(M, Value)>,
@@ -34,6 +36,7 @@ pub struct Choice<M> {
     pub pv: Vec<M>,
     /// The depth of the last finished iteration, in plies.
     pub depth: u32,
+    /// Nodes searched, over every iteration.
     pub nodes: u64,
     /// Why the deepening stopped before the end of the game (`None`: it saw every line end).
     pub stop: Option<Stop>,

@@ -42,15 +42,18 @@ struct Node<G: Game> {
 /// What a job-level search did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JobStats {
-    /// Nodes of the DAG, and positions reached again (by another order of moves or as a mirror
-    /// image) and merged into one.
+    /// Nodes of the DAG.
     pub nodes: usize,
+    /// Positions reached again (by another order of moves or as a mirror image) and merged
+    /// into one node.
     pub merged: usize,
     /// Leaves: the possible jobs.
     pub leaves: usize,
-    /// Jobs started, started ahead (while others ran), and answered against their guess.
+    /// Jobs started.
     pub started: usize,
+    /// Of those, jobs started ahead, while the needed ones ran (speculation).
     pub speculative: usize,
+    /// Jobs that came back a loss against their guess of a win.
     pub wrong_guesses: usize,
 }
 
@@ -136,6 +139,7 @@ impl<G: Game> Jobs<G> {
         parents.iter().map(|&p| p.saturating_sub(1)).sum()
     }
 
+    /// What the search has done so far.
     pub fn stats(&self) -> &JobStats {
         &self.stats
     }

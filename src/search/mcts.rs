@@ -19,12 +19,18 @@ pub enum Estimate {
     Proven(i32),
     /// The mean playout result through the move (1 a win, 1/2 a draw, 0 a loss), after
     /// `visits` playouts.
-    Mean { mean: f64, visits: u32 },
+    Mean {
+        /// The mean result, 0 to 1.
+        mean: f64,
+        /// Playouts through the move.
+        visits: u32,
+    },
 }
 
 /// The answer of [`search`].
 #[derive(Clone, Debug)]
 pub struct Outcome<M> {
+    /// The move to play: the first of [`Outcome::moves`].
     pub best: M,
     /// The root's value if proven (for its side to move).
     pub proven: Option<i32>,

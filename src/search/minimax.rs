@@ -19,6 +19,7 @@ impl Default for Minimax {
 }
 
 impl Minimax {
+    /// A solver that knows no position yet.
     pub fn new() -> Self {
         Minimax {
             memo: HashMap::new(),

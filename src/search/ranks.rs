@@ -10,7 +10,9 @@ use std::sync::{Barrier, Condvar, Mutex};
 /// How [`Ranks::reduce`] combines the ranks' values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Reduce {
+    /// The sum over the ranks.
     Sum,
+    /// The maximum over the ranks.
     Max,
 }
 
@@ -82,6 +84,9 @@ pub struct Local<'a> {
 
 impl Local<'_> {
     /// Runs `job` on `size` ranks, each a thread, and returns their results in rank order.
+    ///
+    /// # Panics
+    /// If `job` panics on a rank.
     pub fn run<T: Send>(size: usize, job: impl Fn(&Local) -> T + Sync) -> Vec<T> {
         let hub = Hub {
             size,

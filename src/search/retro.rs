@@ -101,11 +101,26 @@ pub(crate) fn decode(byte: u8) -> Option<Value> {
 #[derive(Copy, Clone, Debug)]
 pub enum Progress {
     /// Setting the counters: `done` of `total` indices.
-    Init { done: u64, total: u64 },
+    Init {
+        /// Indices set so far.
+        done: u64,
+        /// Indices in all.
+        total: u64,
+    },
     /// Round `round` (the distance it decides) finished with `decided` positions decided in all.
-    Round { round: u32, decided: u64 },
+    Round {
+        /// The round just finished: the distance to the end it decides.
+        round: u32,
+        /// Positions decided so far, over every round.
+        decided: u64,
+    },
     /// Writing the database: `done` of `total` indices.
-    Write { done: u64, total: u64 },
+    Write {
+        /// Indices written so far.
+        done: u64,
+        /// Indices in all.
+        total: u64,
+    },
 }
 
 /// What one round of a build exchanged between ranks, and where their time went.
@@ -304,6 +319,9 @@ impl<G: Indexed> Lookup<G> for Solution {
 
 /// Solves every position of `game` in memory (no saving, no resuming): for tests and small
 /// boards.
+///
+/// # Errors
+/// A message when the game has too many positions to number, or its cells cannot be allocated.
 pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(Solution, Summary), String> {
     let quiet = |_: Progress| {};
     let mut state = State::new(game, threads, &quiet)?;

@@ -7,6 +7,7 @@
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
+    /// The next number of the sequence, uniform over every `u64`.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;

@@ -71,13 +71,16 @@ pub enum Bound {
     Lower = 1,
     /// The true value is at most the stored one.
     Upper = 2,
+    /// The stored value is the true value.
     Exact = 3,
 }
 
 /// A table hit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The stored score, for the side to move.
     pub value: i32,
+    /// What the stored score says of the true one.
     pub bound: Bound,
     /// The code of the best or refuting move, when known.
     pub best: Option<u16>,
@@ -147,11 +150,17 @@ pub struct Table {
 impl Table {
     /// A table of at most `mb` MiB for keys of `key_bits` bits; `mb = 0` gives a table that
     /// stores nothing.
+    ///
+    /// # Panics
+    /// Where [`Table::try_new`] returns an error.
     pub fn new(mb: usize, scheme: Scheme, key_bits: u32) -> Table {
         Self::try_new(mb, scheme, key_bits).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Like [`Table::new`], but a table the machine cannot hold is an error, not an abort.
+    ///
+    /// # Errors
+    /// A message when a table of `mb` MiB cannot be allocated.
     pub fn try_new(mb: usize, scheme: Scheme, key_bits: u32) -> Result<Table, String> {
         let ways = if scheme == Scheme::TwoBig { 2 } else { 1 };
         let too_big = || format!("cannot allocate a transposition table of {mb} MiB");
@@ -210,6 +219,9 @@ impl Table {
     /// Writes every slot (little-endian words), adding them to `crc`. Searches may run
     /// meanwhile: each entry written is one that was in the table (a wide slot that a writer
     /// holds is written empty), and any mix of entries is a valid table.
+    ///
+    /// # Errors
+    /// The first error of `out`.
     pub fn save(&self, out: &mut dyn Write, crc: &mut crc32fast::Hasher) -> io::Result<()> {
         const CHUNK: usize = 1 << 16;
         let mut bytes = Vec::with_capacity(CHUNK * 8);
@@ -237,6 +249,9 @@ impl Table {
 
     /// Fills the table from what [`Table::save`] wrote for a table of the same geometry,
     /// adding the bytes to `crc`; call it while no search runs.
+    ///
+    /// # Errors
+    /// The first error of `input`, an end of input before the table is full among them.
     pub fn restore(&self, input: &mut dyn Read, crc: &mut crc32fast::Hasher) -> io::Result<()> {
         let mut bytes = vec![0u8; 1 << 19];
         self.restored.store(true, Ordering::Relaxed);

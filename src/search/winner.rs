@@ -36,6 +36,7 @@ pub struct Handicap {
 }
 
 impl Handicap {
+    /// Whether neither restriction applies: the real game.
     pub fn is_none(&self) -> bool {
         self.max_plies.is_none() && self.backward_moves.is_none()
     }
@@ -69,6 +70,9 @@ pub struct WinSearch<G: Repeating + Tactics> {
 
 impl<G: Repeating + Tactics> WinSearch<G> {
     /// A search with a table of `tt_mb` MiB, under the repetition rule `repetition`.
+    ///
+    /// # Errors
+    /// A message when the table cannot be allocated.
     pub fn try_new(
         sample: &G,
         tt_mb: usize,
@@ -94,10 +98,12 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         })
     }
 
+    /// Nodes searched since the last [`WinSearch::reset`].
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
+    /// Memory held by the transposition table, in bytes.
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
     }
@@ -108,11 +114,13 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         self.max_depth = plies.min(MAX_DEPTH);
     }
 
+    /// The limits of the next questions, their clock started now.
     pub fn set_limits(&mut self, limits: Limits) {
         self.clock = Clock::new(limits);
         self.stopped = None;
     }
 
+    /// Forgets the table, the history heuristic and the node count.
     pub fn reset(&mut self) {
         self.table.clear(&mut self.log);
         self.history = [[0; MAX_MOVES]; 2];
@@ -121,6 +129,9 @@ impl<G: Repeating + Tactics> WinSearch<G> {
 
     /// Whether `attacker` wins from the end of `line` under `handicap` (a draw is no), the
     /// positions before it counting for repetitions.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn wins(
         &mut self,
         line: &GameLine<G>,
@@ -145,6 +156,9 @@ impl<G: Repeating + Tactics> WinSearch<G> {
 
     /// The weak value for the side to move at the end of `line` (1 win, 0 draw, -1 loss),
     /// without handicaps.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn value(&mut self, line: &GameLine<G>) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
         if self.wins(line, me, Handicap::default())? {
@@ -159,6 +173,9 @@ impl<G: Repeating + Tactics> WinSearch<G> {
     /// The fewest plies (from the end of `line`) in which `winner` can force a win, searching
     /// win-by-ply limits of `ply + 1, + 3, …` up to `most` plies; `None` if none is within
     /// reach.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn distance(
         &mut self,
         line: &GameLine<G>,

@@ -892,7 +892,9 @@ fn settle_rows<const N: usize, const SECOND_PLACES: bool, const BMI2: bool>(
 /// loss).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MidAnswer {
+    /// The root's value for its side to move.
     pub value: i32,
+    /// Every legal move of the root with its value for the root's side to move.
     pub moves: Vec<(u16, i32)>,
     /// The fillings settled (a filling stands for its 256 rotation states): the solver's nodes.
     pub nodes: u64,
@@ -1111,6 +1113,10 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
 /// counts fillings, checked between levels; the clock and the interrupt flag within them);
 /// `progress(done, total)` counts the fillings settled. A budget smaller than
 /// [`bytes_needed`] is refused at once ([`Stop::MemoryNeeded`]).
+///
+/// # Errors
+/// The [`Stop`] that ended the solve: [`Stop::MemoryNeeded`] for a budget below
+/// [`bytes_needed`] or a buffer that cannot be allocated, else a limit.
 ///
 /// # Panics
 /// If the game is over at `root`.

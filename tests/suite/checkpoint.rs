@@ -91,6 +91,22 @@ fn ctrl_c_stops_a_two_thread_solve_which_then_resumes() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the inarow binary runs");
+    // Once the child catches SIGINT (its handler is in: a loaded machine may take a while to
+    // get there), and its search is under way, Ctrl-C.
+    let catches_sigint = || {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
+        status
+            .ok()
+            .and_then(|s| {
+                let mask = s.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+                u64::from_str_radix(mask.trim(), 16).ok()
+            })
+            .is_some_and(|mask| mask >> (libc::SIGINT - 1) & 1 == 1)
+    };
+    let began = std::time::Instant::now();
+    while !catches_sigint() && began.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     std::thread::sleep(Duration::from_millis(400));
     // SAFETY: sending a signal to our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };

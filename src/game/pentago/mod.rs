@@ -214,7 +214,11 @@ impl Pentago {
     }
 
     /// A position from its stones (first player's, second's) and whether its rotation is
-    /// pending; the side to move follows from the counts. Errors name what is impossible.
+    /// pending; the side to move follows from the counts.
+    ///
+    /// # Errors
+    /// A message naming what is impossible: two stones on one cell, a stone off the board, or
+    /// counts of stones that no game reaches with this `pending`.
     pub fn from_stones(stones: [u64; 2], pending: bool) -> Result<Self, String> {
         if stones[0] & stones[1] != 0 || (stones[0] | stones[1]) & !BOARD != 0 {
             return Err("two stones on one cell, or a cell off the board".to_string());

@@ -56,9 +56,11 @@ impl fmt::Display for Driver {
 /// Every technique of the solver, each switchable so they can be compared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
+    /// How the root's score is found from null-window or full-window searches.
     pub driver: Driver,
     /// Table size in MiB; 0 = no table.
     pub tt_mb: usize,
+    /// How the table chooses which entry of a bucket to replace.
     pub scheme: Scheme,
     /// Key the table by the smallest key over the symmetries.
     pub symmetry: bool,

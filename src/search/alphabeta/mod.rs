@@ -40,7 +40,9 @@ pub trait Oracle: Send + Sync {
 /// The table and the root drivers' test results, which searches share and which outlive them.
 #[derive(Clone)]
 pub struct SearchState {
+    /// The transposition table: a bound on the score of every position stored.
     pub table: Arc<Table>,
+    /// The results of the root drivers' null-window tests.
     pub tests: Arc<Tests>,
 }
 
@@ -90,11 +92,17 @@ const STACK_PER_PLY: usize = 24 << 10;
 
 impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// A solver for positions shaped like `sample` (whose key size sets the table layout).
+    ///
+    /// # Panics
+    /// Where [`AlphaBeta::try_new`] returns an error.
     pub fn new(sample: &G, config: Config) -> Self {
         Self::try_new(sample, config).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Like [`AlphaBeta::new`], but a table the machine cannot hold is an error.
+    ///
+    /// # Errors
+    /// A message when the table of `config.tt_mb` MiB cannot be allocated.
     pub fn try_new(sample: &G, config: Config) -> Result<Self, String> {
         let table = Arc::new(Table::try_new(
             config.tt_mb,
@@ -133,6 +141,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         Ok(main)
     }
 
+    /// The techniques and table size the solver was made with.
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -165,6 +174,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
     }
 
+    /// Memory held by the transposition table, in bytes.
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
     }
@@ -219,6 +229,9 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     }
 
     /// The exact score of `pos` (or, when `weak`, its sign: -1 loss, 0 draw, 1 win).
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn solve(&mut self, pos: &G, weak: bool) -> Result<i32, Stop> {
         self.set_root(pos);
         self.race(|worker| worker.solve_alone(pos, weak))
@@ -226,6 +239,9 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
 
     /// Whether the value of `pos` is at most `bound` (any position, even one that is over or
     /// has an immediate win).
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn value_at_most(&mut self, pos: &G, bound: i32) -> Result<bool, Stop> {
         self.set_root(pos);
         self.race(|worker| worker.value_at_most_alone(pos, bound))

@@ -66,6 +66,7 @@ impl Tests {
         tests.insert((key, test), result);
     }
 
+    /// Forgets every result.
     pub fn clear(&self) {
         self.0.lock().expect("tests lock").clear();
     }

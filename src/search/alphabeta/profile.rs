@@ -25,6 +25,7 @@ macro_rules! ply_counts {
 }
 
 ply_counts!(
+    /// Nodes visited.
     nodes,
     /// Answered by the oracle (an opening book).
     known,
@@ -32,7 +33,9 @@ ply_counts!(
     forced,
     /// Settled by the plies left and the game's strategy bounds.
     bound_cuts,
+    /// Table look-ups.
     table_probes,
+    /// Look-ups that found an entry for the position.
     table_hits,
     /// Settled by the table's entry.
     table_cuts,
@@ -54,12 +57,14 @@ ply_counts!(
     beta_cuts,
     /// ...by the first child searched.
     first_move_cuts,
+    /// Children searched, over every node that searched.
     children_searched,
 );
 
 /// Counts by ply (from the empty board).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
+    /// `plies[p]`: what the nodes at ply `p` did.
     pub plies: Vec<PlyCounts>,
 }
 
@@ -72,6 +77,7 @@ impl Profile {
         &mut self.plies[ply]
     }
 
+    /// Adds `other`'s counts to these, ply by ply.
     pub fn merge(&mut self, other: &Profile) {
         for (ply, counts) in other.plies.iter().enumerate() {
             self.at(ply).add(counts);

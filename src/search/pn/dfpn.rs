@@ -176,16 +176,25 @@ impl<G: Tactics> DfPn<G> {
     /// A search with a table of about `mem_bytes` bytes (32 bytes an entry, at least one
     /// bucket), stopping at `limits` (counted from now, over every later `prove`, until
     /// [`DfPn::set_limits`]).
+    ///
+    /// # Panics
+    /// Where [`DfPn::try_new`] returns an error.
     pub fn new(mem_bytes: usize, limits: Limits) -> Self {
         Self::try_new(mem_bytes, limits).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Like [`DfPn::new`], but a table the machine cannot hold is an error.
+    ///
+    /// # Errors
+    /// A message when the table cannot be allocated.
     pub fn try_new(mem_bytes: usize, limits: Limits) -> Result<Self, String> {
         Self::try_with_entries(mem_bytes / size_of::<Entry>(), limits)
     }
 
     /// A search with a table of about `entries` entries (rounded down to whole buckets).
+    ///
+    /// # Panics
+    /// When the table cannot be allocated.
     pub fn with_entries(entries: usize, limits: Limits) -> Self {
         Self::try_with_entries(entries, limits).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -322,6 +331,9 @@ impl<G: Tactics> DfPn<G> {
     /// table holds for `pos` itself: for proof extraction where the table kept a solved position
     /// but lost its solved children. Best-first among the children, so that the moves that fail
     /// cost no full disproof each; afterwards the table holds the child that settled it.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     pub fn search_below(&mut self, pos: &G, attacker: Player, goal: Goal) -> Result<Verdict, Stop> {
         let started = Instant::now();
         self.begin(Question::new(attacker, goal), &[]);

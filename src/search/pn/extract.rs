@@ -55,6 +55,9 @@ pub fn prover_of<G: Tactics>(root: &G, goal: Goal, verdict: Verdict) -> (Player,
 
 /// Extracts the certificate of a finished proof: `goal` got `verdict` for the side to move at
 /// `root` (see [`prover_of`]).
+///
+/// # Errors
+/// As [`extract_proof`].
 pub fn extract_for_verdict<G: Tactics>(
     solver: &mut DfPn<G>,
     root: &G,
@@ -68,6 +71,10 @@ pub fn extract_for_verdict<G: Tactics>(
 /// Extracts a strategy by which `prover` reaches `goal` from `root`, using `solver` (its
 /// table, and further proofs where the table does not know) to choose the prover's moves, and
 /// its repetition rule. The solver's limits apply.
+///
+/// # Errors
+/// [`ExtractError::Stopped`] when the solver stops at a limit; [`ExtractError::NotProven`] when
+/// no strategy exists.
 pub fn extract_proof<G: Tactics>(
     solver: &mut DfPn<G>,
     root: &G,

@@ -42,8 +42,11 @@ pub enum Verdict {
 /// The result of one proof attempt, as one value: proven, disproven, or unknown and why.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// [`Verdict::Proven`].
     Proven,
+    /// [`Verdict::Disproven`].
     Disproven,
+    /// Neither: the search stopped first, for this reason.
     Unknown(Stop),
 }
 
@@ -78,9 +81,15 @@ pub trait Prover<G: Game>: Send {
 
     /// The answer to `question` at the end of `line`, whose earlier positions count for the
     /// repetition rule.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop>;
 
     /// Whether `attacker` can reach `goal` at the end of `line`.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     fn prove_for(
         &mut self,
         line: &GameLine<G>,
@@ -98,6 +107,9 @@ pub trait Prover<G: Game>: Send {
     fn clear(&mut self) {}
 
     /// Whether the side to move in `pos` can reach `goal`.
+    ///
+    /// # Errors
+    /// The [`Stop`] that ended the search before it answered.
     fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, Stop> {
         self.prove_for(&GameLine::new(*pos), pos.side_to_move(), goal)
     }
@@ -105,6 +117,9 @@ pub trait Prover<G: Game>: Send {
 
 /// The weak value of a position (1 win, 0 draw, -1 loss for the side to move) from at most two
 /// proofs: Win, and if it is disproven, NotLose.
+///
+/// # Errors
+/// The [`Stop`] of a proof that ended before it answered.
 pub fn weak_value(mut prove: impl FnMut(Goal) -> Result<Verdict, Stop>) -> Result<i32, Stop> {
     match prove(Goal::Win)? {
         Verdict::Proven => Ok(1),
