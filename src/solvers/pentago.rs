@@ -28,12 +28,12 @@
 //! one buffer.
 //!
 //! # The layout of a level
-//! A level is a table ([`Level`]): a row for each set of cells of the first side (colex rank
+//! A level is a table (`Level`): a row for each set of cells of the first side (colex rank
 //! among the frame's cells), a column for each set of the second side among the cells the
 //! first leaves (colex rank of their positions there). Rows are settled in turn, a row's
 //! columns in order, and written in place, so the writes stream. A column's children sit at
 //! the same columns in every row, so they come from one small table per level
-//! ([`children_by_column`]): where the second side places, all the children of a row lie in
+//! (`children_by_column`): where the second side places, all the children of a row lie in
 //! one row of the level below (a few kilobytes, read from the cache); where the first side
 //! places, in one row for each empty cell, each row read from left to right. The first side's
 //! fives are looked up once a row; the second side's by the rank of its cells, which grows
