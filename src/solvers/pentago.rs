@@ -924,19 +924,14 @@ fn buffer_len(empty: usize) -> u64 {
 
 /// The bytes the solver holds at most for a root with `empty` empty cells, keeping `bits` bits
 /// a state (one sweep a bit, or both in one): the buffer of two adjacent levels, the fives
-/// tables (every one built, with `keep_tables`, else those of one level) and the children of
-/// the levels' columns.
-fn bytes_for(empty: usize, bits: u64, keep_tables: bool) -> u64 {
+/// tables of one level (each is dropped after the last level that reads it) and the children
+/// of the levels' columns.
+fn bytes_for(empty: usize, bits: u64) -> u64 {
     let entry = size_of::<[Half; 2]>() as u64;
-    let sizes = |k: usize| choose(empty, k.div_ceil(2)) + choose(empty, k / 2);
-    let tables = if keep_tables {
-        (0..=empty.div_ceil(2))
-            .map(|a| choose(empty, a))
-            .sum::<u64>()
-            + (0..=empty / 2).map(|b| choose(empty, b)).sum::<u64>()
-    } else {
-        (0..=empty).map(sizes).max().unwrap_or(0)
-    };
+    let tables = (0..=empty)
+        .map(|k| choose(empty, k.div_ceil(2)) + choose(empty, k / 2))
+        .max()
+        .unwrap_or(0);
     let children: u64 = (0..empty)
         .map(|k| Level::new(empty, k).cols() * (empty - k) as u64)
         .sum();
@@ -945,10 +940,9 @@ fn bytes_for(empty: usize, bits: u64, keep_tables: bool) -> u64 {
         + children * size_of::<Child>() as u64
 }
 
-/// The least memory the solver needs for a root with `empty` empty cells: one sweep a bit, each
-/// fives table built for the levels that read it.
+/// The least memory the solver needs for a root with `empty` empty cells: one sweep a bit.
 pub fn bytes_needed(empty: usize) -> u64 {
-    bytes_for(empty, 1, false)
+    bytes_for(empty, 1)
 }
 
 /// The rotation state `r` with quadrant `q` turned once more.
@@ -979,11 +973,14 @@ struct Top {
     level1: Vec<Half>,
 }
 
-/// The buffer of two adjacent levels for a frame of `m` cells, `N` bits a state.
+/// The buffer of two adjacent levels for a frame of `m` cells, `N` bits a state, on ordinary
+/// pages: the levels are read and written in streams, so huge pages save no page walks, and
+/// asking for them made the kernel compact memory at the first touch (0.3-1.4 s of system
+/// time at 18 stones, against 0.25 s without).
 fn buffer<const N: usize>(m: usize) -> Result<Vec<[Half; N]>, Stop> {
     let width = buffer_len(m) as usize;
-    crate::memory::zeroed_huge(width)
-        .ok_or_else(|| Stop::MemoryNeeded(bytes_for(m, N as u64, false).div_ceil(1 << 20)))
+    crate::memory::zeroed(width)
+        .ok_or_else(|| Stop::MemoryNeeded(bytes_for(m, N as u64).div_ceil(1 << 20)))
 }
 
 /// One solve: the frame, its limits, the fives tables (built as the levels need them, kept for
@@ -997,9 +994,6 @@ struct Run<'p, P: FnMut(u64, u64)> {
     second_tables: Vec<Option<FiveTable>>,
     /// The children of each level's columns, by `k` (built as the levels need them).
     children: Vec<Option<Vec<Child>>>,
-    /// Whether the fives tables are kept for the next sweep, or each dropped after the last
-    /// level that reads it (and built again if a sweep follows).
-    keep_tables: bool,
     done: u64,
     total: u64,
     progress: &'p mut P,
@@ -1084,14 +1078,14 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
                 });
             }
             self.done += N as u64 * level.len();
-            if !self.keep_tables {
-                // The last level each table serves: the first side's `a` cells at level
-                // `2a - 1`, the second side's `b` at level `2b`.
-                if k % 2 == 1 {
-                    self.first_tables[k.div_ceil(2)] = None;
-                } else {
-                    self.second_tables[k / 2] = None;
-                }
+            // Each fives table is dropped after the last level that reads it (the first
+            // side's `a` cells at level `2a - 1`, the second side's `b` at level `2b`), and
+            // built again if a sweep follows: that costs too little to measure, and the
+            // solver then holds the tables of one level at a time.
+            if k % 2 == 1 {
+                self.first_tables[k.div_ceil(2)] = None;
+            } else {
+                self.second_tables[k / 2] = None;
             }
             if stopped.load(Ordering::Relaxed) {
                 return Err(self.limits.stop(0).unwrap_or(Stop::Time));
@@ -1161,26 +1155,22 @@ pub fn solve(
         first_tables: (0..=m).map(|_| None).collect(),
         second_tables: (0..=m).map(|_| None).collect(),
         children: (0..=m).map(|_| None).collect(),
-        keep_tables: false,
         done: 0,
         total: 2 * (0..=m).map(|k| Level::new(m, k).len()).sum::<u64>(),
         progress: &mut progress,
     };
     let total = run.total;
-    // The budget chooses the mode. Both bits in one sweep where it allows twice the buffer
-    // (each filling's children are then read once, not twice; each fives table serves one
-    // sweep, so it is dropped after its levels); else one sweep for each, keeping the fives
-    // tables for the second sweep where they fit.
-    let (bytes, [win, not_lose]) = if bytes_for(m, 2, false) <= mem_bytes {
+    // The budget chooses the mode: both bits in one sweep where it allows twice the buffer
+    // (each filling's children are then read once, not twice); else one sweep for each.
+    let (bytes, [win, not_lose]) = if bytes_for(m, 2) <= mem_bytes {
         let tops = run.sweep([Sweep::Win, Sweep::NotLose], &mut buffer::<2>(m)?)?;
-        (bytes_for(m, 2, false), tops)
+        (bytes_for(m, 2), tops)
     } else {
-        run.keep_tables = bytes_for(m, 1, true) <= mem_bytes;
         // One buffer for both sweeps: new pages would be zeroed again.
         let mut buffer = buffer::<1>(m)?;
         let [win] = run.sweep([Sweep::Win], &mut buffer)?;
         let [not_lose] = run.sweep([Sweep::NotLose], &mut buffer)?;
-        (bytes_for(m, 1, run.keep_tables), [win, not_lose])
+        (bytes_for(m, 1), [win, not_lose])
     };
     let fives = Fives::get();
     let mine = stones_of(placer);
