@@ -2,13 +2,15 @@
 //! position, compares, and prints one summary line per file:
 //! `FILE n=1000 correct=1000 mean_us=8.7 mean_nodes=51.3 max_us=225`.
 //! Without files it runs the built-in suite and adds its node total: `signature N`; with
-//! `--suite full` the long checks, one `PASS`/`FAIL`/`SKIP` line each.
+//! `--suite full` the long checks, one `PASS`/`FAIL`/`SKIP` line each; with `--suite pentago`
+//! Pentago's stone-count table, one line a count of stones.
 
 use super::args::SolverArgs;
 use super::io::{Outcome, progress_bar};
 use clap::{Args, ValueEnum};
 use inarow::engine::bench::{
     BUILTIN_SUITE, Verdict, bench_text, pentago_analysis, run_analysis, run_builtin, run_full,
+    run_pentago,
 };
 use inarow::engine::{Engine, Options};
 use inarow::game::{Notation, Tactics, one_line};
@@ -27,6 +29,11 @@ enum Suite {
     /// exact, position by position along self-play games (Connect Four, PopOut), and Pentago's
     /// analysis from 18 stones against one midgame solve.
     Analysis,
+    /// Pentago's stone-count table: positions of 18, 19, 20 and 22 stones from Irving's games
+    /// solved by the midgame solver within --mem-mb on --threads threads, one line a count with
+    /// the median CPU and wall seconds of a position, the memory a solve held and the
+    /// process's peak resident memory.
+    Pentago,
 }
 
 #[derive(Args)]
@@ -54,6 +61,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
             Suite::Builtin => builtin(&options),
             Suite::Full => full(&args.data, options.config.threads),
             Suite::Analysis => analysis(&options),
+            Suite::Pentago => pentago(&options),
         };
     }
     with_game!(args.solver.game.start()?, start => {
@@ -136,6 +144,17 @@ fn analysis(options: &Options) -> Result<Outcome, String> {
         analyse / solve
     );
     Ok(Outcome::Done)
+}
+
+/// The Pentago stone-count table: one line a count, then whether every value was right.
+fn pentago(options: &Options) -> Result<Outcome, String> {
+    let mem = (options.mem_mb as u64).saturating_mul(1 << 20);
+    let rows = run_pentago(mem, options.config.threads.max(1), |row| println!("{row}"))?;
+    Ok(if rows.iter().all(|r| r.correct == r.n) {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
 }
 
 /// The full suite: one `PASS`/`FAIL`/`SKIP` line per check, then a total.

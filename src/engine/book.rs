@@ -138,7 +138,7 @@ impl Book {
     }
 
     /// The book that ships with inarow for `game` (a [`Game::name`]), if there is one: every
-    /// Connect Four 7x6 position up to 4 plies ([`BUILTIN`]).
+    /// Connect Four 7x6 position up to 6 plies ([`BUILTIN`]).
     pub fn builtin(game: &str) -> Option<Arc<Book>> {
         static LOADED: OnceLock<Vec<Arc<Book>>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {

@@ -189,16 +189,10 @@ impl Table {
             scheme,
             restored: AtomicBool::new(false),
         };
-        table.prefault();
+        // Not touched here: the allocator hands out lazily mapped zero pages, so a table takes
+        // memory only as searches reach its parts, and none where another solver (Pentago's
+        // midgame solver) answers every position.
         Ok(table)
-    }
-
-    /// Touches every page once, so that searches do not pay for page faults as they first
-    /// reach each part of the table (the allocator hands out lazily mapped zero pages).
-    fn prefault(&self) {
-        for page in self.storage[self.base..].chunks(512) {
-            page[0].store(0, Ordering::Relaxed);
-        }
     }
 
     /// Memory held by the table, in bytes.

@@ -25,12 +25,24 @@
 //! The mover's value is then the union of its children's, overridden where a five already ends
 //! the game. The fives of each player's stones are looked up by the rank of the set of frame
 //! cells they fill (`FiveTable`). Only two levels are in memory at once, at the two ends of
-//! one buffer; each is numbered by ranking cell subsets, so a child is found by arithmetic.
+//! one buffer.
+//!
+//! # The layout of a level
+//! A level is a table (`Level`): a row for each set of cells of the first side (colex rank
+//! among the frame's cells), a column for each set of the second side among the cells the
+//! first leaves (colex rank of their positions there). Rows are settled in turn, a row's
+//! columns in order, and written in place, so the writes stream. A column's children sit at
+//! the same columns in every row, so they come from one small table per level
+//! (`children_by_column`): where the second side places, all the children of a row lie in
+//! one row of the level below (a few kilobytes, read from the cache); where the first side
+//! places, in one row for each empty cell, each row read from left to right. The first side's
+//! fives are looked up once a row; the second side's by the rank of its cells, which grows
+//! along the row. A filling's work is a few table reads, one 16-byte read for each child,
+//! and the turns as shifts of the 128-bit set in a vector register.
 
 use crate::game::pentago::{BOARD, QUADRANT, ROTATION_ONLY, base, gather, lines, turn};
 use crate::game::{Game, MoveList, Pentago, Player, Status};
 use crate::limits::{Started, Stop, count_nodes};
-use arrayvec::ArrayVec;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -201,6 +213,7 @@ const fn field_mask(shift: u32, values: u32) -> u128 {
 
 /// `y[i] = x[i'] | x[i'']`, where `i'` and `i''` are `i` with the two-bit field at `SHIFT` one
 /// up and one down (mod 4).
+#[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline(always)]
 fn either_way<const SHIFT: u32>(x: Half) -> Half {
     let step = 1u32 << SHIFT;
@@ -212,7 +225,9 @@ fn either_way<const SHIFT: u32>(x: Half) -> Half {
 }
 
 /// The states (of the other parity) from which one of the eight turns leads into `x`: what
-/// the side that turns reaches with its best turn, if `x` is where it would be happy.
+/// the side that turns reaches with its best turn, if `x` is where it would be happy (the
+/// reference for [`Lanes::any_turn`]).
+#[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline(always)]
 fn any_turn(x: Half) -> Half {
     // A quarter turn of quadrant 0 flips the low bit of its count, so either way it reaches
@@ -221,6 +236,208 @@ fn any_turn(x: Half) -> Half {
     const LOW: u128 = field_mask(0, 0b0101);
     let q0 = x & LOW | (x >> 1) & LOW;
     (q0 | q0 << 1) | either_way::<1>(x) | either_way::<3>(x) | either_way::<5>(x)
+}
+
+/// A [`Half`] in a vector register where the processor has them (SSE2, every x86-64), so that
+/// its operations are single instructions; else the integer itself.
+#[derive(Copy, Clone)]
+struct Lanes(Wide);
+
+#[cfg(target_arch = "x86_64")]
+type Wide = std::arch::x86_64::__m128i;
+#[cfg(not(target_arch = "x86_64"))]
+type Wide = Half;
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes {
+    #[inline(always)]
+    fn of(h: Half) -> Lanes {
+        // SAFETY: both are 16 bytes of plain bits.
+        Lanes(unsafe { std::mem::transmute::<Half, Wide>(h) })
+    }
+
+    #[inline(always)]
+    fn get(self) -> Half {
+        // SAFETY: both are 16 bytes of plain bits.
+        unsafe { std::mem::transmute::<Wide, Half>(self.0) }
+    }
+
+    #[inline(always)]
+    fn or(self, o: Lanes) -> Lanes {
+        use std::arch::x86_64::_mm_or_si128;
+        // SAFETY: SSE2 is part of x86-64.
+        Lanes(unsafe { _mm_or_si128(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn and(self, o: Lanes) -> Lanes {
+        use std::arch::x86_64::_mm_and_si128;
+        // SAFETY: SSE2 is part of x86-64.
+        Lanes(unsafe { _mm_and_si128(self.0, o.0) })
+    }
+
+    /// `self & !o`.
+    #[inline(always)]
+    fn and_not(self, o: Lanes) -> Lanes {
+        use std::arch::x86_64::_mm_andnot_si128;
+        // SAFETY: SSE2 is part of x86-64.
+        Lanes(unsafe { _mm_andnot_si128(o.0, self.0) })
+    }
+
+    #[inline(always)]
+    fn not(self) -> Lanes {
+        use std::arch::x86_64::{_mm_set1_epi32, _mm_xor_si128};
+        // SAFETY: SSE2 is part of x86-64.
+        Lanes(unsafe { _mm_xor_si128(self.0, _mm_set1_epi32(-1)) })
+    }
+
+    /// [`any_turn`] with lane operations: each quadrant's turns move bits within a byte
+    /// (quadrants 0 and 1), within a 32-bit word (2) or between the words (3). With `FAST`
+    /// (only inside [`bits::settle_fast`], compiled for AVX2), byte shuffles: quadrants 0 and 1
+    /// act on each byte alone, by a map that takes unions to unions, so a table for each half
+    /// byte gives it; quadrants 2 and 3 move whole bytes.
+    #[inline(always)]
+    fn any_turn<const FAST: bool>(self) -> Lanes {
+        use std::arch::x86_64::*;
+        let x = self.0;
+        if FAST {
+            const fn table(shift: u32) -> u128 {
+                let mut t = 0u128;
+                let mut n = 0;
+                while n < 16 {
+                    t |= (byte_turns(n << shift) as u128) << (8 * n);
+                    n += 1;
+                }
+                t
+            }
+            /// Byte `j` of each 32-bit word from byte `j + step` (mod 4).
+            const fn rotation(step: u32) -> u128 {
+                let mut t = 0u128;
+                let mut j = 0;
+                while j < 16 {
+                    t |= ((j & !3 | (j + step) & 3) as u128) << (8 * j);
+                    j += 1;
+                }
+                t
+            }
+            let v = |m: u128| Lanes::of(m).0;
+            // SAFETY: `FAST` is set only in code compiled for AVX2 (which has SSSE3's byte
+            // shuffle), run after checking that the processor has it.
+            return unsafe {
+                let nibbles = _mm_set1_epi8(0x0f);
+                let low = _mm_shuffle_epi8(v(const { table(0) }), _mm_and_si128(x, nibbles));
+                let high = _mm_shuffle_epi8(
+                    v(const { table(4) }),
+                    _mm_and_si128(_mm_srli_epi16::<4>(x), nibbles),
+                );
+                let q2 = _mm_or_si128(
+                    _mm_shuffle_epi8(x, v(const { rotation(1) })),
+                    _mm_shuffle_epi8(x, v(const { rotation(3) })),
+                );
+                let q3 = _mm_or_si128(
+                    _mm_shuffle_epi32::<0b00_11_10_01>(x),
+                    _mm_shuffle_epi32::<0b10_01_00_11>(x),
+                );
+                Lanes(_mm_or_si128(_mm_or_si128(low, high), _mm_or_si128(q2, q3)))
+            };
+        }
+        let mask = |m: u128| Lanes::of(m).0;
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            // Quadrant 0: both values of bit 0.
+            let q0 = _mm_and_si128(
+                _mm_or_si128(x, _mm_srli_epi64::<1>(x)),
+                mask(const { field_mask(0, 0b0101) }),
+            );
+            let q0 = _mm_or_si128(q0, _mm_slli_epi64::<1>(q0));
+            // Quadrant 1: the two-bit fields at bit 1 of each byte, rotated both ways.
+            let q1 = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_and_si128(
+                        _mm_srli_epi16::<2>(x),
+                        mask(const { field_mask(1, 0b0111) }),
+                    ),
+                    _mm_and_si128(
+                        _mm_slli_epi16::<6>(x),
+                        mask(const { field_mask(1, 0b1000) }),
+                    ),
+                ),
+                _mm_or_si128(
+                    _mm_and_si128(
+                        _mm_slli_epi16::<2>(x),
+                        mask(const { field_mask(1, 0b1110) }),
+                    ),
+                    _mm_and_si128(
+                        _mm_srli_epi16::<6>(x),
+                        mask(const { field_mask(1, 0b0001) }),
+                    ),
+                ),
+            );
+            // Quadrant 2: the bytes of each 32-bit word, rotated both ways.
+            let q2 = _mm_or_si128(
+                _mm_or_si128(_mm_srli_epi32::<8>(x), _mm_slli_epi32::<24>(x)),
+                _mm_or_si128(_mm_slli_epi32::<8>(x), _mm_srli_epi32::<24>(x)),
+            );
+            // Quadrant 3: the 32-bit words, rotated both ways.
+            let q3 = _mm_or_si128(
+                _mm_shuffle_epi32::<0b00_11_10_01>(x),
+                _mm_shuffle_epi32::<0b10_01_00_11>(x),
+            );
+            Lanes(_mm_or_si128(_mm_or_si128(q0, q1), _mm_or_si128(q2, q3)))
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Lanes {
+    #[inline(always)]
+    fn of(h: Half) -> Lanes {
+        Lanes(h)
+    }
+    #[inline(always)]
+    fn get(self) -> Half {
+        self.0
+    }
+    #[inline(always)]
+    fn or(self, o: Lanes) -> Lanes {
+        Lanes(self.0 | o.0)
+    }
+    #[inline(always)]
+    fn and(self, o: Lanes) -> Lanes {
+        Lanes(self.0 & o.0)
+    }
+    #[inline(always)]
+    fn and_not(self, o: Lanes) -> Lanes {
+        Lanes(self.0 & !o.0)
+    }
+    #[inline(always)]
+    fn not(self) -> Lanes {
+        Lanes(!self.0)
+    }
+    #[inline(always)]
+    fn any_turn<const FAST: bool>(self) -> Lanes {
+        Lanes(any_turn(self.0))
+    }
+}
+
+/// The turns of quadrants 0 and 1 on one byte of a [`Half`] (its bits are the states with
+/// the same counts of quadrants 2 and 3): bit `i` gets bit `i` with bit 0 either way (quadrant
+/// 0) and bits `i` with the count in bits 1-2 one up and one down (quadrant 1).
+const fn byte_turns(x: u32) -> u8 {
+    let mut y = 0;
+    let mut i = 0;
+    while i < 8 {
+        let from = [i & 6, i | 1, i & 1 | (i + 2) & 6, i & 1 | (i + 6) & 6];
+        let mut f = 0;
+        while f < 4 {
+            if x >> from[f] & 1 == 1 {
+                y |= 1 << i;
+            }
+            f += 1;
+        }
+        i += 1;
+    }
+    y
 }
 
 /// Binomial coefficients up to 40 (0 where `k > n`).
@@ -303,16 +520,20 @@ fn unrank(mut r: u64, k: usize, n: usize) -> u64 {
 }
 
 /// The next set of as many elements in colex order (the next larger number with as many bits:
-/// Gosper's hack); `set` is not empty.
+/// Gosper's hack, with a shift for the division); the empty set stays empty.
 #[inline(always)]
 fn next_set(set: u64) -> u64 {
+    if set == 0 {
+        return 0;
+    }
     let low = set & set.wrapping_neg();
     let ripple = set + low;
-    (((ripple ^ set) >> 2) / low) | ripple
+    (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple
 }
 
 /// The members of `within` at the positions `set` (the lowest set bit of `within` is
 /// position 0).
+#[inline]
 fn members(set: u64, within: u64) -> u64 {
     let mut out = 0;
     let mut w = within;
@@ -328,13 +549,16 @@ fn members(set: u64, within: u64) -> u64 {
     out
 }
 
-/// The fillings of one level: `k` of the frame's `m` cells, `a` of them the level-0 mover's.
-/// A filling's index is the rank of its set of frame cells times `choose(k, a)`, plus the rank
-/// of the level-0 mover's cells as positions among them.
+/// The fillings of one level: `k` of the frame's `m` cells, `a = ceil(k / 2)` of them the
+/// level-0 mover's (the first side) and `b = floor(k / 2)` the other side's. They form a table:
+/// a row for each set of cells of the first side (its colex rank among the frame's cells), a
+/// column for each set of the second side among the `m - a` cells the first side leaves (the
+/// colex rank of their positions there).
 #[derive(Copy, Clone)]
 struct Level {
     k: usize,
     a: usize,
+    b: usize,
     m: usize,
 }
 
@@ -343,39 +567,84 @@ impl Level {
         Level {
             k,
             a: k.div_ceil(2),
+            b: k / 2,
             m,
         }
     }
 
-    fn len(&self) -> u64 {
-        choose(self.m, self.k) * choose(self.k, self.a)
+    fn rows(&self) -> u64 {
+        choose(self.m, self.a)
     }
 
-    /// The patterns of the level-0 mover's cells for each set of cells.
-    fn per_set(&self) -> u64 {
-        choose(self.k, self.a)
+    fn cols(&self) -> u64 {
+        choose(self.m.saturating_sub(self.a), self.b)
     }
+
+    fn len(&self) -> u64 {
+        self.rows() * self.cols()
+    }
+}
+
+/// A child of a filling: its column in the level below, and the position of its cell among
+/// the cells the first side leaves (where the first side places, the child's row follows from
+/// it).
+#[derive(Copy, Clone, Default)]
+struct Child {
+    col: u32,
+    at: u32,
+}
+
+/// The children of every column of `level`: for column `t`, the `m - k` children at
+/// `t * (m - k)..`, by increasing cell. A column's children are the same in every row: where
+/// the first side places (`k` even) the second side's cells lose the position of the new
+/// stone, where the second side places they gain it.
+fn children_by_column(level: Level, ranks: &Ranks) -> Vec<Child> {
+    let Level { k, a, b, m } = level;
+    if k == m {
+        return Vec::new();
+    }
+    let child = Level::new(m, k + 1);
+    assert!(child.cols() <= u32::MAX as u64, "columns beyond 32 bits");
+    let width = m - a;
+    let mut out = Vec::with_capacity(level.cols() as usize * (m - k));
+    let mut set = (1u64 << b) - 1;
+    for _ in 0..level.cols() {
+        for j in (0..width).filter(|&j| set >> j & 1 == 0) {
+            let below = set & ((1 << j) - 1);
+            let cells = if k.is_multiple_of(2) {
+                below | (set >> (j + 1)) << j
+            } else {
+                set | 1 << j
+            };
+            out.push(Child {
+                col: ranks.rank(cells) as u32,
+                at: j as u32,
+            });
+        }
+        set = next_set(set);
+    }
+    out
 }
 
 /// The fives of one player's stones over the fillings of `size` frame cells, by the rank of
 /// the set of cells, in both parities.
 struct FiveTable {
-    by_rank: Vec<[Half; 2]>,
+    /// `by_parity[p][rank]`: the states of parity `p` in which the stones make five.
+    by_parity: [Vec<Half>; 2],
 }
 
 impl FiveTable {
     fn new(fives: &Fives, frame: &Frame, stones: u64, size: usize) -> FiveTable {
         let count = choose(frame.m, size) as usize;
-        let mut by_rank = Vec::with_capacity(count);
+        let mut by_parity = [Vec::with_capacity(count), Vec::with_capacity(count)];
         let mut set = (1u64 << size) - 1;
         for _ in 0..count {
             let all = fives.of(stones | members(set, frame.cells));
-            by_rank.push([pack(&all, 0), pack(&all, 1)]);
-            if set != 0 {
-                set = next_set(set);
-            }
+            by_parity[0].push(pack(&all, 0));
+            by_parity[1].push(pack(&all, 1));
+            set = next_set(set);
         }
-        FiveTable { by_rank }
+        FiveTable { by_parity }
     }
 }
 
@@ -403,6 +672,8 @@ struct LevelWork<'a, const N: usize> {
     /// The fives of the level-0 mover's and of the other side's stones at this level.
     fives_first: &'a FiveTable,
     fives_second: &'a FiveTable,
+    /// The children of each column ([`children_by_column`]).
+    children: &'a [Child],
     /// The turn parity of the level's states.
     parity: usize,
     /// For each bit a filling keeps, all ones where the side to move's bit is "wins" (a tie
@@ -413,95 +684,139 @@ struct LevelWork<'a, const N: usize> {
     start: [Half; N],
 }
 
-/// One set of filled frame cells, with, for each empty frame cell, where its children are.
-struct Block {
-    /// The filled frame cells (frame positions) in increasing order.
-    elements: ArrayVec<u8, 40>,
-    /// For each empty frame cell: how many filled cells are below it, and the index of the
-    /// first child filling with it added.
-    children: ArrayVec<(u32, u64), 40>,
-}
-
-impl Block {
-    fn new<const N: usize>(filled: u64, work: &LevelWork<N>) -> Block {
-        let Level { k, m, .. } = work.level;
-        let child = Level::new(m, k + 1);
-        let elements = (0..m as u8).filter(|&e| filled >> e & 1 == 1).collect();
-        let children = if k == m {
-            ArrayVec::new()
-        } else {
-            (0..m)
-                .filter(|&p| filled >> p & 1 == 0)
-                .map(|p| {
-                    let below = (filled & ((1 << p) - 1)).count_ones();
-                    let set = work.ranks.rank(filled | 1 << p);
-                    (below, set * child.per_set())
-                })
-                .collect()
-        };
-        Block { elements, children }
+/// Settles the rows of `work.level` from `first_row` on into `out` (whole rows), from `next`,
+/// the level below; `keep`, when given, gets the mover's own values (before the parent's
+/// turn). Stops early, leaving `stopped` set, once the deadline has passed or the interrupt
+/// flag is set.
+fn settle<const N: usize>(
+    work: &LevelWork<N>,
+    first_row: u64,
+    out: &mut [[Half; N]],
+    keep: Option<&mut [[Half; N]]>,
+    next: &[[Half; N]],
+    limits: &Started,
+    stopped: &AtomicBool,
+) {
+    let second_places = work.level.k % 2 == 1;
+    #[cfg(target_arch = "x86_64")]
+    if bits::fast() {
+        // SAFETY: the processor has the features these versions are compiled for (checked).
+        unsafe {
+            if second_places {
+                bits::settle_fast::<N, true>(work, first_row, out, keep, next, limits, stopped);
+            } else {
+                bits::settle_fast::<N, false>(work, first_row, out, keep, next, limits, stopped);
+            }
+        }
+        return;
+    }
+    if second_places {
+        settle_rows::<N, true, false>(work, first_row, out, keep, next, limits, stopped);
+    } else {
+        settle_rows::<N, false, false>(work, first_row, out, keep, next, limits, stopped);
     }
 }
 
-/// Settles `out`, the fillings of `work.level` from index `start` on, from `next`, the level
-/// below; `keep`, when given, gets the mover's own values (before the parent's turn). Stops
-/// early, leaving `stopped` set, once the deadline has passed or the interrupt flag is set.
-fn settle<const N: usize>(
+/// The kernel compiled for processors with fast bit deposit (BMI2), popcount and AVX2.
+#[cfg(target_arch = "x86_64")]
+mod bits {
+    use super::*;
+
+    /// Whether the processor has BMI2, POPCNT and AVX2, with a fast bit deposit (not the
+    /// microcoded one of AMD's families before 0x19).
+    pub(super) fn fast() -> bool {
+        static FAST: OnceLock<bool> = OnceLock::new();
+        *FAST.get_or_init(|| {
+            use std::arch::x86_64::__cpuid;
+            let has = is_x86_feature_detected!("bmi2")
+                && is_x86_feature_detected!("popcnt")
+                && is_x86_feature_detected!("avx2");
+            let vendor = __cpuid(0);
+            let amd =
+                (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+            let info = __cpuid(1).eax;
+            let family = (info >> 8 & 0xf)
+                + if info >> 8 & 0xf == 0xf {
+                    info >> 20 & 0xff
+                } else {
+                    0
+                };
+            has && !(amd && family < 0x19)
+        })
+    }
+
+    /// [`Lanes::any_turn`] as [`settle_fast`] compiles it.
+    #[cfg(test)]
+    #[target_feature(enable = "bmi1,bmi2,popcnt,lzcnt,avx2")]
+    pub(super) fn any_turn_fast(x: Half) -> Half {
+        Lanes::of(x).any_turn::<true>().get()
+    }
+
+    #[target_feature(enable = "bmi1,bmi2,popcnt,lzcnt,avx2")]
+    pub(super) fn settle_fast<const N: usize, const SECOND_PLACES: bool>(
+        work: &LevelWork<N>,
+        first_row: u64,
+        out: &mut [[Half; N]],
+        keep: Option<&mut [[Half; N]]>,
+        next: &[[Half; N]],
+        limits: &Started,
+        stopped: &AtomicBool,
+    ) {
+        settle_rows::<N, SECOND_PLACES, true>(work, first_row, out, keep, next, limits, stopped);
+    }
+}
+
+/// The cells of `mask` at the positions `x` (bit deposit), with BMI2's instruction when
+/// `BMI2` (only inside [`bits::settle_fast`]).
+#[inline(always)]
+fn deposit<const BMI2: bool>(x: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if BMI2 {
+        // SAFETY: instantiated with BMI2 only in a function compiled for it, called after
+        // checking that the processor has it.
+        return unsafe { std::arch::x86_64::_pdep_u64(x, mask) };
+    }
+    members(x, mask)
+}
+
+/// [`settle`] for one kind of level: `SECOND_PLACES` when its mover is the second side (odd
+/// `k`: the children of a row are in the same row of the level below), else the first (the
+/// children of a row are in one row for each empty cell).
+#[inline(always)]
+fn settle_rows<const N: usize, const SECOND_PLACES: bool, const BMI2: bool>(
     work: &LevelWork<N>,
-    start: u64,
+    first_row: u64,
     out: &mut [[Half; N]],
     mut keep: Option<&mut [[Half; N]]>,
     next: &[[Half; N]],
     limits: &Started,
     stopped: &AtomicBool,
 ) {
-    let Level { k, a, .. } = work.level;
-    let per_set = work.level.per_set();
-    let first_moves = k.is_multiple_of(2);
-    let mut filled = unrank(start / per_set, k, work.level.m);
-    let mut mine = unrank(start % per_set, a, k);
-    let mut block = Block::new(filled, work);
-    // The children of a filling: the mover's stone on each empty frame cell. Their loads are
-    // started one filling ahead of their reads: the level below is far larger than the caches,
-    // and reading it is most of the time.
-    let children = |block: &Block, mine: u64, at: &mut ArrayVec<usize, 40>| {
-        at.clear();
-        for &(below, base) in &block.children {
-            let low = mine & ((1 << below) - 1);
-            let child = low | (mine ^ low) << 1 | (first_moves as u64) << below;
-            let index = (base + work.ranks.rank(child)) as usize;
-            prefetch(&next[index]);
-            at.push(index);
-        }
-    };
-    // The children of this filling and of the next, alternately.
-    let mut at: [ArrayVec<usize, 40>; 2] = [ArrayVec::new(), ArrayVec::new()];
-    children(&block, mine, &mut at[0]);
-    // Where the fives of each side's stones are in their tables (fetched one filling ahead
-    // too): fives already on the board end the game before any placement.
-    let fives_of = |block: &Block, filled: u64, mine: u64| {
-        let mut first_cells = 0;
-        let mut rest = mine;
-        while rest != 0 {
-            first_cells |= 1 << block.elements[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-        }
-        let at = [
-            work.ranks.rank(first_cells) as usize,
-            work.ranks.rank(filled ^ first_cells) as usize,
-        ];
-        prefetch(&work.fives_first.by_rank[at[0]][0]);
-        prefetch(&work.fives_second.by_rank[at[1]][0]);
-        at
-    };
-    let mut five_at = fives_of(&block, filled, mine);
-    let len = out.len();
-    for (i, slot) in out.iter_mut().enumerate() {
-        if i % 4096 == 0 {
-            if i > 0 {
-                // What the progress display counts.
-                count_nodes(4096 * N as u64);
-            }
+    let Level { k, a, b, m } = work.level;
+    let cols = work.level.cols() as usize;
+    let child_cols = Level::new(m, k + 1).cols();
+    let per = m - k;
+    let frame = (1u64 << m) - 1;
+    let ranks = work.ranks;
+    let p = work.parity;
+    let start: [Lanes; N] = work.start.map(Lanes::of);
+    let tie_loses: [Lanes; N] = work.tie_loses.map(Lanes::of);
+    let [now_first, before_first] = [
+        &work.fives_first.by_parity[p],
+        &work.fives_first.by_parity[p ^ 1],
+    ];
+    let [now_second, before_second] = [
+        &work.fives_second.by_parity[p],
+        &work.fives_second.by_parity[p ^ 1],
+    ];
+    let mut row_cells = unrank(first_row, a, m);
+    let mut unchecked = 0;
+    for (r, out_row) in out.chunks_exact_mut(cols).enumerate() {
+        unchecked += cols;
+        if unchecked >= 4096 {
+            // What the progress display counts.
+            count_nodes((unchecked * N) as u64);
+            unchecked = 0;
             // The node limit is checked between levels: here, the clock and the flag.
             if limits.stop(0).is_some() {
                 stopped.store(true, Ordering::Relaxed);
@@ -510,61 +825,67 @@ fn settle<const N: usize>(
                 return;
             }
         }
-        let (filled_first, filled_second) = (
-            work.fives_first.by_rank[five_at[0]],
-            work.fives_second.by_rank[five_at[1]],
-        );
-        // The next filling: the next pattern of the mover's cells, or the next set of cells.
-        if i + 1 < len {
-            let next_mine = if mine == 0 { 0 } else { next_set(mine) };
-            if next_mine == 0 || next_mine >> k != 0 {
-                mine = (1 << a) - 1;
-                filled = next_set(filled);
-                block = Block::new(filled, work);
-            } else {
-                mine = next_mine;
-            }
-        }
-        let (this, ahead) = (i & 1, (i + 1) & 1);
-        children(&block, mine, &mut at[ahead]);
-        five_at = fives_of(&block, filled, mine);
-        let mut us = work.start;
-        for &index in &at[this] {
-            let child = &next[index];
-            for c in 0..N {
-                us[c] |= child[c];
-            }
-        }
-        let (mover, placer) = if first_moves {
-            (filled_first, filled_second)
+        let row = first_row + r as u64;
+        let free = frame & !row_cells;
+        let first = [now_first[row as usize], before_first[row as usize]].map(Lanes::of);
+        // Where each child's row starts in the level below.
+        let mut bases = [0u64; 64];
+        if SECOND_PLACES {
+            bases[0] = row * child_cols;
         } else {
-            (filled_second, filled_first)
-        };
-        let p = work.parity;
-        let ended = mover[p] | placer[p];
-        for (us, tie_loses) in us.iter_mut().zip(work.tie_loses) {
-            // Fives for both: a win only where the bit means "does not lose".
-            *us = *us & !ended | mover[p] & !(placer[p] & tie_loses);
+            for (j, base) in bases.iter_mut().enumerate().take(m - a) {
+                let cell = deposit::<BMI2>(1 << j, free);
+                *base = ranks.rank(row_cells | cell) * child_cols;
+            }
         }
-        if let Some(keep) = keep.as_deref_mut() {
-            keep[i] = us;
+        let mut set = (1u64 << b) - 1;
+        for (t, slot) in out_row.iter_mut().enumerate() {
+            let at = ranks.rank(deposit::<BMI2>(set, free)) as usize;
+            let second = [now_second[at], before_second[at]].map(Lanes::of);
+            set = next_set(set);
+            let mut us = start;
+            for child in &work.children[t * per..(t + 1) * per] {
+                let base = if SECOND_PLACES {
+                    bases[0]
+                } else {
+                    debug_assert!((child.at as usize) < m - a);
+                    // SAFETY: `at` is a position among the `m - a` cells the first side leaves.
+                    unsafe { *bases.get_unchecked(child.at as usize) }
+                };
+                let index = (base + child.col as u64) as usize;
+                debug_assert!(index < next.len());
+                // SAFETY: the child's row and column are within the level below, which `next`
+                // holds whole.
+                let values = unsafe { next.get_unchecked(index) };
+                for c in 0..N {
+                    us[c] = us[c].or(Lanes::of(values[c]));
+                }
+            }
+            let (mover, placer) = if SECOND_PLACES {
+                (second, first)
+            } else {
+                (first, second)
+            };
+            let [mover_now, _] = mover;
+            let [placer_now, placer_before] = placer;
+            let ended = mover_now.or(placer_now);
+            for c in 0..N {
+                // Fives for both: a win only where the bit means "does not lose".
+                us[c] = us[c]
+                    .and_not(ended)
+                    .or(mover_now.and_not(placer_now.and(tie_loses[c])));
+            }
+            if let Some(keep) = keep.as_deref_mut() {
+                keep[r * cols + t] = us.map(Lanes::get);
+            }
+            // As the placer sees it before its turn: a five by placing wins at once.
+            for c in 0..N {
+                slot[c] = us[c].not().any_turn::<BMI2>().or(placer_before).get();
+            }
         }
-        // As the placer sees it before its turn: a five by placing wins at once.
-        for (slot, us) in slot.iter_mut().zip(us) {
-            *slot = any_turn(!us) | placer[p ^ 1];
-        }
+        row_cells = next_set(row_cells);
     }
-}
-
-/// Starts loading `v` into the cache.
-#[inline(always)]
-fn prefetch<T>(v: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; the address is a reference's.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(v as *const T as *const i8);
-    }
+    count_nodes((unchecked * N) as u64);
 }
 
 /// The answer for a root: its value for the side to move and each move's (1 win, 0 draw, -1
@@ -577,6 +898,9 @@ pub struct MidAnswer {
     pub moves: Vec<(u16, i32)>,
     /// The fillings settled (a filling stands for its 256 rotation states): the solver's nodes.
     pub nodes: u64,
+    /// The most memory the solve held at once, in bytes: the buffer of two levels, the fives
+    /// tables and the children of the columns (what the budget chose).
+    pub bytes: u64,
 }
 
 /// The fewest empty cells for which the midgame solver beats forward alpha-beta (0.05 s at 10,
@@ -598,14 +922,25 @@ fn buffer_len(empty: usize) -> u64 {
         .unwrap_or(1)
 }
 
-/// The bytes the solver needs for a root with `empty` empty cells, keeping `bits` bits a state
-/// (one sweep a bit, or both in one): the buffer of two adjacent levels, and the fives tables.
+/// The bytes the solver holds at most for a root with `empty` empty cells, keeping `bits` bits
+/// a state (one sweep a bit, or both in one): the buffer of two adjacent levels, the fives
+/// tables of one level (each is dropped after the last level that reads it) and the children
+/// of the levels' columns.
 fn bytes_for(empty: usize, bits: u64) -> u64 {
+    let entry = size_of::<[Half; 2]>() as u64;
+    let tables = (0..=empty)
+        .map(|k| choose(empty, k.div_ceil(2)) + choose(empty, k / 2))
+        .max()
+        .unwrap_or(0);
+    let children: u64 = (0..empty)
+        .map(|k| Level::new(empty, k).cols() * (empty - k) as u64)
+        .sum();
     bits * buffer_len(empty) * size_of::<Half>() as u64
-        + 2 * (1u64 << empty) * size_of::<[Half; 2]>() as u64
+        + tables * entry
+        + children * size_of::<Child>() as u64
 }
 
-/// The least memory the solver needs for a root with `empty` empty cells (one sweep a bit).
+/// The least memory the solver needs for a root with `empty` empty cells: one sweep a bit.
 pub fn bytes_needed(empty: usize) -> u64 {
     bytes_for(empty, 1)
 }
@@ -638,10 +973,13 @@ struct Top {
     level1: Vec<Half>,
 }
 
-/// The buffer of two adjacent levels for a frame of `m` cells, `N` bits a state.
+/// The buffer of two adjacent levels for a frame of `m` cells, `N` bits a state, on ordinary
+/// pages: the levels are read and written in streams, so huge pages save no page walks, and
+/// asking for them made the kernel compact memory at the first touch (0.3-1.4 s of system
+/// time at 18 stones, against 0.25 s without).
 fn buffer<const N: usize>(m: usize) -> Result<Vec<[Half; N]>, Stop> {
     let width = buffer_len(m) as usize;
-    crate::memory::zeroed_huge(width)
+    crate::memory::zeroed(width)
         .ok_or_else(|| Stop::MemoryNeeded(bytes_for(m, N as u64).div_ceil(1 << 20)))
 }
 
@@ -654,6 +992,8 @@ struct Run<'p, P: FnMut(u64, u64)> {
     limits: Started,
     first_tables: Vec<Option<FiveTable>>,
     second_tables: Vec<Option<FiveTable>>,
+    /// The children of each level's columns, by `k` (built as the levels need them).
+    children: Vec<Option<Vec<Child>>>,
     done: u64,
     total: u64,
     progress: &'p mut P,
@@ -678,17 +1018,19 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
         let stopped = AtomicBool::new(false);
         for k in (0..=m).rev() {
             let level = Level::new(m, k);
-            let (a, b) = (level.a, k - level.a);
+            let (a, b) = (level.a, level.b);
             let frame = &self.frame;
             let first_table = self.first_tables[a]
                 .get_or_insert_with(|| FiveTable::new(fives, frame, frame.first, a));
             let second_table = self.second_tables[b]
                 .get_or_insert_with(|| FiveTable::new(fives, frame, frame.second, b));
+            let children = self.children[k].get_or_insert_with(|| children_by_column(level, ranks));
             let work = LevelWork {
                 level,
                 ranks,
                 fives_first: first_table,
                 fives_second: second_table,
+                children,
                 // Every turn is a quarter turn: the states of level k have k turns' parity
                 // (one more after a pending root's turn).
                 parity: (k + self.pending) & 1,
@@ -724,16 +1066,27 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
                 };
                 settle(&work, 0, out, Some(keep), next, limits, &stopped);
             } else {
-                let chunk = len.div_ceil(self.threads.max(1)).max(1);
+                // Whole rows to each thread.
+                let rows = level.rows().div_ceil(self.threads.max(1) as u64).max(1);
+                let chunk = rows as usize * level.cols() as usize;
                 std::thread::scope(|s| {
                     for (c, part) in out.chunks_mut(chunk).enumerate() {
                         let (work, stopped) = (&work, &stopped);
-                        let start = (c * chunk) as u64;
-                        s.spawn(move || settle(work, start, part, None, next, limits, stopped));
+                        let first_row = c as u64 * rows;
+                        s.spawn(move || settle(work, first_row, part, None, next, limits, stopped));
                     }
                 });
             }
             self.done += N as u64 * level.len();
+            // Each fives table is dropped after the last level that reads it (the first
+            // side's `a` cells at level `2a - 1`, the second side's `b` at level `2b`), and
+            // built again if a sweep follows: that costs too little to measure, and the
+            // solver then holds the tables of one level at a time.
+            if k % 2 == 1 {
+                self.first_tables[k.div_ceil(2)] = None;
+            } else {
+                self.second_tables[k / 2] = None;
+            }
             if stopped.load(Ordering::Relaxed) {
                 return Err(self.limits.stop(0).unwrap_or(Stop::Time));
             }
@@ -801,21 +1154,23 @@ pub fn solve(
         limits,
         first_tables: (0..=m).map(|_| None).collect(),
         second_tables: (0..=m).map(|_| None).collect(),
+        children: (0..=m).map(|_| None).collect(),
         done: 0,
         total: 2 * (0..=m).map(|k| Level::new(m, k).len()).sum::<u64>(),
         progress: &mut progress,
     };
     let total = run.total;
-    // Both bits in one sweep where the budget allows twice the buffer (each filling's children
-    // are then found once, not twice); else one sweep for each.
-    let [win, not_lose] = if bytes_for(m, 2) <= mem_bytes {
-        run.sweep([Sweep::Win, Sweep::NotLose], &mut buffer::<2>(m)?)?
+    // The budget chooses the mode: both bits in one sweep where it allows twice the buffer
+    // (each filling's children are then read once, not twice); else one sweep for each.
+    let (bytes, [win, not_lose]) = if bytes_for(m, 2) <= mem_bytes {
+        let tops = run.sweep([Sweep::Win, Sweep::NotLose], &mut buffer::<2>(m)?)?;
+        (bytes_for(m, 2), tops)
     } else {
         // One buffer for both sweeps: new pages would be zeroed again.
         let mut buffer = buffer::<1>(m)?;
         let [win] = run.sweep([Sweep::Win], &mut buffer)?;
         let [not_lose] = run.sweep([Sweep::NotLose], &mut buffer)?;
-        [win, not_lose]
+        (bytes_for(m, 1), [win, not_lose])
     };
     let fives = Fives::get();
     let mine = stones_of(placer);
@@ -854,6 +1209,7 @@ pub fn solve(
         value,
         moves,
         nodes: total,
+        bytes,
     })
 }
 
@@ -923,6 +1279,20 @@ mod tests {
                     });
                     assert_eq!(half_has(y, r), reaches, "{x:x} {r}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_turn_as_the_integer_does() {
+        let mut seed = 23u64;
+        for _ in 0..1000 {
+            let x = (random(&mut seed) as u128) << 64 | random(&mut seed) as u128;
+            assert_eq!(Lanes::of(x).any_turn::<false>().get(), any_turn(x), "{x:x}");
+            #[cfg(target_arch = "x86_64")]
+            if bits::fast() {
+                // SAFETY: the processor has what the fast version needs (checked).
+                assert_eq!(unsafe { bits::any_turn_fast(x) }, any_turn(x), "{x:x}");
             }
         }
     }

@@ -287,18 +287,19 @@ test("Pentago: place then turn; cells show their best turn, the arrows every tur
 });
 
 test("a new position aborts the old position's search", async () => {
-  // 7x6 after 4444: not exact within the first caps, so a longer search is under way.
-  await page.goto(`${base}/?game=connect4&moves=4444&mode=friend`);
+  // A 7x6 position of ply 6, past the built-in book: not exact within the first caps, so a
+  // longer search is under way.
+  await page.goto(`${base}/?game=connect4&moves=525536&mode=friend`);
   await page.waitForSelector('#board[data-values="estimate"]', { state: "attached", timeout: 20_000 });
   assert.match(await text("#summary"), /^Estimate after [\d.]+ s: (Red is better|Yellow is better|even|Red has at least a draw)\.$/);
   assert.ok(await page.$$eval("#board .chip.est", (c) => c.length) > 0);
   const aborted = page.waitForEvent("requestfailed", {
-    predicate: (r) => r.url().includes("/api/analyze") && r.url().includes("moves=4444&"),
+    predicate: (r) => r.url().includes("/api/analyze") && r.url().includes("moves=525536&"),
     timeout: 10_000,
   });
   await page.keyboard.press("1");
   assert.match((await aborted).failure().errorText, /ABORTED/);
-  await page.waitForFunction(() => new URL(location.href).searchParams.get("moves") === "44441");
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("moves") === "5255361");
 });
 
 test("values off: no chips, no analysis asked", async () => {

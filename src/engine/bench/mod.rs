@@ -490,3 +490,154 @@ fn popout_board(spec: &str, expected: i32) -> Check {
         Err(e) => check(&name, false, e.to_string()),
     }
 }
+
+/// The Pentago stone-count table (`inarow bench --suite pentago`): positions of Irving's games
+/// (`shared/data/pentago/irving_game_values.tsv`, none waiting for its turn), by stones, each
+/// with its name and value for the side to move. The counts are in the order they run: least
+/// memory first, so that the process's peak after each is that count's.
+pub const PENTAGO_STONES: [(u32, &[(&str, i32)]); 4] = [
+    (
+        22,
+        &[
+            ("2435059866445547608", 0),
+            ("3313261793782807696", 0),
+            ("3313244167237011544", 1),
+            ("4135433025101237646", 1),
+            ("505531725440627070", 1),
+        ],
+    ),
+    (
+        20,
+        &[
+            ("3313261793879196326", 0),
+            ("4078856103986397862", 1),
+            ("5362399624332772006", 1),
+            ("434318556332821902", 1),
+            ("94296784466358654", 1),
+        ],
+    ),
+    (
+        19,
+        &[
+            ("3313243007595250342", 0),
+            ("4078854944345227942", 0),
+            ("434318556331651454", -1),
+            ("94296784960631166", 1),
+            ("3313242079979307686", 1),
+        ],
+    ),
+    (18, &[("274440791932540184", 1)]),
+];
+
+/// One stone count of [`PENTAGO_STONES`]: medians of the CPU and wall time a position took,
+/// the most memory a solve held, and the process's peak resident memory once the count is
+/// done.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoneRow {
+    /// Stones on the boards.
+    pub stones: u32,
+    /// Positions solved.
+    pub n: usize,
+    /// Positions whose value was the expected one.
+    pub correct: usize,
+    /// Median CPU seconds of a position (every thread's, user and system).
+    pub cpu_s: f64,
+    /// Median wall seconds of a position.
+    pub wall_s: f64,
+    /// The most bytes a solve of the count held ([`crate::solvers::pentago::MidAnswer::bytes`]).
+    pub solve_bytes: u64,
+    /// The process's peak resident memory so far, in bytes (0 where the system does not say).
+    pub peak_rss: u64,
+}
+
+impl std::fmt::Display for StoneRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "pentago stones={} n={} correct={} cpu_s={:.3} wall_s={:.3} solve_mib={:.1} \
+             peak_rss_mib={:.1}",
+            self.stones,
+            self.n,
+            self.correct,
+            self.cpu_s,
+            self.wall_s,
+            self.solve_bytes as f64 / (1 << 20) as f64,
+            self.peak_rss as f64 / (1 << 20) as f64
+        )
+    }
+}
+
+/// The CPU seconds the process has used (user and system, every thread) and its peak resident
+/// bytes; zeros where the system does not say.
+fn process_usage() -> (f64, u64) {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage fills the struct it is given; all-zero bytes are a valid rusage.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: a valid pointer to a rusage.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
+            let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+            // Linux gives the peak in KiB.
+            return (
+                seconds(u.ru_utime) + seconds(u.ru_stime),
+                u.ru_maxrss as u64 * 1024,
+            );
+        }
+    }
+    (0.0, 0)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// Runs the Pentago stone-count table: every position of [`PENTAGO_STONES`] solved by the
+/// midgame solver within `mem_bytes` on `threads` threads, its value checked; `on_row` is told
+/// of each count as it ends.
+///
+/// # Errors
+/// A position the solver refuses (a budget below what it needs) or a malformed name.
+pub fn run_pentago(
+    mem_bytes: u64,
+    threads: usize,
+    mut on_row: impl FnMut(&StoneRow),
+) -> Result<Vec<StoneRow>, String> {
+    use crate::solvers::pentago;
+    let start = Pentago::new();
+    let mut rows = Vec::new();
+    for (stones, positions) in PENTAGO_STONES {
+        let (mut cpu, mut wall) = (Vec::new(), Vec::new());
+        let (mut correct, mut solve_bytes) = (0, 0);
+        for &(name, value) in positions {
+            let pos = match start.parse_board(name) {
+                Some(Ok(pos)) => pos,
+                _ => return Err(format!("bad Pentago board {name}")),
+            };
+            let (cpu0, _) = process_usage();
+            let began = Instant::now();
+            let answer = pentago::solve(&pos, mem_bytes, threads, Default::default(), |_, _| {})
+                .map_err(|stop| format!("{name}: {stop}"))?;
+            wall.push(began.elapsed().as_secs_f64());
+            cpu.push(process_usage().0 - cpu0);
+            correct += usize::from(answer.value == value);
+            solve_bytes = solve_bytes.max(answer.bytes);
+        }
+        let row = StoneRow {
+            stones,
+            n: positions.len(),
+            correct,
+            cpu_s: median(cpu),
+            wall_s: median(wall),
+            solve_bytes,
+            peak_rss: process_usage().1,
+        };
+        on_row(&row);
+        rows.push(row);
+    }
+    Ok(rows)
+}
