@@ -9,8 +9,8 @@ use super::args::SolverArgs;
 use super::io::{Outcome, progress_bar};
 use clap::{Args, ValueEnum};
 use inarow::engine::bench::{
-    BUILTIN_SUITE, Verdict, bench_text, pentago_analysis, run_analysis, run_builtin, run_full,
-    run_pentago,
+    BUILTIN_SUITE, Verdict, bench_text, pentago_analysis, run_analysis, run_builtin,
+    run_conversions, run_full, run_pentago,
 };
 use inarow::engine::{Engine, Options};
 use inarow::game::{Notation, Tactics, one_line};
@@ -34,6 +34,10 @@ enum Suite {
     /// the median CPU and wall seconds of a position, the memory a solve held and the
     /// process's peak resident memory.
     Pentago,
+    /// The engine's play: from won 7x6 positions of plies 6 to 8 the default engine, at about a
+    /// second a move, plays the winning side against perfect replies; one line a game, and
+    /// whether it won them all.
+    Convert,
 }
 
 #[derive(Args)]
@@ -62,6 +66,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
             Suite::Full => full(&args.data, options.config.threads),
             Suite::Analysis => analysis(&options),
             Suite::Pentago => pentago(&options),
+            Suite::Convert => convert(),
         };
     }
     with_game!(args.solver.game.start()?, start => {
@@ -151,6 +156,18 @@ fn pentago(options: &Options) -> Result<Outcome, String> {
     let mem = (options.mem_mb as u64).saturating_mul(1 << 20);
     let rows = run_pentago(mem, options.config.threads.max(1), |row| println!("{row}"))?;
     Ok(if rows.iter().all(|r| r.correct == r.n) {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
+}
+
+/// The conversion games: one line a game, then how many were won.
+fn convert() -> Result<Outcome, String> {
+    let games = run_conversions(|game| println!("{game}")).map_err(|e| e.to_string())?;
+    let won = games.iter().filter(|g| g.won).count();
+    println!("convert won={won} of={}", games.len());
+    Ok(if won == games.len() {
         Outcome::Done
     } else {
         Outcome::Failed

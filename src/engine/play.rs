@@ -149,8 +149,9 @@ const LINE_NODES: u64 = 1_000_000;
 const UNLIMITED_ESTIMATE_NODES: u64 = 2_000_000;
 
 /// The plies left in a bounded game from which the exact solver starts to finish within a
-/// move's time (7x6 from ply 10 on: solves of 0.1-0.6 s measured on a match game).
-const SOLVABLE_PLIES_LEFT: u32 = 32;
+/// move's time: 7x6 from ply 6 on (cold solves of 0.1-3 s measured at plies 6-8; the table
+/// stays warm from move to move, so later solves are quicker).
+const SOLVABLE_PLIES_LEFT: u32 = 36;
 
 /// The most a tie-break among moves of equal exact value may take: the value is known, so the
 /// answer must not wait out the think time (which is a cap), and the choice only sets the
@@ -158,15 +159,17 @@ const SOLVABLE_PLIES_LEFT: u32 = 32;
 const TIE_BREAK: Duration = Duration::from_millis(100);
 const TIE_BREAK_NODES: u64 = 200_000;
 
-/// The share of the thinking time the exact solver gets at [`Level::Best`]: half once at most
-/// [`SOLVABLE_PLIES_LEFT`] plies of a bounded game are left, a tenth before, when it would only
-/// take time from the evaluation search (and on a board too big to solve, for most of the
-/// game); half in games without a bound (PopOut's df-pn solves the whole 7x6 game in under a
-/// second).
+/// The share of the thinking time the exact solver gets at [`Level::Best`]: most of it once at
+/// most [`SOLVABLE_PLIES_LEFT`] plies of a bounded game are left, where one exact answer is
+/// worth more than a deeper estimate (a won game is kept won: `inarow bench --suite convert`);
+/// a tenth before, when it would only take time from the evaluation search (and on a board too
+/// big to solve, for most of the game); half in games without a bound (PopOut's df-pn solves
+/// the whole 7x6 game in under a second).
 fn exact_share<G: Tactics>(pos: &G) -> f64 {
     match G::Kind::max_plies(pos) {
         Some(max) if max.saturating_sub(pos.ply()) > SOLVABLE_PLIES_LEFT => 0.1,
-        _ => 0.5,
+        Some(_) => 0.8,
+        None => 0.5,
     }
 }
 

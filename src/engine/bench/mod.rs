@@ -4,8 +4,10 @@
 //! slow for the test loop, each with a pass/fail line.
 
 mod analysis;
+mod convert;
 
 pub use analysis::{ANALYSIS_GAMES, AnalysisTimes, PENTAGO_ROOT, pentago_analysis, run_analysis};
+pub use convert::{CONVERT_THINK, Conversion, WON_POSITIONS, run_conversions};
 
 use super::{Engine, Options, Report};
 use crate::game::{
@@ -319,7 +321,39 @@ pub fn run_full(data: &Path, threads: usize, mut on_check: impl FnMut(&Check)) -
         done(popout_board(spec, expected));
     }
     done(pentago_benchmark(data));
+    done(conversions());
     checks
+}
+
+/// The default engine keeps every won position of [`WON_POSITIONS`] won at about a second a
+/// move against perfect replies.
+fn conversions() -> Check {
+    let name = "engine converts won 7x6 positions at 1 s a move";
+    match run_conversions(|_| {}) {
+        Ok(games) => {
+            let won = games.iter().filter(|g| g.won).count();
+            let lost: Vec<_> = games
+                .iter()
+                .filter(|g| !g.won)
+                .map(|g| g.position.clone())
+                .collect();
+            let longest = games.iter().map(|g| g.longest_move).fold(0.0, f64::max);
+            check(
+                name,
+                won == games.len(),
+                format!(
+                    "{won} of {} won, longest move {longest:.2} s{}",
+                    games.len(),
+                    if lost.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", not won: {}", lost.join(" "))
+                    }
+                ),
+            )
+        }
+        Err(e) => check(name, false, e.to_string()),
+    }
 }
 
 /// Irving's 18-stone midgame benchmark (under the public data): its root and the positions
