@@ -103,6 +103,19 @@ pub enum Stop {
     /// The memory budget is too small for the method, which needs this many MiB: refused up
     /// front.
     MemoryNeeded(u64),
+    /// An exact solve needs more memory than the machine has, however the budget is set:
+    /// `need_mib` against the machine's `machine_mib`; exact solves fit from `fits_from`
+    /// stones on, and the position has `stones`.
+    BeyondMachine {
+        /// The MiB the exact solve needs.
+        need_mib: u64,
+        /// The machine's memory, in MiB.
+        machine_mib: u64,
+        /// The fewest stones from which an exact solve fits in the machine's memory.
+        fits_from: u32,
+        /// The position's stones.
+        stones: u32,
+    },
     /// A line of play went deeper than [`MAX_DEPTH`] plies below the root.
     Depth,
     /// Under a handicap the side to move did not win: that proves nothing about the real game.
@@ -125,11 +138,36 @@ impl fmt::Display for Stop {
                     "memory budget too small: this needs {mib} MiB (--mem-mb {mib})"
                 );
             }
+            Stop::BeyondMachine {
+                need_mib,
+                machine_mib,
+                fits_from,
+                stones,
+            } => {
+                return write!(
+                    f,
+                    "no exact solve on this machine: it would need {} of memory, and the \
+                     machine has {}; positions of {fits_from} stones or more are solved exactly \
+                     here, this one has {stones} (`inarow analyze --time S` gives estimates)",
+                    gib(*need_mib),
+                    gib(*machine_mib)
+                );
+            }
             Stop::Depth => "depth limit reached (a line of play longer than the search follows)",
             Stop::Handicap => "no win under the handicap, which proves nothing",
             Stop::NoThreatWin => "no win by threats found, which proves nothing",
             Stop::Interrupted => "interrupted",
         })
+    }
+}
+
+/// MiB as people read them: `22.1 GiB`, `3e13 GiB`.
+fn gib(mib: u64) -> String {
+    let gib = mib as f64 / 1024.0;
+    if gib < 1e6 {
+        format!("{gib:.1} GiB")
+    } else {
+        format!("{gib:.0e} GiB")
     }
 }
 

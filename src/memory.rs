@@ -61,3 +61,21 @@ pub(crate) fn zeroed_huge<T: Zeroable>(len: usize) -> Option<Vec<T>> {
     }
     Some(v)
 }
+
+/// The machine's physical memory in bytes (`None` where it cannot be read).
+pub(crate) fn machine_bytes() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf only reads system configuration.
+        let (pages, page) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && page > 0 {
+            return Some(pages as u64 * page as u64);
+        }
+    }
+    None
+}

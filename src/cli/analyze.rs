@@ -2,7 +2,7 @@
 //! the solver settles it within the limits, the evaluation search's estimate (`~`) otherwise.
 
 use super::args::SolverArgs;
-use super::io::{Outcome, read_line, show_moves};
+use super::io::{Outcome, long_search_notice, read_line, show_moves, with_progress_noting};
 use clap::Args;
 use inarow::engine::Limits;
 use inarow::engine::play::{Player, Valuation};
@@ -59,7 +59,9 @@ fn analyze<G: Tactics + Notation>(
 ) -> Result<Outcome, String> {
     let line = read_line(start, &args.moves).map_err(|e| e.to_string())?;
     let pos = *line.position();
-    let analysis = player.analyse(&line, limits);
+    let notice = long_search_notice(&pos, &args.moves, &limits);
+    let label = format!("analysing {}", show_moves(&args.moves));
+    let analysis = with_progress_noting(&label, notice, || player.analyse(&line, limits));
     if analysis.moves.is_empty() {
         return Err(format!(
             "{}: the game is over; no moves to analyse",

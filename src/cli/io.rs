@@ -1,7 +1,8 @@
 //! What the commands share to read and print: positions read from move strings, how moves are
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
-use inarow::game::{GameLine, Notation};
+use inarow::engine::Limits;
+use inarow::game::{GameLine, Notation, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -9,14 +10,33 @@ use std::time::{Duration, Instant};
 /// Runs `work` with a spinner on standard error (drawn only on a terminal, and only once the
 /// work has taken a second): what it is doing, the nodes searched so far and their rate.
 pub fn with_progress<T>(label: &str, work: impl FnOnce() -> T) -> T {
+    with_progress_noting(label, None, work)
+}
+
+/// How long a search runs before its `notice` (that it may not end soon) is printed: quick
+/// answers print nothing.
+const NOTICE_AFTER: Duration = Duration::from_secs(2);
+
+/// [`with_progress`], printing `notice` on standard error (terminal or not) if the work is
+/// still running after [`NOTICE_AFTER`].
+pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl FnOnce() -> T) -> T {
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let start = Instant::now();
             let first = inarow::engine::nodes_searched();
-            let mut bar = None;
+            let mut bar: Option<ProgressBar> = None;
+            let mut notice = notice;
             while !done.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
+                if start.elapsed() >= NOTICE_AFTER
+                    && let Some(text) = notice.take()
+                {
+                    match &bar {
+                        Some(bar) => bar.suspend(|| eprintln!("{text}")),
+                        None => eprintln!("{text}"),
+                    }
+                }
                 if start.elapsed() < Duration::from_secs(1) {
                     continue;
                 }
@@ -40,6 +60,63 @@ pub fn with_progress<T>(label: &str, work: impl FnOnce() -> T) -> T {
         done.store(true, Ordering::Relaxed);
         result
     })
+}
+
+/// The rough time from which a search without limits says, before it starts, that it may not
+/// end soon.
+const LONG_SEARCH_SECONDS: f64 = 60.0;
+
+/// What a search with neither a time nor a node limit on the position `text` reaches says
+/// if it has not ended after [`NOTICE_AFTER`] (see [`with_progress_noting`]): that it may not
+/// end soon, when the game's rough guess of its time ([`Variant::rough_solve_seconds`]) is
+/// over a minute.
+pub fn long_search_notice<G: Variant>(pos: &G, text: &str, limits: &Limits) -> Option<String> {
+    if limits.time.is_some() || limits.nodes.is_some() {
+        return None;
+    }
+    let seconds = pos.rough_solve_seconds()?;
+    (seconds >= LONG_SEARCH_SECONDS).then(|| {
+        format!(
+            "inarow: {}: no --time or --nodes limit, and this search may take {} on one core \
+             (a rough guess from the positions measured); Ctrl-C stops it",
+            show_moves(text),
+            rough_duration(seconds)
+        )
+    })
+}
+
+/// A duration for people, to one significant figure: `about 3 minutes`, `about 2 days`.
+fn rough_duration(seconds: f64) -> String {
+    const UNITS: [(&str, f64); 5] = [
+        ("years", 365.25 * 86_400.0),
+        ("days", 86_400.0),
+        ("hours", 3_600.0),
+        ("minutes", 60.0),
+        ("seconds", 1.0),
+    ];
+    let (unit, size) = UNITS
+        .iter()
+        .copied()
+        .find(|&(_, size)| seconds >= size)
+        .unwrap_or(UNITS[4]);
+    let count = seconds / size;
+    if unit == "years" && count >= 1000.0 {
+        return "thousands of years or more".to_string();
+    }
+    let rounded = if count < 10.0 {
+        count.round().max(1.0)
+    } else {
+        let step = 10f64.powf(count.log10().floor());
+        (count / step).round() * step
+    };
+    format!(
+        "about {rounded} {}",
+        if rounded == 1.0 {
+            &unit[..unit.len() - 1]
+        } else {
+            unit
+        }
+    )
 }
 
 /// A progress bar on standard error (drawn only on a terminal).
@@ -142,4 +219,18 @@ pub fn interrupt_flag() -> &'static AtomicBool {
         );
     }
     &INTERRUPTED
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rough_duration;
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(rough_duration(61.0), "about 1 minute");
+        assert_eq!(rough_duration(150.0), "about 3 minutes");
+        assert_eq!(rough_duration(3.2 * 3600.0), "about 3 hours");
+        assert_eq!(rough_duration(40.0 * 86_400.0), "about 40 days");
+        assert_eq!(rough_duration(1e13), "thousands of years or more");
+    }
 }

@@ -39,7 +39,9 @@ pub struct Cli {
 enum Command {
     /// Solve positions: prints `MOVES SCORE` per position.
     Solve(solve::SolveArgs),
-    /// The exact score of every legal move of a position, best first.
+    /// The value of every legal move of a position, best first: exact where the search
+    /// settles it (without --time or --nodes, every value), estimates marked ~ where a limit
+    /// stops it.
     Analyze(analyze::AnalyzeArgs),
     /// Solve benchmark files of `MOVES EXPECTED` lines and compare, or run a built-in suite.
     Bench(bench::BenchArgs),

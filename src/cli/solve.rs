@@ -2,7 +2,10 @@
 //! query` answers through the same [`answer`].
 
 use super::args::SolverArgs;
-use super::io::{Outcome, interrupt_flag, moves_from, read_line, show_moves, with_progress};
+use super::io::{
+    Outcome, interrupt_flag, long_search_notice, moves_from, read_line, show_moves, with_progress,
+    with_progress_noting,
+};
 use super::with_ranks;
 use clap::Args;
 use inarow::engine::{Algorithm, Checkpoint, Engine, Limits, Report};
@@ -349,7 +352,9 @@ pub fn answer<G: Tactics + Notation>(
                 continue;
             }
         };
-        let report = with_progress(&format!("solving {}", show_moves(text)), || {
+        let notice = long_search_notice(line.position(), text, &engine.limits());
+        let label = format!("solving {}", show_moves(text));
+        let report = with_progress_noting(&label, notice, || {
             if format.json {
                 engine.solve_detailed(&line)
             } else {

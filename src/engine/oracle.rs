@@ -96,6 +96,7 @@ impl Midgame {
             return Ok(None);
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        refuse_beyond_machine(pos)?;
         let answer = solvers::pentago::solve(
             pos,
             budget.mem_bytes as u64,
@@ -114,6 +115,23 @@ impl Midgame {
             self.known.insert(pos.play(mv).key(), -v);
         }
         Ok(Some(answer.value))
+    }
+}
+
+/// [`Stop::BeyondMachine`] for a root whose solve needs more memory than the machine has,
+/// whatever the budget: the message says from how many stones exact solves fit.
+fn refuse_beyond_machine(pos: &Pentago) -> Result<(), Stop> {
+    let [first, second] = pos.stones();
+    let stones = (first | second).count_ones();
+    let need = solvers::pentago::bytes_needed(36 - stones as usize);
+    match crate::memory::machine_bytes() {
+        Some(machine) if need > machine => Err(Stop::BeyondMachine {
+            need_mib: need.div_ceil(1 << 20),
+            machine_mib: machine >> 20,
+            fits_from: solvers::pentago::fewest_stones_within(machine),
+            stones,
+        }),
+        _ => Ok(()),
     }
 }
 

@@ -523,10 +523,16 @@ fn merge<M: Copy + PartialEq>(exact: Analysis<M>, estimate: Analysis<M>) -> Anal
     } else {
         estimate.pv
     };
+    // The caption names the solver only where it settled a value.
+    let settled = moves.iter().any(|(_, v)| matches!(v, Valuation::Exact(_)));
     Analysis {
         moves,
         pv,
-        source: format!("exact and {}", estimate.source),
+        source: if settled {
+            format!("exact and {}", estimate.source)
+        } else {
+            estimate.source
+        },
     }
 }
 
@@ -658,5 +664,34 @@ mod tests {
         for bad in ["depth0", "depth", "strong", "depth99"] {
             assert!(bad.parse::<Level>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_merge_names_the_solver_only_where_it_settled_a_value() {
+        let estimate = Analysis {
+            moves: vec![
+                (1u8, Valuation::Heuristic(5)),
+                (2, Valuation::Heuristic(-5)),
+            ],
+            pv: vec![1],
+            source: "alphabeta depth 12".to_string(),
+        };
+        let nothing = Analysis {
+            moves: vec![(1u8, Valuation::Unknown), (2, Valuation::Unknown)],
+            pv: Vec::new(),
+            source: "exact (part)".to_string(),
+        };
+        assert_eq!(
+            merge(nothing, estimate.clone()).source,
+            "alphabeta depth 12"
+        );
+        let one = Analysis {
+            moves: vec![(1u8, Valuation::Unknown), (2, Valuation::Exact(3))],
+            pv: vec![2],
+            source: "exact (part)".to_string(),
+        };
+        let merged = merge(one, estimate);
+        assert_eq!(merged.source, "exact and alphabeta depth 12");
+        assert_eq!(merged.moves[0], (2, Valuation::Exact(3)));
     }
 }

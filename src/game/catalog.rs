@@ -10,13 +10,13 @@
 //!   here for every game rather than on the position types, as shakmaty keeps such facts on
 //!   its `Variant`.
 
-use super::Shape;
 use super::bits::Bits;
 use super::connect::Connect;
 use super::cube::{Gravity, Qubic};
 use super::grid::{Grid, Runtime, Standard};
 use super::pentago::Pentago;
 use super::popout::PopOut;
+use super::{Game, Shape};
 use crate::error::Error;
 use std::fmt;
 use std::str::FromStr;
@@ -273,10 +273,28 @@ pub trait Variant: super::Game {
     /// cheap (Connect Four: the default, two thirds); where each node costs more (the 4x4x4
     /// games' threats), everywhere.
     const CHILD_LOOKUPS_UNTIL: (u32, u32) = (2, 3);
+
+    /// A rough guess of the seconds one core takes to solve this position with the default
+    /// method and no limit, from the positions measured (docs/results.md), so that a search
+    /// that may not end soon can say so before it starts; `None` where no guess can be made.
+    /// An order of magnitude, not a promise: difficulty varies a hundredfold between positions
+    /// with the same number of empty cells.
+    fn rough_solve_seconds(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Connect Four: alpha-beta, exact scores, child lookups for the first two thirds.
-impl<B: Bits, S: Shape> Variant for Connect<B, S> {}
+impl<B: Bits, S: Shape> Variant for Connect<B, S> {
+    /// k = 4: the empty boards of the size table grow about tenfold every five cells (7x6's 42
+    /// cells in about 20 s on one core, 6x6's 36 in 2.3 s, 7x7's 49 in 269 s), and positions
+    /// with that many empty cells take about as long (7x6 from ply 6: 0.1-3 s).
+    fn rough_solve_seconds(&self) -> Option<f64> {
+        let grid = self.grid();
+        let empty = (grid.width * grid.height).saturating_sub(self.ply());
+        (grid.k == 4).then(|| 20.0 * 10f64.powf(0.2 * (f64::from(empty) - 42.0)))
+    }
+}
 
 /// PopOut: the engine's searches of games that repeat (df-pn by default) pick themselves.
 impl<B: Bits, S: Shape> Variant for PopOut<B, S> {}
@@ -291,10 +309,28 @@ impl<const GRAVITY: bool> Variant for super::cube::Cube<GRAVITY> {
         Method::DfPn
     };
     const CHILD_LOOKUPS_UNTIL: (u32, u32) = (1, 1);
+
+    /// Connect Four 3D: the seed's difficulty curve, about 0.5 s a position at 28 stones and
+    /// twice as long for each stone fewer. Qubic: the empty board proved in 27 minutes, and
+    /// (a guess) half as long for each stone more.
+    fn rough_solve_seconds(&self) -> Option<f64> {
+        let empty = 64u32.saturating_sub(self.ply());
+        Some(if GRAVITY {
+            0.5 * 2f64.powf(f64::from(empty) - 36.0)
+        } else {
+            1600.0 * 2f64.powf(f64::from(empty) - 64.0)
+        })
+    }
 }
 
 /// Pentago: win / draw / loss by default, the values Irving's solution gives (and what its
 /// midgame solver, which the engine asks first, answers).
 impl Variant for Pentago {
     const WEAK_BY_DEFAULT: bool = true;
+
+    /// The midgame solver: about 2 s at 18 stones, 23 s at 16, 4 minutes at 15 (one core),
+    /// about four times as long for each stone fewer.
+    fn rough_solve_seconds(&self) -> Option<f64> {
+        Some(2.0 * 4f64.powf(18.0 - f64::from(self.ply())))
+    }
 }

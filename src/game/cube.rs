@@ -979,9 +979,19 @@ impl<const GRAVITY: bool> Notation for Cube<GRAVITY> {
     }
 
     /// The four levels side by side, bottom level on the left; `X` first player, `O` second.
+    /// The four levels side by side, bottom first, each named above its block. Qubic's rows
+    /// are numbered on the left and its columns lettered below (`b23`: column b, row 2, level
+    /// 3); the cube's columns are keyed on the right by the hex digit that drops a disc there.
     fn render(&self) -> String {
+        let margin = if GRAVITY { "" } else { "   " };
         let mut s = String::new();
+        s.push_str(margin);
+        s.push_str("level 1   level 2   level 3   level 4");
+        s.push_str(if GRAVITY { "   columns\n" } else { "\n" });
         for y in (0..4).rev() {
+            if !GRAVITY {
+                s.push_str(&format!("{}  ", y + 1));
+            }
             for z in 0..4 {
                 for x in 0..4 {
                     let cell = x + 4 * y + 16 * z;
@@ -992,11 +1002,21 @@ impl<const GRAVITY: bool> Notation for Cube<GRAVITY> {
                     } else {
                         '.'
                     });
+                    s.push_str(if x < 3 { " " } else { "" });
                 }
-                s.push_str(if z < 3 { "   " } else { "\n" });
+                s.push_str(if z < 3 { "   " } else { "" });
             }
+            if GRAVITY {
+                let key: Vec<String> = (0..4).map(|x| format!("{:x}", x + 4 * y)).collect();
+                s.push_str(&format!("   {}", key.join(" ")));
+            }
+            s.push('\n');
         }
-        s.push_str("level 1  level 2  level 3  level 4\n");
+        if !GRAVITY {
+            s.push_str(margin);
+            s.push_str(&["a b c d"; 4].join("   "));
+            s.push('\n');
+        }
         s
     }
 }

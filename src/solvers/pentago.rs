@@ -945,6 +945,13 @@ pub fn bytes_needed(empty: usize) -> u64 {
     bytes_for(empty, 1)
 }
 
+/// The fewest stones from which a root's solve fits in `bytes` (37 if none does).
+pub fn fewest_stones_within(bytes: u64) -> u32 {
+    (0..=36u32)
+        .find(|&stones| bytes_needed(36 - stones as usize) <= bytes)
+        .unwrap_or(37)
+}
+
 /// The rotation state `r` with quadrant `q` turned once more.
 #[inline]
 fn turn_state(r: usize, q: u32, clockwise: bool) -> usize {

@@ -238,7 +238,7 @@ fn solve_reads_standard_input() {
     let input = format!("{} 0\n4458\n{} 0\n", PUBLISHED[0].0, PUBLISHED[1].0);
     let r = inarow(&["solve"], Some(&input));
     r.assert_no_panic();
-    assert_eq!(r.code, Some(1), "a bad line fails the run");
+    assert_eq!(r.code, Some(2), "a bad line is bad input: exit 2");
     assert_eq!(
         r.stdout,
         format!(
@@ -955,4 +955,161 @@ fn solve_says_it_reads_standard_input_only_on_a_terminal() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(r.stdout, "33 0\n");
     assert_eq!(r.stderr, "", "nothing on standard error when piped");
+}
+
+/// Runs `inarow ARGS` for `seconds`, then stops it; what it printed on standard error by then.
+fn stderr_within(args: &[&str], seconds: u64) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the inarow binary runs");
+    let mut err = child.stderr.take().expect("piped stderr");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    std::thread::sleep(Duration::from_secs(seconds));
+    let _ = child.kill();
+    let _ = child.wait();
+    reader.join().expect("the reader ends")
+}
+
+#[test]
+fn a_search_without_limits_says_when_it_may_not_end_soon() {
+    // 9x7 Connect Four from the empty board: days, said within a few seconds.
+    let err = stderr_within(&["analyze", "--game", "connect4:9x7"], 5);
+    assert!(
+        err.contains("no --time or --nodes limit") && err.contains("may take about"),
+        "analyze of the empty 9x7 board said: {err}"
+    );
+    let err = stderr_within(&["solve", "--game", "cube", "-"], 5);
+    assert!(
+        err.contains("may take"),
+        "solve of the empty cube said: {err}"
+    );
+    // A limit, or a search that ends at once, says nothing of the kind.
+    let r = inarow(&["analyze", "--game", "connect4:9x7", "--time", "3"], None);
+    assert!(!r.stderr.contains("may take"), "{}", r.stderr);
+    let r = inarow(&["solve", "44"], None);
+    assert_eq!((r.code, r.stderr.as_str()), (Some(0), ""));
+}
+
+#[test]
+fn pentago_says_from_how_many_stones_it_solves_exactly_here() {
+    // One stone: far beyond any machine's memory, whatever --mem-mb says.
+    for mem in ["1024", "100000"] {
+        let r = inarow(
+            &["solve", "--game", "pentago", "--mem-mb", mem, "d53r"],
+            None,
+        );
+        assert_eq!(r.code, Some(3), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("no exact solve on this machine")
+                && r.stderr
+                    .contains("stones or more are solved exactly here, this one has 1"),
+            "{}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("MiB (--mem-mb"), "{}", r.stderr);
+    }
+    // A budget that the machine could give says how much to ask for.
+    let r = inarow(
+        &[
+            "solve",
+            "--game",
+            "pentago",
+            "--mem-mb",
+            "16",
+            "274440791932540184",
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    assert!(r.stderr.contains("(--mem-mb 490)"), "{}", r.stderr);
+}
+
+#[test]
+fn the_cube_and_qubic_boards_carry_their_coordinates() {
+    let r = inarow(
+        &["play", "--game", "qubic", "--human", "both"],
+        Some("b23\nquit\n"),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    // b23: column b, row 2, level 3 (the third block), under its level's name.
+    let board: Vec<&str> = r.stdout.lines().skip_while(|l| !l.contains("O")).collect();
+    let header = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("level 1"))
+        .last()
+        .expect("header");
+    assert!(board.is_empty(), "the first move is X's");
+    let rows: Vec<&str> = r.stdout.lines().collect();
+    let row2 = rows
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("2  "))
+        .expect("row 2");
+    let x = row2.find('X').expect("the disc on row 2");
+    let level3 = header.find("level 3").expect("level 3 named");
+    assert!(
+        (level3..level3 + 7).contains(&x),
+        "X under 'level 3':\n{header}\n{row2}"
+    );
+    let letters = rows
+        .iter()
+        .rev()
+        .find(|l| l.contains("a b c d"))
+        .expect("letters");
+    assert_eq!(&letters[x..x + 1], "b", "{letters}");
+    // The cube: a key of the hex digits that drop a disc in each column.
+    let r = inarow(
+        &["play", "--game", "cube", "--human", "both"],
+        Some("quit\n"),
+    );
+    assert!(r.stdout.contains("level 4   columns"), "{}", r.stdout);
+    for key in ["c d e f", "0 1 2 3"] {
+        assert!(r.stdout.contains(key), "{}", r.stdout);
+    }
+}
+
+#[test]
+fn the_engine_answers_as_soon_as_it_knows_rather_than_waiting_out_its_time() {
+    // A whole 5x4 game of the engine against itself at a minute a move: every answer is
+    // exact at once, so the game takes seconds, not twenty minutes.
+    let began = Instant::now();
+    let r = inarow(
+        &[
+            "play",
+            "--game",
+            "connect4:5x4",
+            "--human",
+            "none",
+            "--think",
+            "60",
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("Draw"), "5x4 is a draw:\n{}", r.stdout);
+    assert!(
+        began.elapsed() < Duration::from_secs(50),
+        "took {:?}",
+        began.elapsed()
+    );
+}
+
+#[test]
+fn analyze_help_says_values_are_exact_only_where_settled() {
+    let r = inarow(&["analyze", "--help"], None);
+    assert!(
+        !r.stdout.contains("The exact score of every"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("estimates marked ~"), "{}", r.stdout);
 }

@@ -215,7 +215,7 @@ fn notation_and_errors() {
     let diagonal = play_moves(qubic, "a11a12b22b23c33c34d44").unwrap().0;
     assert_eq!(diagonal.status(), Status::Win(Player::First));
 
-    // The command line: one line, non-zero.
+    // The command line: one line, exit 2 (bad input).
     for (game, moves) in [
         ("cube", "0g"),
         ("cube", "00000"),
@@ -224,7 +224,7 @@ fn notation_and_errors() {
     ] {
         let r = inarow(&["solve", "--game", game, moves], None);
         r.assert_no_panic();
-        assert_eq!(r.code, Some(1), "{game} {moves}: {}", r.stderr);
+        assert_eq!(r.code, Some(2), "{game} {moves}: {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     }
 }
