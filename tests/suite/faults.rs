@@ -97,6 +97,7 @@ fn same_file_after_kills(args: &[&str], out: &Path, kills: &[Duration]) -> usize
 }
 
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn retrograde_builds_killed_at_any_moment_resume_to_the_same_file() {
     // popout:5x4 takes about 2 s in memory, 4 s with its cells on disk (--mem-mb 14), saving
     // its state after every round.
@@ -128,6 +129,7 @@ fn book_build(out: &Path) -> Vec<&str> {
 }
 
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn book_builds_killed_at_any_moment_resume_to_the_same_file() {
     let out = temp_file("kill.book");
     let build = book_build(&out);
@@ -204,6 +206,7 @@ fn full_disk_then_resume(args: &[&str], out: &Path, max_bytes: u64, file: &str) 
 }
 
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn a_full_disk_stops_a_build_with_one_line_and_keeps_what_was_saved() {
     // Retrograde analysis: its saved state (520 KB for popout:4x4) does not fit in 300 KB.
     let out = temp_file("full-retro.db");
@@ -270,6 +273,7 @@ fn peak_mib(args: &[&str]) -> (f64, Option<i32>) {
 }
 
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn memory_budgets_are_honoured() {
     // What the process needs besides the budget: its code, stacks, buffers and allocator.
     const OVERHEAD_MIB: f64 = 24.0;
@@ -330,6 +334,7 @@ fn without_times(stdout: &str) -> String {
 }
 
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn the_same_command_gives_the_same_answer_and_nodes() {
     let pentago = "3328453565555148888"; // Irving's name of a 26-stone board
     let cases: [&[&str]; 6] = [

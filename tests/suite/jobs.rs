@@ -49,6 +49,7 @@ fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
 }
 
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn job_level_search_gives_the_solvers_value_on_threads_and_ranks() {
     let mut rng = SplitMix(0x70b5);
     with_connect!(start("connect4:5x4"), g => {

@@ -33,6 +33,7 @@ pub(super) fn published(width: u32, height: u32) -> Option<String> {
 }
 
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn small_boards_by_two_methods_match_the_published_values() {
     // (width, height, score for the first player, plies to the end)
     for (w, h, score, plies) in [(4, 4, 0, None), (4, 5, 1, Some(25)), (4, 6, 1, Some(25))] {
@@ -63,6 +64,7 @@ fn small_boards_by_two_methods_match_the_published_values() {
 /// Random positions (drops and pops, with the moves that led there as history): the two
 /// methods agree, and on boards this small the two repetition rules give the same values.
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn random_positions_agree() {
     let mut rng = SplitMix(0x9090);
     for (spec, count, rule3) in [
@@ -168,6 +170,7 @@ fn handicaps_prove_wins_and_nothing_else() {
 }
 
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn command_line_scores_distances_and_certificates() {
     let r = inarow(
         &[
@@ -267,6 +270,7 @@ fn command_line_scores_distances_and_certificates() {
 /// Lines of play in PopOut can be as long as the positions are many: the searches bound their
 /// depth, say so when they reach the bound, and never overflow the stack.
 #[test]
+#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn deep_lines_neither_overflow_nor_go_unreported() {
     // The two-valued search from 7x6 goes thousands of plies deep: stopped by a small bound.
     with_popout!(start("popout"), g => {
