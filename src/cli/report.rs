@@ -340,9 +340,10 @@ pub fn run(args: ReportArgs) -> Result<Outcome, String> {
                 began.elapsed().as_secs_f64()
             );
             outcome = outcome.and(section_outcome);
+            // Saved after each section: a later section that fails does not lose this one.
+            let json = serde_json::to_string_pretty(&data).expect("plain data serialises") + "\n";
+            write_file(&args.data, json.as_bytes())?;
         }
-        let json = serde_json::to_string_pretty(&data).expect("plain data serialises") + "\n";
-        write_file(&args.data, json.as_bytes())?;
     }
 
     let link_dir = plots_link(&args.results, &args.plots);
@@ -909,7 +910,14 @@ fn side_by_side(
                     .arg(name)
                     .output()
                     .map_err(|e| format!("cannot run '{}': {e}", driver.display()))?;
-                let text = String::from_utf8_lossy(&out.stdout).to_string();
+                // His answer is the line that starts with the board's name (his solver logs
+                // other lines, such as its peak memory, before it).
+                let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+                let text = stdout
+                    .lines()
+                    .find(|l| l.split_whitespace().next() == Some(name))
+                    .unwrap_or(&stdout)
+                    .to_string();
                 let field = |key: &str| -> Option<f64> {
                     text.split_whitespace()
                         .find_map(|w| w.strip_prefix(key))
