@@ -541,6 +541,8 @@ fn block_sizes(sz: &Sizes, plots: &str) -> String {
             seconds(r.seconds)
         );
     }
+    s += "\nThe times of the smallest boards (a few thousand nodes) are mostly the first touches \
+          of the 64 MiB table, not the search: compare the nodes.\n";
     s + "\n" + &generated_by(&sz.provenance, "sizes")
 }
 
@@ -1387,7 +1389,7 @@ fn plot_pentago(p: &PentagoData) -> Result<String, String> {
             .iter()
             .map(|r| (f64::from(r.stones), r.cpu_s))
             .collect();
-        draw_points!(chart, draw_series, ours, 0, "inarow (this run)");
+        draw_points!(chart, draw_series, ours, 0, "inarow, stone-count table");
         let tag = if p.irving.measured {
             "measured side by side"
         } else {

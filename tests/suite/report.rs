@@ -125,7 +125,10 @@ fn quick_report_rewrites_the_blocks_only_and_draws_each_plot() {
         ("cube-curve", &["seconds for all", "mean nodes"]),
         ("sizes-nodes", &["height 4", "height 5", "4x4"]),
         ("sizes-time", &["height 4", "height 5"]),
-        ("pentago", &["inarow (this run)", "Irving (stored figures)"]),
+        (
+            "pentago",
+            &["inarow, stone-count table", "Irving (stored figures)"],
+        ),
         ("elo", &["random", "depth2", "mcts", "alphabeta", "best"]),
     ];
     for (plot, labels) in series {
