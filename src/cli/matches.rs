@@ -40,10 +40,78 @@ pub struct MatchArgs {
 }
 
 #[derive(Serialize)]
-struct JsonGame {
+pub(super) struct JsonGame {
+    #[serde(skip)]
+    number: u32,
     first: String,
     moves: String,
     result: &'static str,
+}
+
+/// A match between two engines: what `inarow match` and `inarow report` play.
+pub(super) struct Series {
+    pub a: Level,
+    pub b: Level,
+    pub games: u32,
+    pub think: Duration,
+    pub opening: u32,
+    pub seed: u64,
+}
+
+/// Plays `series` from `start`: `a`'s wins, draws and losses, and every game (told to
+/// `on_game` as it ends).
+pub(super) fn play_series<G: Tactics + Notation>(
+    start: G,
+    series: &Series,
+    options: Options,
+    mut on_game: impl FnMut(&JsonGame),
+) -> Result<(Tally, Vec<JsonGame>), String> {
+    let mut a = Player::new(series.a, &start, options.clone(), series.seed)?;
+    let mut b = Player::new(series.b, &start, options.clone(), series.seed ^ 0x5eed)?;
+    let mut opener = Player::new(Level::Random, &start, options.clone(), series.seed)?;
+    let mut tally = Tally::default();
+    let mut games = Vec::new();
+    let max_plies = G::Kind::max_plies(&start).unwrap_or(1000);
+    let mut opening = Vec::new();
+    for game in 0..series.games {
+        if game % 2 == 0 {
+            opening = random_opening(&start, &mut opener, series.opening);
+        }
+        let line = GameLine::from_moves(start, &opening);
+        let a_first = game % 2 == 0;
+        let players = if a_first {
+            [&mut a, &mut b]
+        } else {
+            [&mut b, &mut a]
+        };
+        let rule = Repetition::new(options.repetition)?;
+        let (result, moves) = play_game(players, &line, series.think, rule, max_plies);
+        let a_wins = match result {
+            GameResult::Draw => None,
+            GameResult::FirstWins => Some(a_first),
+            GameResult::SecondWins => Some(!a_first),
+        };
+        match a_wins {
+            Some(true) => tally.wins += 1,
+            Some(false) => tally.losses += 1,
+            None => tally.draws += 1,
+        }
+        let line: Vec<_> = opening.iter().chain(&moves).copied().collect();
+        let first = if a_first { series.a } else { series.b };
+        let game = JsonGame {
+            number: game + 1,
+            first: first.to_string(),
+            moves: format_moves(start, &line),
+            result: match a_wins {
+                Some(true) => "a wins",
+                Some(false) => "b wins",
+                None => "draw",
+            },
+        };
+        on_game(&game);
+        games.push(game);
+    }
+    Ok((tally, games))
 }
 
 #[derive(Serialize)]
@@ -76,57 +144,22 @@ fn play_match<G: Tactics + Notation>(
     options: Options,
     think: Duration,
 ) -> Result<Outcome, String> {
-    let mut a = Player::new(args.engine_a, &start, options.clone(), args.seed)?;
-    let mut b = Player::new(args.engine_b, &start, options.clone(), args.seed ^ 0x5eed)?;
-    let mut opener = Player::new(Level::Random, &start, options.clone(), args.seed)?;
-    let mut tally = Tally::default();
-    let mut games = Vec::new();
-    let max_plies = G::Kind::max_plies(&start).unwrap_or(1000);
-    let mut opening = Vec::new();
-    for game in 0..args.games {
-        if game % 2 == 0 {
-            opening = random_opening(&start, &mut opener, args.opening);
-        }
-        let line = GameLine::from_moves(start, &opening);
-        let a_first = game % 2 == 0;
-        let players = if a_first {
-            [&mut a, &mut b]
-        } else {
-            [&mut b, &mut a]
-        };
-        let rule = Repetition::new(options.repetition)?;
-        let (result, moves) = play_game(players, &line, think, rule, max_plies);
-        let a_wins = match result {
-            GameResult::Draw => None,
-            GameResult::FirstWins => Some(a_first),
-            GameResult::SecondWins => Some(!a_first),
-        };
-        match a_wins {
-            Some(true) => tally.wins += 1,
-            Some(false) => tally.losses += 1,
-            None => tally.draws += 1,
-        }
-        let line: Vec<_> = opening.iter().chain(&moves).copied().collect();
-        let text = format_moves(start, &line);
-        let result = match a_wins {
-            Some(true) => "a wins",
-            Some(false) => "b wins",
-            None => "draw",
-        };
-        let first = if a_first {
-            args.engine_a
-        } else {
-            args.engine_b
-        };
+    let series = Series {
+        a: args.engine_a,
+        b: args.engine_b,
+        games: args.games,
+        think,
+        opening: args.opening,
+        seed: args.seed,
+    };
+    let (tally, games) = play_series(start, &series, options, |game| {
         if !args.json {
-            println!("game {} first {first}: {result} {text}", game + 1);
+            println!(
+                "game {} first {}: {} {}",
+                game.number, game.first, game.result, game.moves
+            );
         }
-        games.push(JsonGame {
-            first: first.to_string(),
-            moves: text,
-            result,
-        });
-    }
+    })?;
     let elo = tally.elo();
     if args.json {
         let json = JsonMatch {

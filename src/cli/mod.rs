@@ -15,6 +15,7 @@ mod generate;
 pub(crate) mod io;
 mod matches;
 mod play;
+mod report;
 mod retro;
 mod server;
 mod solve;
@@ -68,6 +69,9 @@ enum Command {
     Serve(server::ServeArgs),
     /// Every game spec, and how its moves are written.
     Games(games::GamesArgs),
+    /// Runs the benchmarks behind docs/results.md, draws its plots (SVG) and rewrites its
+    /// generated blocks.
+    Report(report::ReportArgs),
 }
 
 pub fn run() -> Result<Outcome, String> {
@@ -86,6 +90,7 @@ pub fn run() -> Result<Outcome, String> {
         Command::Retro(command) => retro::run(command),
         Command::Serve(args) => server::run(args),
         Command::Games(args) => games::run(args),
+        Command::Report(args) => report::run(args),
     }
 }
 

@@ -621,13 +621,56 @@ fn process_usage() -> (f64, u64) {
     (0.0, 0)
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// The median of `v` (0 when empty).
+pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     match v.len() {
         0 => 0.0,
         n if n % 2 == 1 => v[n / 2],
         n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
     }
+}
+
+/// One Pentago position solved by the midgame solver: its value for the side to move, the CPU
+/// and wall seconds it took and the most bytes the solve held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PentagoSolve {
+    /// The value for the side to move (1 win, 0 draw, -1 loss).
+    pub value: i32,
+    /// CPU seconds of the process during the solve (every thread's, user and system).
+    pub cpu_s: f64,
+    /// Wall seconds of the solve.
+    pub wall_s: f64,
+    /// The most bytes the solve held.
+    pub bytes: u64,
+}
+
+/// Solves the Pentago board `name` (Irving's board name) with the midgame solver within
+/// `mem_bytes` on `threads` threads.
+///
+/// # Errors
+/// A malformed name, or a position the solver refuses (a budget below what it needs).
+pub fn solve_pentago(name: &str, mem_bytes: u64, threads: usize) -> Result<PentagoSolve, String> {
+    use crate::solvers::pentago;
+    let pos = match Pentago::new().parse_board(name) {
+        Some(Ok(pos)) => pos,
+        _ => return Err(format!("bad Pentago board {name}")),
+    };
+    let (cpu0, _) = process_usage();
+    let began = Instant::now();
+    let answer = pentago::solve(&pos, mem_bytes, threads, Default::default(), |_, _| {})
+        .map_err(|stop| format!("{name}: {stop}"))?;
+    Ok(PentagoSolve {
+        value: answer.value,
+        wall_s: began.elapsed().as_secs_f64(),
+        cpu_s: process_usage().0 - cpu0,
+        bytes: answer.bytes,
+    })
+}
+
+/// The process's peak resident memory so far, in bytes (0 where the system does not say).
+pub fn peak_rss() -> u64 {
+    process_usage().1
 }
 
 /// Runs the Pentago stone-count table: every position of [`PENTAGO_STONES`] solved by the
@@ -639,27 +682,34 @@ fn median(mut v: Vec<f64>) -> f64 {
 pub fn run_pentago(
     mem_bytes: u64,
     threads: usize,
+    on_row: impl FnMut(&StoneRow),
+) -> Result<Vec<StoneRow>, String> {
+    run_pentago_counts(mem_bytes, threads, |_| true, on_row)
+}
+
+/// [`run_pentago`] on the stone counts that `wanted` accepts.
+///
+/// # Errors
+/// As [`run_pentago`].
+pub fn run_pentago_counts(
+    mem_bytes: u64,
+    threads: usize,
+    wanted: impl Fn(u32) -> bool,
     mut on_row: impl FnMut(&StoneRow),
 ) -> Result<Vec<StoneRow>, String> {
-    use crate::solvers::pentago;
-    let start = Pentago::new();
     let mut rows = Vec::new();
     for (stones, positions) in PENTAGO_STONES {
+        if !wanted(stones) {
+            continue;
+        }
         let (mut cpu, mut wall) = (Vec::new(), Vec::new());
         let (mut correct, mut solve_bytes) = (0, 0);
         for &(name, value) in positions {
-            let pos = match start.parse_board(name) {
-                Some(Ok(pos)) => pos,
-                _ => return Err(format!("bad Pentago board {name}")),
-            };
-            let (cpu0, _) = process_usage();
-            let began = Instant::now();
-            let answer = pentago::solve(&pos, mem_bytes, threads, Default::default(), |_, _| {})
-                .map_err(|stop| format!("{name}: {stop}"))?;
-            wall.push(began.elapsed().as_secs_f64());
-            cpu.push(process_usage().0 - cpu0);
-            correct += usize::from(answer.value == value);
-            solve_bytes = solve_bytes.max(answer.bytes);
+            let solved = solve_pentago(name, mem_bytes, threads)?;
+            wall.push(solved.wall_s);
+            cpu.push(solved.cpu_s);
+            correct += usize::from(solved.value == value);
+            solve_bytes = solve_bytes.max(solved.bytes);
         }
         let row = StoneRow {
             stones,
