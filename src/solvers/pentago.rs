@@ -423,6 +423,7 @@ impl Lanes {
 /// The turns of quadrants 0 and 1 on one byte of a [`Half`] (its bits are the states with
 /// the same counts of quadrants 2 and 3): bit `i` gets bit `i` with bit 0 either way (quadrant
 /// 0) and bits `i` with the count in bits 1-2 one up and one down (quadrant 1).
+#[cfg(any(test, target_arch = "x86_64"))]
 const fn byte_turns(x: u32) -> u8 {
     let mut y = 0;
     let mut i = 0;
