@@ -384,6 +384,7 @@ fn move_entry<G: Tactics + Notation + Board + 'static>(
     moves.extend(rest_line);
     entry.insert("line".into(), json!(format_line(pos, &moves)));
     entry.insert("rank".into(), json!(rank(value)));
+    entry.insert("weak".into(), json!(weak));
     Ok(Value::Object(entry))
 }
 
@@ -411,9 +412,10 @@ fn single_entry<G: Tactics + Notation>(
 }
 
 /// One move of the position after `moves` valued alone (what each Web Worker of the page
-/// answers): `{move, value, exact, score, outcome, end_ply, line, rank}`, the fields of an
-/// entry of `analyze`'s `analysis` with the move's expected line and a sort key (`rank`,
-/// compare as pairs, higher first). Options as [`analyze`].
+/// answers): `{move, value, exact, score, outcome, end_ply, line, rank, weak}`, the fields of
+/// an entry of `analyze`'s `analysis` with the move's expected line, a sort key (`rank`,
+/// compare as pairs, higher first) and whether the engine gives only win / draw / loss (the
+/// analysis' `weak`). Options as [`analyze`].
 #[wasm_bindgen(js_name = analyzeMove)]
 pub fn analyze_move(
     game: &str,
