@@ -1066,6 +1066,9 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
                     &mut level1[..]
                 };
                 settle(&work, 0, out, Some(keep), next, limits, &stopped);
+            } else if self.threads <= 1 {
+                // One thread: here (the web has no threads to start).
+                settle(&work, 0, out, None, next, limits, &stopped);
             } else {
                 // Whole rows to each thread.
                 let rows = level.rows().div_ceil(self.threads.max(1) as u64).max(1);
