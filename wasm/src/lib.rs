@@ -499,3 +499,32 @@ pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsErr
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
+
+/// Solves the `MOVES EXPECTED` lines of a benchmark file's `text` as `inarow bench FILE` does
+/// (the same library function: the table cleared before each position, no book), for timing
+/// the engine here against the native one: `{summary, n, correct, mean_us, mean_nodes,
+/// problems}`, `summary` the native command's line. Options: `memoryMb`, `think`, `nodes`
+/// (each position's limits).
+#[wasm_bindgen]
+pub fn bench(game: &str, text: &str, options: JsValue) -> Result<JsValue, JsError> {
+    answer((|| {
+        let asked = Asked::read(&options, None)?;
+        let start = spec(game)?.start();
+        with_game!(start, start => {
+            let mut options = asked.options(&start);
+            options.limits = asked.limits();
+            let mut engine = inarow::engine::Engine::try_new(&start, options).map_err(|e| e.to_string())?;
+            let (tally, problems) =
+                inarow::engine::bench::bench_text(start, &mut engine, "bench", text, None, || {});
+            let n = tally.n.max(1) as f64;
+            Ok(json!({
+                "summary": tally.summary("bench"),
+                "n": tally.n,
+                "correct": tally.correct,
+                "mean_us": tally.total_us / n,
+                "mean_nodes": tally.nodes as f64 / n,
+                "problems": problems,
+            }))
+        })
+    })())
+}

@@ -2,7 +2,7 @@
 // position, analyze, analyzeMove, engineMove, solve (docs/browser.md).
 import init from "./inarow_wasm.js";
 
-export { position, analyze, analyzeMove, engineMove, solve, version } from "./inarow_wasm.js";
+export { position, analyze, analyzeMove, engineMove, solve, bench, version } from "./inarow_wasm.js";
 
 let loading = null;
 
