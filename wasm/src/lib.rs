@@ -35,8 +35,11 @@ const MAX_THINK: f64 = 3600.0;
 /// Warm engines kept between calls (each holds its table): the positions of one game in turn
 /// reuse what the earlier searches learnt.
 const WARM_ENGINES: usize = 2;
-/// The most nodes a move's line may take after its value.
-const LINE_NODES: u64 = 200_000;
+/// The share of a move's time its exact value gets (the rest: an estimate where it fails).
+const EXACT_SHARE: f64 = 0.8;
+/// The most nodes a move's line may take after its value: each move of an analysis walks its
+/// own, and the page shows the best one's, so they are kept short.
+const LINE_NODES: u64 = 20_000;
 
 /// What a call may set; every field optional.
 #[derive(Clone, Debug)]
@@ -350,10 +353,10 @@ fn move_entry<G: Tactics + Notation + Board + 'static>(
     let mut value = Valuation::Unknown;
     let mut rest_line = Vec::new();
     if let Some(engine) = player.engine_mut() {
-        // At most half the time where an estimate may be needed after, as the library's
-        // analysis shares it.
+        // Most of the time to the exact value, which the page waits for (it asks again with
+        // a longer cap, and then the table is warm); the rest to an estimate to show before.
         engine.set_limits(Limits {
-            time: limits.time.map(|t| t.mul_f64(0.5)),
+            time: limits.time.map(|t| t.mul_f64(EXACT_SHARE)),
             ..limits
         });
         let report = engine.solve(&child);
