@@ -168,3 +168,9 @@ test("against the engine: the engine's moves come from a worker", async () => {
   await click("#board .col.target");
   assert.equal((param("moves") ?? "").length, 3);
 });
+
+test("opened from a file: one line that says to serve the folder", async () => {
+  await page.goto(`file://${site}/index.html`);
+  await page.waitForFunction(() => document.getElementById("error").textContent !== "", null, { timeout: 10_000 });
+  assert.match(await page.textContent("#error"), /^the engine needs the page served over http: python3 -m http\.server/);
+});
