@@ -102,6 +102,17 @@ test("Pentago: Irving's game values from 24 stones, solved and analysed as nativ
   sameAnalysis("pentago", picked[1][6]);
 });
 
+test("every exact method solves a small board as natively", () => {
+  for (const algo of ["gallop", "bisect", "mtdf", "deepening", "ab", "pns", "pn2", "dfpn", "minimax"]) {
+    const game = algo === "minimax" ? "connect4:4x4" : "connect4:5x4";
+    const mine = w.solve(game, "3", { algo });
+    const out = execFileSync(inarow, ["solve", "--game", game, "--algo", algo, "3"], { encoding: "utf8" });
+    assert.equal(mine.score, Number(out.trim().split(" ").at(-1)), algo);
+  }
+  assert.equal(w.solve("connect4:5x4", "3", { weak: true }).score, 0);
+  assert.throws(() => w.solve("connect4", "", { algo: "magic" }), /^Error: unknown algorithm 'magic'/);
+});
+
 test("analyze with a progress callback: each move's entry as it is valued", () => {
   const seen = [];
   const a = w.analyze("connect4:5x4", "3", { think: 10, progress: (p) => seen.push(p) });

@@ -11,8 +11,8 @@
 mod json;
 
 use inarow::engine::Limits;
-use inarow::engine::Options;
 use inarow::engine::play::{Level, Player, Valuation};
+use inarow::engine::{Algorithm, Driver, Options};
 use inarow::game::{
     Board, Game, GameLine, GameSpec, MoveList, Notation, Status, Tactics, read_line, show_moves,
 };
@@ -49,6 +49,11 @@ struct Asked {
     engine: Level,
     memory_mb: usize,
     progress: Option<js_sys::Function>,
+    /// `solve` and `bench`: the exact method (`None`: the game's default) and its root driver.
+    algorithm: Option<Algorithm>,
+    driver: Driver,
+    /// `solve` and `bench`: win / draw / loss only.
+    weak: bool,
 }
 
 impl Asked {
@@ -108,12 +113,29 @@ impl Asked {
                     .map_err(|_| "progress: must be a function".to_string())?,
             ),
         };
+        let algo = get("algo").as_string();
+        let algorithm = algo
+            .as_deref()
+            .map(str::parse::<Algorithm>)
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        let driver = algo
+            .as_deref()
+            .and_then(|a| a.parse::<Driver>().ok())
+            .unwrap_or(Driver::Gallop);
+        let weak = match get("weak") {
+            v if v.is_undefined() || v.is_null() => false,
+            v => v.as_bool().ok_or("weak: must be true or false")?,
+        };
         Ok(Asked {
             think,
             nodes,
             engine,
             memory_mb,
             progress,
+            algorithm,
+            driver,
+            weak,
         })
     }
 
@@ -132,6 +154,16 @@ impl Asked {
         options.config.tt_mb = options.config.tt_mb.min(self.memory_mb);
         options.mem_mb = self.memory_mb;
         options.fitted_to(start)
+    }
+
+    /// [`Asked::options`] with the exact method, its limits and `weak` (`solve`, `bench`).
+    fn exact_options<G: Tactics>(&self, start: &G) -> Options {
+        let mut options = self.options(start);
+        options.algorithm = self.algorithm;
+        options.config.driver = self.driver;
+        options.weak = self.weak;
+        options.limits = self.limits();
+        options
     }
 }
 
@@ -473,7 +505,9 @@ pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue,
 /// The exact value of the position after `moves` for the side to move, as `inarow solve`
 /// gives it: `{score, stopped, nodes, seconds, plies}` (`score` null when a limit stopped
 /// the search first, `stopped` then says which). Options: `think` (default: none), `nodes`,
-/// `memoryMb` (Pentago from 18 stones needs about 490).
+/// `memoryMb` (Pentago from 18 stones needs about 490), `algo` (as `inarow solve --algo`:
+/// gallop, bisect, mtdf, deepening, ab, pns, pn2, dfpn, minimax, tss; default the game's
+/// fastest), `weak` (win / draw / loss only).
 #[wasm_bindgen]
 pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsError> {
     answer((|| {
@@ -481,10 +515,11 @@ pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsErr
         let start = spec(game)?.start();
         with_game!(start, start => {
             let line = read_line(start, moves).map_err(|e| e.to_string())?;
-            let mut options = asked.options(&start);
-            options.limits = asked.limits();
+            let options = asked.exact_options(&start);
             let mut engine = inarow::engine::Engine::try_new(&start, options).map_err(|e| e.to_string())?;
-            engine.use_builtin_book(&start);
+            if asked.algorithm.is_none_or(|a| a == Algorithm::AlphaBeta) {
+                engine.use_builtin_book(&start);
+            }
             let report = engine.solve(&line);
             Ok(json!({
                 "score": report.score,
@@ -507,15 +542,14 @@ pub fn version() -> String {
 /// (the same library function: the table cleared before each position, no book), for timing
 /// the engine here against the native one: `{summary, n, correct, mean_us, mean_nodes,
 /// problems}`, `summary` the native command's line. Options: `memoryMb`, `think`, `nodes`
-/// (each position's limits).
+/// (each position's limits), `algo`, `weak`.
 #[wasm_bindgen]
 pub fn bench(game: &str, text: &str, options: JsValue) -> Result<JsValue, JsError> {
     answer((|| {
         let asked = Asked::read(&options, None)?;
         let start = spec(game)?.start();
         with_game!(start, start => {
-            let mut options = asked.options(&start);
-            options.limits = asked.limits();
+            let options = asked.exact_options(&start);
             let mut engine = inarow::engine::Engine::try_new(&start, options).map_err(|e| e.to_string())?;
             let (tally, problems) =
                 inarow::engine::bench::bench_text(start, &mut engine, "bench", text, None, || {});
