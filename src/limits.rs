@@ -3,7 +3,16 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+/// The clock of every deadline: the standard one, except on the web (wasm32-unknown-unknown),
+/// where `std::time::Instant::now()` panics and the browser's `performance.now()` answers.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub use std::time::Instant;
+/// The clock of every deadline: the browser's `performance.now()`, as the standard one panics
+/// on wasm32-unknown-unknown.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub use web_time::Instant;
 
 /// Nodes searched in this process by every search, counted in batches as the searches check
 /// their limits: what a progress display shows (no search reads it).

@@ -86,6 +86,7 @@ pub(crate) fn crc_field(fields: &Fields) -> Result<u32, String> {
 
 /// Free bytes for an unprivileged user on the file system that holds `path` (a file that may
 /// not exist yet); `None` when it cannot be told.
+#[cfg(unix)]
 pub(crate) fn free_bytes(path: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let dir = match path.parent() {
@@ -99,6 +100,12 @@ pub(crate) fn free_bytes(path: &Path) -> Option<u64> {
         return None;
     }
     Some(stat.f_bavail as u64 * stat.f_frsize as u64)
+}
+
+/// Free bytes: not told where the system has no `statvfs` (the web).
+#[cfg(not(unix))]
+pub(crate) fn free_bytes(_path: &Path) -> Option<u64> {
+    None
 }
 
 /// The one-line error of a write to `path` that failed: what the system said, and the bytes

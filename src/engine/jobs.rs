@@ -10,12 +10,13 @@
 
 use super::{Engine, Limits, Stop};
 use crate::game::{Notation, Tactics, play_moves};
+use crate::limits::Instant;
 use crate::search::jobs::{JobStats, Jobs};
 use crate::search::ranks::Ranks;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What a job-level search found.
 #[derive(Clone, Debug)]

@@ -46,13 +46,14 @@ use crate::search::retro::Lookup;
 use crate::search::score::win_at;
 
 use crate::error::Error;
+use crate::limits::Instant;
 use backend::{Backend, Build};
 use book::Book;
 use oracle::{Known, Oracle};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Which family of solver answers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -399,7 +400,9 @@ impl<G: Tactics> Engine<G> {
     /// [`MAX_DEPTH`] plies in a game that repeats, here otherwise (a bounded game's lines end by
     /// its length bound).
     fn on_search_stack<R: Send>(&mut self, f: impl FnOnce(&mut Self) -> R + Send) -> R {
-        if !G::Kind::REPEATS {
+        // The web has no threads: there the module's stack is set large when it is linked
+        // (wasm/.cargo/config.toml).
+        if !G::Kind::REPEATS || cfg!(target_family = "wasm") {
             return f(self);
         }
         std::thread::scope(|scope| {

@@ -5,12 +5,13 @@
 use super::{Engine, Limits, Options};
 use crate::error::Error;
 use crate::game::{GameLine, Kind, MoveList, Repetition, Status, Tactics};
+use crate::limits::Instant;
 use crate::search::heuristic::{self, Value};
 use crate::search::mcts::{self, Estimate};
 use crate::search::rng::SplitMix;
 use std::fmt;
 use std::str::FromStr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How an engine plays, weakest first ([`Level::Mcts`] and [`Level::AlphaBeta`] are about even
 /// on most boards: the README's match table).

@@ -441,9 +441,8 @@ impl Database {
         match &self.cells {
             Cells::Memory(solution) => solution.value(pos),
             Cells::Disk { file, start } => value_with(pos, |index| {
-                use std::os::unix::fs::FileExt;
                 let mut byte = [0u8];
-                file.read_exact_at(&mut byte, start + index).ok()?;
+                read_at(file, &mut byte, start + index)?;
                 Some(byte[0])
             }),
         }
@@ -656,4 +655,20 @@ fn read_partial<G: Indexed>(
         number(&fields, "round", &what)? as u32,
     )
     .map(Some)
+}
+
+/// Reads `buf` at `offset` of `file` without moving a shared cursor (Unix).
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> Option<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, offset).ok()
+}
+
+/// Reads `buf` at `offset` of `file`, by seeking: where there is no positioned read (the web,
+/// which has no files anyway).
+#[cfg(not(unix))]
+fn read_at(mut file: &std::fs::File, buf: &mut [u8], offset: u64) -> Option<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(offset)).ok()?;
+    file.read_exact(buf).ok()
 }

@@ -372,6 +372,9 @@ impl Table {
     /// Starts loading the bucket of `key` into the cache, ahead of a probe.
     #[inline(always)]
     pub fn prefetch(&self, key: u128) {
+        // Elsewhere (the web) there is no prefetch instruction to give.
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
         #[cfg(target_arch = "x86_64")]
         if self.buckets != 0 {
             let slot = self.bucket(key);

@@ -213,7 +213,13 @@ const fn field_mask(shift: u32, values: u32) -> u128 {
 
 /// `y[i] = x[i'] | x[i'']`, where `i'` and `i''` are `i` with the two-bit field at `SHIFT` one
 /// up and one down (mod 4).
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(any(
+    test,
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))
+))]
 #[inline(always)]
 fn either_way<const SHIFT: u32>(x: Half) -> Half {
     let step = 1u32 << SHIFT;
@@ -227,7 +233,13 @@ fn either_way<const SHIFT: u32>(x: Half) -> Half {
 /// The states (of the other parity) from which one of the eight turns leads into `x`: what
 /// the side that turns reaches with its best turn, if `x` is where it would be happy (the
 /// reference for [`Lanes::any_turn`]).
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(any(
+    test,
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))
+))]
 #[inline(always)]
 fn any_turn(x: Half) -> Half {
     // A quarter turn of quadrant 0 flips the low bit of its count, so either way it reaches
@@ -245,7 +257,12 @@ struct Lanes(Wide);
 
 #[cfg(target_arch = "x86_64")]
 type Wide = std::arch::x86_64::__m128i;
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+type Wide = std::arch::wasm32::v128;
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 type Wide = Half;
 
 #[cfg(target_arch = "x86_64")]
@@ -388,7 +405,84 @@ impl Lanes {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// The lanes in a wasm simd128 register (the web build): the SSE2 path's operations, one
+/// for one.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+impl Lanes {
+    #[inline(always)]
+    fn of(h: Half) -> Lanes {
+        Lanes(std::arch::wasm32::u64x2(h as u64, (h >> 64) as u64))
+    }
+
+    #[inline(always)]
+    fn get(self) -> Half {
+        use std::arch::wasm32::u64x2_extract_lane;
+        u64x2_extract_lane::<0>(self.0) as Half | (u64x2_extract_lane::<1>(self.0) as Half) << 64
+    }
+
+    #[inline(always)]
+    fn or(self, o: Lanes) -> Lanes {
+        Lanes(std::arch::wasm32::v128_or(self.0, o.0))
+    }
+
+    #[inline(always)]
+    fn and(self, o: Lanes) -> Lanes {
+        Lanes(std::arch::wasm32::v128_and(self.0, o.0))
+    }
+
+    /// `self & !o`.
+    #[inline(always)]
+    fn and_not(self, o: Lanes) -> Lanes {
+        Lanes(std::arch::wasm32::v128_andnot(self.0, o.0))
+    }
+
+    #[inline(always)]
+    fn not(self) -> Lanes {
+        Lanes(std::arch::wasm32::v128_not(self.0))
+    }
+
+    /// [`any_turn`] with lane operations, as the SSE2 path (quadrants 0 and 1 within a byte,
+    /// 2 within a 32-bit word, 3 between the words).
+    #[inline(always)]
+    fn any_turn<const FAST: bool>(self) -> Lanes {
+        use std::arch::wasm32::*;
+        let x = self.0;
+        let mask = |m: u128| Lanes::of(m).0;
+        // Quadrant 0: both values of bit 0.
+        let q0 = v128_and(
+            v128_or(x, u64x2_shr(x, 1)),
+            mask(const { field_mask(0, 0b0101) }),
+        );
+        let q0 = v128_or(q0, i64x2_shl(q0, 1));
+        // Quadrant 1: the two-bit fields at bit 1 of each byte, rotated both ways.
+        let q1 = v128_or(
+            v128_or(
+                v128_and(u16x8_shr(x, 2), mask(const { field_mask(1, 0b0111) })),
+                v128_and(i16x8_shl(x, 6), mask(const { field_mask(1, 0b1000) })),
+            ),
+            v128_or(
+                v128_and(i16x8_shl(x, 2), mask(const { field_mask(1, 0b1110) })),
+                v128_and(u16x8_shr(x, 6), mask(const { field_mask(1, 0b0001) })),
+            ),
+        );
+        // Quadrant 2: the bytes of each 32-bit word, rotated both ways.
+        let q2 = v128_or(
+            v128_or(u32x4_shr(x, 8), i32x4_shl(x, 24)),
+            v128_or(i32x4_shl(x, 8), u32x4_shr(x, 24)),
+        );
+        // Quadrant 3: the 32-bit words, rotated both ways.
+        let q3 = v128_or(
+            i32x4_shuffle::<1, 2, 3, 0>(x, x),
+            i32x4_shuffle::<3, 0, 1, 2>(x, x),
+        );
+        Lanes(v128_or(v128_or(q0, q1), v128_or(q2, q3)))
+    }
+}
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 impl Lanes {
     #[inline(always)]
     fn of(h: Half) -> Lanes {
@@ -423,6 +517,7 @@ impl Lanes {
 /// The turns of quadrants 0 and 1 on one byte of a [`Half`] (its bits are the states with
 /// the same counts of quadrants 2 and 3): bit `i` gets bit `i` with bit 0 either way (quadrant
 /// 0) and bits `i` with the count in bits 1-2 one up and one down (quadrant 1).
+#[cfg(any(test, target_arch = "x86_64"))]
 const fn byte_turns(x: u32) -> u8 {
     let mut y = 0;
     let mut i = 0;
@@ -1072,6 +1167,9 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
                     &mut level1[..]
                 };
                 settle(&work, 0, out, Some(keep), next, limits, &stopped);
+            } else if self.threads <= 1 {
+                // One thread: here (the web has no threads to start).
+                settle(&work, 0, out, None, next, limits, &stopped);
             } else {
                 // Whole rows to each thread.
                 let rows = level.rows().div_ceil(self.threads.max(1) as u64).max(1);

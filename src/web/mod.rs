@@ -13,15 +13,14 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use inarow::engine::play::{Analysis, Level, Player, Valuation};
-use inarow::engine::{Limits, Options, end_ply};
-use inarow::game::{
-    Board, GameLine, GameSpec, Kind, Notation, Player as Side, PositionView, Repetition, Status,
-    Tactics, one_line, read_line, show_moves,
-};
+use inarow::engine::Limits;
+use inarow::engine::Options;
+use inarow::engine::play::{Level, Player};
+use inarow::game::{GameSpec, Notation, Status, Tactics, one_line, read_line, show_moves};
 use inarow::with_game;
+use json::{View, analysis_json};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::any::Any;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -352,48 +351,6 @@ fn respond(
     })
 }
 
-/// Adds an analysis to a position's JSON: what answered, every move's value (as `inarow play`
-/// writes it, and as data: the exact score, the outcome for the mover, the ply on which the
-/// game ends with best play) and the expected line.
-fn analysis_json<G: Notation + Tactics>(
-    json: &mut Map<String, Value>,
-    pos: &G,
-    analysis: &Analysis<G::Move>,
-    weak: bool,
-) {
-    let max_plies = G::Kind::max_plies(pos);
-    let moves: Vec<Value> = analysis
-        .moves
-        .iter()
-        .map(|&(m, v)| {
-            let outcome = match v {
-                Valuation::Exact(s) | Valuation::Proven(s) => Some(match s.signum() {
-                    1 => "win",
-                    0 => "draw",
-                    _ => "loss",
-                }),
-                _ => None,
-            };
-            let (score, end) = match (v, max_plies) {
-                (Valuation::Exact(s), Some(max)) if !weak => (Some(s), end_ply(max, pos.ply(), s)),
-                _ => (None, None),
-            };
-            json!({
-                "move": pos.format_move(m),
-                "value": v.to_string(),
-                "exact": v.is_exact(),
-                "score": score,
-                "outcome": outcome,
-                "end_ply": end,
-            })
-        })
-        .collect();
-    json.insert("source".into(), json!(analysis.source));
-    json.insert("weak".into(), json!(weak));
-    json.insert("analysis".into(), Value::Array(moves));
-    json.insert("pv".into(), json!(format_line(*pos, &analysis.pv)));
-}
-
 /// Seconds to think: default [`DEFAULT_THINK`], at most [`MAX_THINK`].
 fn think(text: Option<&str>) -> Result<Duration, String> {
     let Some(text) = text else {
@@ -404,66 +361,5 @@ fn think(text: Option<&str>) -> Result<Duration, String> {
         _ => Err(format!(
             "think '{text}': must be a number of seconds above 0, at most {MAX_THINK}"
         )),
-    }
-}
-
-/// The moves of a line from `pos`, each written in the position it is played in.
-fn format_line<G: Notation>(mut pos: G, line: &[G::Move]) -> Vec<String> {
-    line.iter()
-        .map(|&m| {
-            let text = pos.format_move(m);
-            pos = pos.play(m);
-            text
-        })
-        .collect()
-}
-
-/// A position read from a request.
-struct View<'a, G: Notation> {
-    start: G,
-    line: &'a GameLine<G>,
-}
-
-impl<G: Notation + Tactics + Board> View<'_, G> {
-    /// The status, with a repetition's draw in games that repeat (as `inarow play` judges it).
-    fn status(&self) -> Status {
-        self.line.status(Repetition::default())
-    }
-
-    /// A line as a move string; `None` from a board given whole, which has no move string from
-    /// the start.
-    fn text_of(&self, line: &GameLine<G>) -> Option<String> {
-        (*line.start() == self.start).then(|| line.move_string())
-    }
-
-    /// What the page needs to draw the position and offer its moves: the board as rows of
-    /// cells, each legal move with the cell it fills where that is one cell, and the whole
-    /// structured view.
-    fn json(&self) -> Map<String, Value> {
-        let pos = *self.line.position();
-        let status = self.status();
-        let mut view = PositionView::of(&pos);
-        if status != Status::Ongoing {
-            view.moves.clear();
-        }
-        let json = json!({
-            "game": self.start.name(),
-            "moves": self.text_of(self.line),
-            "line": format_line(*self.line.start(), self.line.moves()),
-            "to_move": pos.side_to_move().name(),
-            "status": match status {
-                Status::Ongoing => "ongoing",
-                Status::Win(Side::First) => "first wins",
-                Status::Win(Side::Second) => "second wins",
-                Status::Draw => "draw",
-            },
-            "board": view.rows(),
-            "legal": json::legal(&view),
-            "view": json::view(&view),
-        });
-        match json {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
     }
 }

@@ -8,8 +8,9 @@ use super::super::play::{Level, Player};
 use super::super::{Limits, Options};
 use crate::error::Error;
 use crate::game::{GameLine, GameSpec, Notation, Pentago, Repetition, Status, Tactics, read_line};
+use crate::limits::Instant;
 use crate::with_game;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The games of the benchmark, by game spec, and the plies of each it analyses (from 0): made
 /// by `inarow match --game G best best --games 1 --opening 2 --time 0.5 --seed S` for seeds

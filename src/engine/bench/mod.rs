@@ -13,10 +13,11 @@ use super::{Engine, Options, Report};
 use crate::game::{
     Game, GameLine, GameSpec, Notation, Pentago, Player, Tactics, one_line, read_position,
 };
+use crate::limits::Instant;
 use crate::with_game;
 use std::collections::HashMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The built-in suite: empty boards with their published values (Tromp; the size table in
 /// `shared/data/tables/connect4_sizes.tsv`), every board of up to 35 cells that solves in about a

@@ -22,11 +22,11 @@ use super::tt::{Table, WriteLog};
 #[cfg(doc)]
 use crate::game::Game;
 use crate::game::{Bounded, MAX_MOVES, Tactics};
+use crate::limits::Instant;
 use crate::limits::{Limits, Stop};
 pub use parallel::Tests;
 use parallel::{Halt, Shared};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Exact scores known in advance, such as an opening book: a source the search consults before
 /// searching a position.

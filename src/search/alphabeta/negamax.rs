@@ -9,13 +9,13 @@
 use super::AlphaBeta;
 use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
 use crate::game::{Bounded, MAX_MOVES, MoveList, RankedMove, SafeChoice, Status, Tactics};
+use crate::limits::Instant;
 use crate::limits::Stop;
 use crate::search::score::{final_score, win_at};
 use crate::search::threats::wins_by_threats;
 use crate::search::tt::Bound;
 use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 /// Counts what a node did, by ply, when built with the `profile` feature (nothing otherwise).
 macro_rules! count {

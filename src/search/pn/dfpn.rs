@@ -80,12 +80,12 @@ use super::{
     verdict_of,
 };
 use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
+use crate::limits::Instant;
 use crate::limits::{Limits, MAX_DEPTH, Stop};
 use crate::memory::{Zeroable, zeroed};
 use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
 use std::collections::HashSet;
 use std::mem::size_of;
-use std::time::Instant;
 
 /// One table entry: a position's numbers, the work behind them, and its generation.
 #[derive(Copy, Clone, Debug)]

@@ -17,8 +17,8 @@ use super::pn2::Level2;
 use super::prover::{Bookkeeping, Eval, Question};
 use super::{Key, PnStats, Prover, Verdict, order_moves, root_verdict, solved_numbers};
 use crate::game::{GameLine, MoveList, RepetitionRule, Tactics};
+use crate::limits::Instant;
 use crate::limits::{Limits, Stop};
-use std::time::Instant;
 
 /// Why a search returned early.
 pub(super) enum Interrupt {

@@ -8,8 +8,8 @@ use super::{PnStats, Verdict};
 use crate::game::{
     Game, Goal, MoveList, Player, RankedMove, RepetitionRule, Status, Tactics, repetition_draw,
 };
+use crate::limits::Instant;
 use crate::limits::{Clock, Limits};
-use std::time::Instant;
 
 /// "Can `attacker` reach `goal`?": positions where the attacker moves are OR nodes, the others
 /// AND nodes.

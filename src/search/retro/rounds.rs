@@ -12,11 +12,12 @@
 
 use super::{CHUNK, Progress, Traffic, code, in_parallel, index_len, shares};
 use crate::game::Indexed;
+use crate::limits::Instant;
 use crate::search::ranks::{Ranks, Reduce};
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The cells as one round reads and changes them, shared by the threads that expand the
 /// frontier. The frontier is seen as bitset words of 64 indices, bit 0 of word 0 being index

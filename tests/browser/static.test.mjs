@@ -1,0 +1,176 @@
+// Browser tests of the static site (web/site/build): the same page with no inarow server,
+// served by `python3 -m http.server`, the engine in WebAssembly in its Web Workers. Each game
+// played and analysed; the values on the board are the native `inarow analyze`'s.
+//
+// SITE: the built site (default target/site). SCREENSHOTS=docs writes docs/screenshots/static-*.png.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const target = process.env.CARGO_TARGET_DIR || join(root, "target");
+const site = process.env.SITE || join(target, "site");
+const inarow = join(target, "release/inarow");
+const shots = process.env.SCREENSHOTS === "docs" ? join(root, "docs/screenshots") : join(target, "browser");
+let server, browser, page, base;
+const asked = []; // every request the page makes: none may go to an API
+
+before(async () => {
+  // Port 0: a free port, which the server names on its first line.
+  server = spawn("python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "-d", site], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  base = await new Promise((resolve, reject) => {
+    server.on("exit", (code) => reject(new Error(`http.server exited with ${code}`)));
+    server.stdout.on("data", (chunk) => {
+      const port = /port (\d+)/.exec(String(chunk));
+      if (port) resolve(`http://127.0.0.1:${port[1]}`);
+    });
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox"],
+  });
+  page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  page.on("pageerror", (e) => {
+    throw e;
+  });
+  page.on("request", (r) => asked.push(r.url()));
+  mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  assert.deepEqual(asked.filter((u) => u.includes("/api/")), []);
+});
+
+async function settled() {
+  await page.waitForFunction(() => document.body.dataset.state === "idle", null, { timeout: 60_000 });
+  assert.equal(await page.textContent("#error"), "");
+}
+
+async function open(query) {
+  await page.goto(`${base}/?${query}`);
+  await settled();
+}
+
+async function click(selector) {
+  await page.click(selector);
+  await settled();
+}
+
+async function press(key) {
+  await page.keyboard.press(key);
+  await settled();
+}
+
+const param = (name) => new URL(page.url()).searchParams.get(name);
+
+async function shown() {
+  assert.equal(await page.getAttribute("#board", "data-values"), "exact");
+  const values = await page.$$eval("#board [data-move][data-value]", (es) =>
+    es.map((e) => [e.dataset.move, e.dataset.value, e.dataset.exact]));
+  for (const [move, , exact] of values) assert.equal(exact ?? "true", "true", move);
+  return new Map(values.map(([m, v]) => [m, v]));
+}
+
+function analyze(game, moves) {
+  const out = execFileSync(inarow, ["analyze", "--game", game, moves], { encoding: "utf8" });
+  return new Map(out.trim().split("\n").map((l) => l.split(" ")));
+}
+
+const sorted = (map) => [...map].sort(([a], [b]) => (a < b ? -1 : 1));
+
+async function valuesAre(game, moves) {
+  assert.equal(param("moves") ?? "", moves);
+  assert.deepEqual(sorted(await shown()), sorted(analyze(game, moves)));
+}
+
+async function screenshot(name) {
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(shots, `static-${name}.png`), fullPage: true });
+}
+
+test("the site runs the engine in workers, one per core", async () => {
+  await open("game=connect4:5x4&mode=friend");
+  assert.equal(await page.evaluate(() => LOCAL), true);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  assert.equal(await page.evaluate(() => slots.length), Math.min(cores, 16));
+  await valuesAre("connect4:5x4", "");
+});
+
+test("Connect Four 7x6: a move by its key, values as inarow analyze's", async () => {
+  const before = "434443336657446725213";
+  await open(`game=connect4&moves=${before}&mode=friend`);
+  await valuesAre("connect4", before);
+  await press("3");
+  await valuesAre("connect4", before + "3");
+  await screenshot("connect4");
+});
+
+test("PopOut: a pop by clicking one's own bottom disc", async () => {
+  const game = "popout";
+  await open(`game=${game}&moves=444432363326&mode=friend`);
+  await press("4");
+  await click('#board .col[data-move="6"]');
+  await valuesAre(game, "44443236332646");
+  await click("#board .pop[data-move='p4']");
+  await valuesAre(game, "44443236332646p4");
+  await screenshot("popout");
+});
+
+test("the cube: a column clicked, values on the floor's columns", async () => {
+  const game = "cube";
+  await open(`game=${game}&moves=0123456789ab012&mode=friend`);
+  await click('#board .col[data-move="3"]');
+  await valuesAre(game, "0123456789ab0123");
+  await screenshot("cube");
+});
+
+test("Qubic: a cell clicked, a value in every empty cell", async () => {
+  const game = "qubic";
+  const before = "a11d11a41d41a14d14a21a31a22d32d23d31";
+  await open(`game=${game}&moves=${before}&mode=friend`);
+  await click('#board .cell[data-cell="d21"]');
+  await valuesAre(game, before + "d21");
+  await screenshot("qubic");
+});
+
+test("Pentago: place then turn; the values at once placed as inarow analyze's", async () => {
+  const game = "pentago";
+  const line = "b20l,e20l,b10r,b10l,b30r,d30l,b50r,b43l,b31r,a41l,c51r,b61l,c61r,d21l,d51r,e61l,b61r,c31l,e11r,e51l,e41r";
+  await open(`game=${game}&moves=${line}&mode=friend`);
+  await click('#board .cell[data-cell="f3"]');
+  assert.equal(await page.$$eval("#board .turn.target", (t) => t.length), 8);
+  await click('#board .turn[data-block="1"][data-clockwise="false"]');
+  const moves = line.replaceAll(",", "") + "f31l";
+  assert.equal(param("moves"), moves);
+  const cli = analyze(game, moves);
+  assert.equal(await page.getAttribute("#board", "data-values"), "exact");
+  // Each cell's turns: every value is that of the move the engine lists for the same position.
+  await page.click('#board .cell[data-cell="a4"]');
+  const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.same, c.dataset.value]));
+  assert.equal(turns.length, 8);
+  for (const [same, v] of turns) assert.equal(v, cli.get(same), same);
+  await page.keyboard.press("Escape");
+  await screenshot("pentago");
+});
+
+test("against the engine: the engine's moves come from a worker", async () => {
+  await open("game=connect4:4x4&engine=best&think=0.3&mode=second");
+  // The engine (first) has moved.
+  assert.equal((param("moves") ?? "").length, 1);
+  await click("#board .col.target");
+  assert.equal((param("moves") ?? "").length, 3);
+});
+
+test("opened from a file: one line that says to serve the folder", async () => {
+  await page.goto(`file://${site}/index.html`);
+  await page.waitForFunction(() => document.getElementById("error").textContent !== "", null, { timeout: 10_000 });
+  assert.match(await page.textContent("#error"), /^the engine needs the page served over http: python3 -m http\.server/);
+});

@@ -1,0 +1,150 @@
+// The WebAssembly package (web/site/build's pkg/) in Node, on every game: its values are the
+// native command's (`inarow solve`, `inarow analyze --json`) and, on Pons' sets, the
+// published ones. SITE: the built site (default target/site); the native command is
+// target/release/inarow. Reference data (../shared/data beside the clone) is skipped, saying
+// so, when absent.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const target = process.env.CARGO_TARGET_DIR || join(root, "target");
+const site = process.env.SITE || join(target, "site");
+const inarow = join(target, "release/inarow");
+const data = process.env.SHARED_DATA || join(root, "../shared/data");
+let w;
+
+before(async () => {
+  w = await import(join(site, "pkg/inarow.js"));
+  await w.load();
+});
+
+const native = (args) => JSON.parse(execFileSync(inarow, [...args, "--json"], { encoding: "utf8" }));
+// The first `n` lines of a reference set as [moves, value], or null when the data is absent.
+function sample(file, n) {
+  const path = join(data, file);
+  if (!existsSync(path)) return null;
+  return readFileSync(path, "utf8").trim().split("\n").slice(0, n).map((l) => l.split(/\s+/));
+}
+
+// Every move's value: the package's analysis against the native command's.
+function sameAnalysis(game, moves) {
+  const mine = w.analyze(game, moves, { think: 120 });
+  const theirs = native(["analyze", "--game", game, moves]);
+  const values = (a) => Object.fromEntries(a.analysis.map((e) => [e.move, [e.value, e.exact]]));
+  assert.deepEqual(values(mine), values(theirs), `${game} ${moves}`);
+  assert.ok(mine.analysis.every((e) => e.exact), `${game} ${moves}: all exact`);
+  // Best first, as the native analysis orders them.
+  assert.equal(mine.analysis[0].value, theirs.analysis[0].value);
+  return mine;
+}
+
+function sameSolve(game, moves, expected, options = {}) {
+  const mine = w.solve(game, moves, options);
+  // The plain output (`MOVES SCORE`): --json also finds every best move, which takes longer.
+  const out = execFileSync(inarow, ["solve", "--game", game, moves], { encoding: "utf8" });
+  assert.equal(mine.score, Number(out.trim().split(" ").at(-1)), `${game} ${moves}`);
+  if (expected !== undefined) assert.equal(mine.score, expected, `${game} ${moves}: published`);
+}
+
+test("Connect Four: Pons' sets L3_R1, L2_R1 and L2_R2, solved as natively and as published", (t) => {
+  for (const [set, n] of [["Test_L3_R1", 20], ["Test_L2_R1", 10], ["Test_L2_R2", 3]]) {
+    const lines = sample(`connect4/${set}`, n);
+    if (!lines) return t.skip(`no ${data}/connect4`);
+    for (const [moves, score] of lines) sameSolve("connect4", moves, Number(score));
+  }
+});
+
+test("Connect Four: small boards and a 7x6 midgame, every move's value as natively", () => {
+  sameAnalysis("connect4:4x4", "");
+  sameAnalysis("connect4:5x4", "");
+  sameAnalysis("connect4:5x4:k3", "3");
+  sameAnalysis("connect4", "434443336657446725213");
+  // The built-in book answers the opening at once.
+  const a = w.analyze("connect4", "4444", { think: 5 });
+  assert.ok(a.analysis.every((e) => e.exact));
+});
+
+test("PopOut: a 4x4 board and a 7x6 position with pops, as natively", () => {
+  sameAnalysis("popout:4x4", "");
+  sameAnalysis("popout", "44443236332646");
+  sameSolve("popout:4x4", "");
+});
+
+test("Connect Four 3D: the 36-stone set, solved and analysed as natively and as published", (t) => {
+  const lines = sample("cube/gravity_36.txt", 5);
+  if (!lines) return t.skip(`no ${data}/cube`);
+  for (const [moves, result] of lines) {
+    sameSolve("cube", moves);
+    assert.equal(w.solve("cube", moves).score > 0, result === "win", moves);
+  }
+  sameAnalysis("cube", lines[0][0]);
+});
+
+test("Qubic: a win at once, solved as natively; the winning move valued alone", () => {
+  sameSolve("qubic", "a11,b12,a22,b21,a33,c13", 1);
+  const e = w.analyzeMove("qubic", "a11,b12,a22,b21,a33,c13", "a44", { think: 5 });
+  assert.equal(e.exact, true);
+  assert.equal(e.outcome, "win");
+});
+
+test("Pentago: Irving's game values from 24 stones, solved and analysed as natively and as he gives them", (t) => {
+  const path = join(data, "pentago/irving_game_values.tsv");
+  if (!existsSync(path)) return t.skip(`no ${path}`);
+  const rows = readFileSync(path, "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"))
+    .filter((r) => Number(r[2]) >= 24 && r[3] === "0");
+  const picked = rows.filter((r, i) => rows.findIndex((s) => s[2] === r[2]) === i).slice(0, 5);
+  assert.ok(picked.length >= 3);
+  for (const r of picked) sameSolve("pentago", r[6], Number(r[5]));
+  sameAnalysis("pentago", picked[1][6]);
+});
+
+test("every exact method solves a small board as natively", () => {
+  for (const algo of ["gallop", "bisect", "mtdf", "deepening", "ab", "pns", "pn2", "dfpn", "minimax"]) {
+    const game = algo === "minimax" ? "connect4:4x4" : "connect4:5x4";
+    const mine = w.solve(game, "3", { algo });
+    const out = execFileSync(inarow, ["solve", "--game", game, "--algo", algo, "3"], { encoding: "utf8" });
+    assert.equal(mine.score, Number(out.trim().split(" ").at(-1)), algo);
+  }
+  assert.equal(w.solve("connect4:5x4", "3", { weak: true }).score, 0);
+  assert.throws(() => w.solve("connect4", "", { algo: "magic" }), /^Error: unknown algorithm 'magic'/);
+});
+
+test("analyze with a progress callback: each move's entry as it is valued", () => {
+  const seen = [];
+  const a = w.analyze("connect4:5x4", "3", { think: 10, progress: (p) => seen.push(p) });
+  assert.equal(seen.length, 5);
+  assert.deepEqual(seen.map((p) => p.done), [1, 2, 3, 4, 5]);
+  assert.equal(seen[4].total, 5);
+  const theirs = native(["analyze", "--game", "connect4:5x4", "3"]);
+  const values = (list) => Object.fromEntries(list.map((e) => [e.move, e.value]));
+  assert.deepEqual(values(a.analysis), values(theirs.analysis));
+  assert.deepEqual(values(seen.map((p) => p.entry)), values(theirs.analysis));
+});
+
+test("the engine's move, the position's JSON, and one-line errors for bad input", () => {
+  const m = w.engineMove("connect4:5x4", "3", { think: 1 });
+  assert.ok(["1", "2", "3", "4", "5"].includes(m.move));
+  assert.equal(m.moves, "3" + m.move);
+  const p = w.position("connect4:5x4", "33");
+  assert.equal(p.to_move, "first");
+  assert.equal(p.board.length, 4);
+  assert.equal(p.legal.length, 5);
+  assert.deepEqual(p.view.size, [5, 4, 1]);
+  for (const [call, message] of [
+    [() => w.position("connect4:1x1", ""), /^bad game spec 'connect4:1x1'/],
+    [() => w.position("connect4", "48"), /^illegal move string '48'/],
+    [() => w.analyze("connect4", "", { think: -1 }), /^think -1: must be/],
+    [() => w.analyze("connect4", "", { engine: "depth99" }), /a depth is 1-64 plies/],
+    [() => w.solve("connect4", "", { memoryMb: 1e9 }), /^memoryMb/],
+    [() => w.analyzeMove("connect4", "", "9"), /^move '9'/],
+    [() => w.analyze("connect4:4x4:k3", "1212"+"1", {}), /game is over|comes after the game is over/],
+  ]) {
+    assert.throws(call, (e) => e instanceof Error && message.test(e.message) && !e.message.includes("\n"));
+  }
+  // The instance still answers after the errors.
+  assert.equal(w.solve("connect4", "2252576253462244111563365343671351441").score, -1);
+});

@@ -1,0 +1,567 @@
+//! inarow in the browser and in Node: the library compiled to WebAssembly behind a small
+//! JavaScript API (docs/browser.md). Every answer is the JSON `inarow serve` gives for the same
+//! question (src/web/json.rs is compiled into this crate too), so the page reads either
+//! backend alike. Bad input is a thrown `Error` with the library's one-line message.
+//!
+//! The web has no threads: each instance searches on one, and a page runs several instances
+//! (Web Workers), one move of a position each ([`analyze_move`]).
+
+#[path = "../../src/web/json.rs"]
+#[allow(dead_code)]
+mod json;
+
+use inarow::engine::Limits;
+use inarow::engine::play::{Level, Player, Valuation};
+use inarow::engine::{Algorithm, Driver, Options};
+use inarow::game::{
+    Board, Game, GameLine, GameSpec, MoveList, Notation, Status, Tactics, read_line, show_moves,
+};
+use inarow::with_game;
+use json::{View, analysis_json, format_line};
+use serde_json::{Value, json};
+use std::any::Any;
+use std::cell::RefCell;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+
+/// The memory budget of each table when none is asked, in MiB: small enough for a tab (the
+/// page runs one instance per core).
+const DEFAULT_MEMORY_MB: usize = 64;
+/// The most a caller may ask: wasm32 memory ends at 4 GiB.
+const MAX_MEMORY_MB: usize = 3584;
+/// The think time when none is asked, and the most, in seconds.
+const DEFAULT_THINK: f64 = 1.0;
+const MAX_THINK: f64 = 3600.0;
+/// Warm engines kept between calls (each holds its table): the positions of one game in turn
+/// reuse what the earlier searches learnt.
+const WARM_ENGINES: usize = 2;
+/// The share of a move's time its exact value gets (the rest: an estimate where it fails).
+const EXACT_SHARE: f64 = 0.8;
+/// The most nodes a move's line may take after its value: each move of an analysis walks its
+/// own, and the page shows the best one's, so they are kept short.
+const LINE_NODES: u64 = 20_000;
+
+/// What a call may set; every field optional.
+#[derive(Clone, Debug)]
+struct Asked {
+    think: Option<Duration>,
+    nodes: Option<u64>,
+    engine: Level,
+    memory_mb: usize,
+    progress: Option<js_sys::Function>,
+    /// `solve` and `bench`: the exact method (`None`: the game's default) and its root driver.
+    algorithm: Option<Algorithm>,
+    driver: Driver,
+    /// `solve` and `bench`: win / draw / loss only.
+    weak: bool,
+}
+
+impl Asked {
+    /// Reads `{think, nodes, engine, memoryMb, progress}` from a JS object (or undefined).
+    fn read(options: &JsValue, default_think: Option<f64>) -> Result<Asked, String> {
+        let get = |name: &str| -> JsValue {
+            if options.is_object() {
+                js_sys::Reflect::get(options, &JsValue::from_str(name))
+                    .unwrap_or(JsValue::UNDEFINED)
+            } else {
+                JsValue::UNDEFINED
+            }
+        };
+        let number = |name: &str| -> Result<Option<f64>, String> {
+            let v = get(name);
+            if v.is_undefined() || v.is_null() {
+                return Ok(None);
+            }
+            v.as_f64()
+                .map(Some)
+                .ok_or_else(|| format!("{name}: must be a number"))
+        };
+        if !options.is_undefined() && !options.is_null() && !options.is_object() {
+            return Err("options: must be an object".into());
+        }
+        let think = match number("think")?.or(default_think) {
+            None => None,
+            Some(t) if t > 0.0 && t <= MAX_THINK => Some(Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(format!(
+                    "think {t}: must be a number of seconds above 0, at most {MAX_THINK}"
+                ));
+            }
+        };
+        let nodes = match number("nodes")? {
+            None => None,
+            Some(n) if n >= 1.0 && n.fract() == 0.0 => Some(n as u64),
+            Some(n) => return Err(format!("nodes {n}: must be a whole number above 0")),
+        };
+        let memory_mb = match number("memoryMb")? {
+            None => DEFAULT_MEMORY_MB,
+            Some(m) if m >= 1.0 && m <= MAX_MEMORY_MB as f64 && m.fract() == 0.0 => m as usize,
+            Some(m) => {
+                return Err(format!(
+                    "memoryMb {m}: must be a whole number of MiB from 1 to {MAX_MEMORY_MB}"
+                ));
+            }
+        };
+        let engine = match get("engine").as_string() {
+            None => Level::Best,
+            Some(name) => name.parse::<Level>().map_err(|e| e.to_string())?,
+        };
+        let progress = match get("progress") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => Some(
+                v.dyn_into::<js_sys::Function>()
+                    .map_err(|_| "progress: must be a function".to_string())?,
+            ),
+        };
+        let algo = get("algo").as_string();
+        let algorithm = algo
+            .as_deref()
+            .map(str::parse::<Algorithm>)
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        let driver = algo
+            .as_deref()
+            .and_then(|a| a.parse::<Driver>().ok())
+            .unwrap_or(Driver::Gallop);
+        let weak = match get("weak") {
+            v if v.is_undefined() || v.is_null() => false,
+            v => v.as_bool().ok_or("weak: must be true or false")?,
+        };
+        Ok(Asked {
+            think,
+            nodes,
+            engine,
+            memory_mb,
+            progress,
+            algorithm,
+            driver,
+            weak,
+        })
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            time: self.think,
+            nodes: self.nodes,
+            interrupt: None,
+        }
+    }
+
+    /// The engine options: every table within the memory budget.
+    fn options<G: Tactics>(&self, start: &G) -> Options {
+        let mut options = Options::default();
+        options.config.threads = 1;
+        options.config.tt_mb = options.config.tt_mb.min(self.memory_mb);
+        options.mem_mb = self.memory_mb;
+        options.fitted_to(start)
+    }
+
+    /// [`Asked::options`] with the exact method, its limits and `weak` (`solve`, `bench`).
+    fn exact_options<G: Tactics>(&self, start: &G) -> Options {
+        let mut options = self.options(start);
+        options.algorithm = self.algorithm;
+        options.config.driver = self.driver;
+        options.weak = self.weak;
+        options.limits = self.limits();
+        options
+    }
+}
+
+thread_local! {
+    /// Warm players by game, level and budget, the most recent last.
+    static WARM: RefCell<Vec<(String, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A warm player of `asked.engine` for `start`'s game, or a new one.
+fn player<G: Tactics + 'static>(start: &G, asked: &Asked) -> Result<Player<G>, String> {
+    let name = format!("{}/{}/{}", start.name(), asked.engine, asked.memory_mb);
+    let warm = WARM.with(|w| {
+        let mut w = w.borrow_mut();
+        let i = w.iter().position(|(n, _)| *n == name)?;
+        w.remove(i).1.downcast::<Player<G>>().ok()
+    });
+    if let Some(player) = warm {
+        return Ok(*player);
+    }
+    // Room for the new one's tables first.
+    WARM.with(|w| {
+        let mut w = w.borrow_mut();
+        while w.len() >= WARM_ENGINES {
+            w.remove(0);
+        }
+    });
+    let seed = js_sys::Math::random().to_bits();
+    Player::new(asked.engine, start, asked.options(start), seed).map_err(|e| e.to_string())
+}
+
+fn keep<G: Tactics + 'static>(start: &G, asked: &Asked, player: Player<G>) {
+    let name = format!("{}/{}/{}", start.name(), asked.engine, asked.memory_mb);
+    WARM.with(|w| {
+        let mut w = w.borrow_mut();
+        w.push((name, Box::new(player)));
+        while w.len() > WARM_ENGINES {
+            w.remove(0);
+        }
+    });
+}
+
+/// The value of a move for its mover from the value of the best reply for the other side.
+fn negated(v: Valuation) -> Valuation {
+    match v {
+        Valuation::Exact(s) => Valuation::Exact(-s),
+        Valuation::Proven(s) => Valuation::Proven(-s),
+        Valuation::Heuristic(s) => Valuation::Heuristic(-s),
+        Valuation::WinRate(r) => Valuation::WinRate(1.0 - r),
+        Valuation::Unknown => Valuation::Unknown,
+    }
+}
+
+/// A sort key, best first, as the library's analysis orders its moves: exact wins (sooner
+/// first), then estimates, exact losses last.
+fn rank(v: Valuation) -> [f64; 2] {
+    match v {
+        Valuation::Exact(s) | Valuation::Proven(s) if s > 0 => [3.0, s as f64],
+        Valuation::Exact(s) | Valuation::Proven(s) if s < 0 => [0.0, s as f64],
+        Valuation::Exact(_) | Valuation::Proven(_) => [1.0, 0.0],
+        Valuation::Heuristic(s) => [1.0 + (s > 0) as u8 as f64, s as f64],
+        Valuation::WinRate(r) => [1.0 + (r > 0.5) as u8 as f64, (r - 0.5) * 1e6],
+        Valuation::Unknown => [1.0, f64::MIN],
+    }
+}
+
+/// A game's start from its spec (`connect4`, `popout:6x5`, `cube`, `qubic`, `pentago`, ...).
+fn spec(game: &str) -> Result<GameSpec, String> {
+    let game = if game.trim().is_empty() {
+        "connect4"
+    } else {
+        game
+    };
+    game.parse::<GameSpec>().map_err(|e| e.to_string())
+}
+
+fn js(value: Value) -> Result<JsValue, JsError> {
+    js_sys::JSON::parse(&value.to_string()).map_err(|_| JsError::new("the answer is not JSON"))
+}
+
+fn answer(result: Result<Value, String>) -> Result<JsValue, JsError> {
+    match result {
+        Ok(value) => js(value),
+        Err(message) => Err(JsError::new(&inarow::game::one_line(&message))),
+    }
+}
+
+fn ongoing<G: Tactics + Notation + Board>(view: &View<'_, G>, moves: &str) -> Result<(), String> {
+    if view.status() != Status::Ongoing {
+        return Err(format!(
+            "{}: the game is over; no moves to analyse",
+            show_moves(moves)
+        ));
+    }
+    Ok(())
+}
+
+/// The position after `moves` (a move string of the game, or a whole board as `inarow`
+/// reads it): the JSON of `GET /api/position`.
+#[wasm_bindgen]
+pub fn position(game: &str, moves: &str) -> Result<JsValue, JsError> {
+    answer((|| {
+        let start = spec(game)?.start();
+        with_game!(start, start => {
+            let line = read_line(start, moves).map_err(|e| e.to_string())?;
+            Ok(Value::Object(View { start, line: &line }.json()))
+        })
+    })())
+}
+
+/// Every move of the position after `moves` with its value, best first: the JSON of
+/// `GET /api/analyze`. Options: `think` (seconds, default 1), `nodes`, `engine` (`best`,
+/// `alphabeta`, `mcts`, `depthN`, `random`), `memoryMb` (default 64), and `progress`, a
+/// function called with each move's entry as it is valued (the analysis then goes move by
+/// move, each with the whole think time).
+#[wasm_bindgen]
+pub fn analyze(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsError> {
+    answer((|| {
+        let asked = Asked::read(&options, Some(DEFAULT_THINK))?;
+        let start = spec(game)?.start();
+        with_game!(start, start => analyse_line(start, moves, &asked))
+    })())
+}
+
+fn analyse_line<G: Tactics + Notation + Board + 'static>(
+    start: G,
+    moves: &str,
+    asked: &Asked,
+) -> Result<Value, String> {
+    let line = read_line(start, moves).map_err(|e| e.to_string())?;
+    let view = View { start, line: &line };
+    ongoing(&view, moves)?;
+    let pos = *line.position();
+    let mut json = view.json();
+    if let Some(progress) = &asked.progress {
+        let mut legal = MoveList::new();
+        pos.legal_moves(&mut legal);
+        let mut entries = Vec::new();
+        for (i, &mv) in legal.iter().enumerate() {
+            let entry = move_entry(&start, &line, mv, asked)?;
+            let report = json!({ "entry": entry, "done": i + 1, "total": legal.len() });
+            progress
+                .call1(
+                    &JsValue::NULL,
+                    &js(report).map_err(|_| "progress: bad JSON")?,
+                )
+                .map_err(|e| format!("progress: {}", js_message(&e)))?;
+            entries.push(entry);
+        }
+        let (analysis, pv, source) = assemble(entries);
+        json.insert("source".into(), json!(source));
+        json.insert("weak".into(), json!(is_weak(&start, asked)?));
+        json.insert("analysis".into(), Value::Array(analysis));
+        json.insert("pv".into(), pv);
+        return Ok(Value::Object(json));
+    }
+    let mut player = player(&start, asked)?;
+    let analysis = player.analyse(&line, asked.limits());
+    analysis_json(&mut json, &pos, &analysis, player.is_weak());
+    keep(&start, asked, player);
+    Ok(Value::Object(json))
+}
+
+fn is_weak<G: Tactics + 'static>(start: &G, asked: &Asked) -> Result<bool, String> {
+    let player = player(start, asked)?;
+    let weak = player.is_weak();
+    keep(start, asked, player);
+    Ok(weak)
+}
+
+fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "failed".into())
+}
+
+/// Entries of [`move_entry`] in the legal moves' order, sorted best first (stable, as the
+/// library sorts), with the line of the best and what answered.
+fn assemble(entries: Vec<Value>) -> (Vec<Value>, Value, String) {
+    let mut entries = entries;
+    let key = |e: &Value| -> (f64, f64) {
+        let r = &e["rank"];
+        (
+            r[0].as_f64().unwrap_or(1.0),
+            r[1].as_f64().unwrap_or(f64::MIN),
+        )
+    };
+    entries.sort_by(|a, b| {
+        key(b)
+            .partial_cmp(&key(a))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let pv = entries.first().map_or(json!([]), |e| e["line"].clone());
+    let exact = entries.iter().all(|e| e["exact"] == json!(true));
+    let source = if exact {
+        "exact, move by move"
+    } else {
+        "exact and estimates, move by move"
+    };
+    (entries, pv, source.to_string())
+}
+
+/// One move's value with the analysis' JSON entry fields (`move`, `value`, `exact`, `score`,
+/// `outcome`, `end_ply`), its `line` (the move and the expected replies) and `rank` (a sort
+/// key, best first). The exact solver values the position after the move under the limits;
+/// where it cannot finish, the engine's estimate of the best reply takes the time left.
+fn move_entry<G: Tactics + Notation + Board + 'static>(
+    start: &G,
+    line: &GameLine<G>,
+    mv: G::Move,
+    asked: &Asked,
+) -> Result<Value, String> {
+    let pos = *line.position();
+    let child = line.played(mv);
+    let mut player = player(start, asked)?;
+    let weak = player.is_weak();
+    let began = inarow::limits::Instant::now();
+    let limits = asked.limits();
+    let mut value = Valuation::Unknown;
+    let mut rest_line = Vec::new();
+    if let Some(engine) = player.engine_mut() {
+        // Most of the time to the exact value, which the page waits for (it asks again with
+        // a longer cap, and then the table is warm); the rest to an estimate to show before.
+        engine.set_limits(Limits {
+            time: limits.time.map(|t| t.mul_f64(EXACT_SHARE)),
+            ..limits
+        });
+        let report = engine.solve(&child);
+        if let Some(score) = report.score {
+            value = Valuation::Exact(-score);
+            engine.set_limits(Limits {
+                time: limits.time.map(|t| t.saturating_sub(began.elapsed())),
+                nodes: Some(limits.nodes.map_or(LINE_NODES, |n| n.min(LINE_NODES))),
+                ..limits
+            });
+            rest_line = engine.line(&child, score);
+        }
+    }
+    if value == Valuation::Unknown && child.status(Default::default()) == Status::Ongoing {
+        let rest = Limits {
+            time: limits.time.map(|t| t.saturating_sub(began.elapsed())),
+            ..limits
+        };
+        let reply = player.analyse(&child, rest);
+        if let Some(&(_, v)) = reply.moves.first() {
+            value = negated(v);
+            rest_line = reply.pv;
+        }
+    }
+    keep(start, asked, player);
+    let mut entry = single_entry(&pos, mv, value, weak);
+    let mut moves = vec![mv];
+    moves.extend(rest_line);
+    entry.insert("line".into(), json!(format_line(pos, &moves)));
+    entry.insert("rank".into(), json!(rank(value)));
+    entry.insert("weak".into(), json!(weak));
+    Ok(Value::Object(entry))
+}
+
+/// The analysis JSON's entry of one move, as the server writes it.
+fn single_entry<G: Tactics + Notation>(
+    pos: &G,
+    mv: G::Move,
+    value: Valuation,
+    weak: bool,
+) -> serde_json::Map<String, Value> {
+    let analysis = inarow::engine::play::Analysis {
+        moves: vec![(mv, value)],
+        pv: Vec::new(),
+        source: String::new(),
+    };
+    let mut json = serde_json::Map::new();
+    analysis_json(&mut json, pos, &analysis, weak);
+    match json.remove("analysis") {
+        Some(Value::Array(mut a)) => match a.pop() {
+            Some(Value::Object(entry)) => entry,
+            _ => serde_json::Map::new(),
+        },
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// One move of the position after `moves` valued alone (what each Web Worker of the page
+/// answers): `{move, value, exact, score, outcome, end_ply, line, rank, weak}`, the fields of
+/// an entry of `analyze`'s `analysis` with the move's expected line, a sort key (`rank`,
+/// compare as pairs, higher first) and whether the engine gives only win / draw / loss (the
+/// analysis' `weak`). Options as [`analyze`].
+#[wasm_bindgen(js_name = analyzeMove)]
+pub fn analyze_move(
+    game: &str,
+    moves: &str,
+    mv: &str,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    answer((|| {
+        let asked = Asked::read(&options, Some(DEFAULT_THINK))?;
+        let start = spec(game)?.start();
+        with_game!(start, start => {
+            let line = read_line(start, moves).map_err(|e| e.to_string())?;
+            let view = View { start, line: &line };
+            ongoing(&view, moves)?;
+            let pos = *line.position();
+            let parsed = pos.parse_move(mv.trim()).map_err(|e| format!("move '{mv}': {e}"))?;
+            let mut legal = MoveList::new();
+            pos.legal_moves(&mut legal);
+            if !legal.contains(&parsed) {
+                return Err(format!("move '{mv}': not legal here"));
+            }
+            move_entry(&start, &line, parsed, &asked)
+        })
+    })())
+}
+
+/// The engine's move in the position after `moves`: the JSON of `GET /api/move`
+/// (`{move, moves, value, exact}`). Options: `engine`, `think`, `nodes`, `memoryMb`.
+#[wasm_bindgen(js_name = engineMove)]
+pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsError> {
+    answer((|| {
+        let asked = Asked::read(&options, Some(DEFAULT_THINK))?;
+        let start = spec(game)?.start();
+        with_game!(start, start => {
+            let line = read_line(start, moves).map_err(|e| e.to_string())?;
+            let view = View { start, line: &line };
+            ongoing(&view, moves)?;
+            let pos = *line.position();
+            let mut player = player(&start, &asked)?;
+            let best = player.choose_within(&line, asked.limits()).ok_or("the engine found no move")?;
+            keep(&start, &asked, player);
+            Ok(json!({
+                "move": pos.format_move(best.0),
+                "moves": view.text_of(&line.played(best.0)),
+                "value": best.1.to_string(),
+                "exact": best.1.is_exact(),
+            }))
+        })
+    })())
+}
+
+/// The exact value of the position after `moves` for the side to move, as `inarow solve`
+/// gives it: `{score, stopped, nodes, seconds, plies}` (`score` null when a limit stopped
+/// the search first, `stopped` then says which). Options: `think` (default: none), `nodes`,
+/// `memoryMb` (Pentago from 18 stones needs about 490), `algo` (as `inarow solve --algo`:
+/// gallop, bisect, mtdf, deepening, ab, pns, pn2, dfpn, minimax, tss; default the game's
+/// fastest), `weak` (win / draw / loss only).
+#[wasm_bindgen]
+pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsError> {
+    answer((|| {
+        let asked = Asked::read(&options, None)?;
+        let start = spec(game)?.start();
+        with_game!(start, start => {
+            let line = read_line(start, moves).map_err(|e| e.to_string())?;
+            let options = asked.exact_options(&start);
+            let mut engine = inarow::engine::Engine::try_new(&start, options).map_err(|e| e.to_string())?;
+            if asked.algorithm.is_none_or(|a| a == Algorithm::AlphaBeta) {
+                engine.use_builtin_book(&start);
+            }
+            let report = engine.solve(&line);
+            Ok(json!({
+                "score": report.score,
+                "stopped": report.stopped.map(|s| s.to_string()),
+                "nodes": report.nodes,
+                "seconds": report.elapsed.as_secs_f64(),
+                "plies": report.plies,
+            }))
+        })
+    })())
+}
+
+/// The library's version (the crate's).
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// Solves the `MOVES EXPECTED` lines of a benchmark file's `text` as `inarow bench FILE` does
+/// (the same library function: the table cleared before each position, no book), for timing
+/// the engine here against the native one: `{summary, n, correct, mean_us, mean_nodes,
+/// problems}`, `summary` the native command's line. Options: `memoryMb`, `think`, `nodes`
+/// (each position's limits), `algo`, `weak`.
+#[wasm_bindgen]
+pub fn bench(game: &str, text: &str, options: JsValue) -> Result<JsValue, JsError> {
+    answer((|| {
+        let asked = Asked::read(&options, None)?;
+        let start = spec(game)?.start();
+        with_game!(start, start => {
+            let options = asked.exact_options(&start);
+            let mut engine = inarow::engine::Engine::try_new(&start, options).map_err(|e| e.to_string())?;
+            let (tally, problems) =
+                inarow::engine::bench::bench_text(start, &mut engine, "bench", text, None, || {});
+            let n = tally.n.max(1) as f64;
+            Ok(json!({
+                "summary": tally.summary("bench"),
+                "n": tally.n,
+                "correct": tally.correct,
+                "mean_us": tally.total_us / n,
+                "mean_nodes": tally.nodes as f64 / n,
+                "problems": problems,
+            }))
+        })
+    })())
+}
