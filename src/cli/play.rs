@@ -1,7 +1,7 @@
 //! `inarow play`: a game in the terminal against the solver (either side) or between two humans.
 
 use super::args::{GameArg, KnowledgeArgs, RuleArgs, seconds};
-use super::io::Outcome;
+use super::io::{Outcome, with_progress};
 use clap::{Args, ValueEnum};
 use inarow::engine::play::{Level, Player};
 use inarow::engine::{Limits, Options};
@@ -110,8 +110,7 @@ fn play<G: Tactics + Notation>(
             Humans::None => false,
         };
         if !human_turn {
-            let (mv, _) = engine
-                .choose(&game, think)
+            let (mv, _) = with_progress("engine thinking", || engine.choose(&game, think))
                 .expect("an open position has a move");
             println!("engine plays {}", pos.format_move(mv));
             game.play(mv);
@@ -133,10 +132,10 @@ fn play<G: Tactics + Notation>(
                 }
             }
             "hint" | "h" | "?" => {
-                let analysis = advisor
-                    .as_mut()
-                    .unwrap_or(&mut engine)
-                    .analyse(&game, Limits::within(think));
+                let adviser = advisor.as_mut().unwrap_or(&mut engine);
+                let analysis = with_progress("valuing every move", || {
+                    adviser.analyse(&game, Limits::within(think))
+                });
                 println!("  ({})", analysis.source);
                 for (mv, value) in analysis.moves {
                     println!("  {} {value}", pos.format_move(mv));

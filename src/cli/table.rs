@@ -5,7 +5,7 @@
 //! (`dfpn=draw`, or `MISMATCH:dfpn=first`).
 
 use super::args::SolverArgs;
-use super::io::Outcome;
+use super::io::{Outcome, with_progress};
 use clap::Args;
 use inarow::engine::{Algorithm, Config, Engine, Options, Report};
 use inarow::game::{Game, GameSpec, Kind, Tactics};
@@ -72,7 +72,9 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
                 continue;
             };
             let (solved, agrees) = with_game!(spec.start(), start => {
-                let report = Engine::try_new(&start, options.clone())?.solve(&start);
+                let mut engine = Engine::try_new(&start, options.clone())?;
+                let label = format!("solving {width}x{height}");
+                let report = with_progress(&label, || engine.solve(&start));
                 let verdict = match check {
                     None => None,
                     Some(second) => Some(second_opinion(&start, second, &options)?),

@@ -1093,6 +1093,8 @@ fn the_engine_answers_as_soon_as_it_knows_rather_than_waiting_out_its_time() {
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout.contains("Draw"), "5x4 is a draw:\n{}", r.stdout);
+    // The thinking spinner is drawn on a terminal only.
+    assert!(!r.stderr.contains("thinking"), "{}", r.stderr);
     assert!(
         began.elapsed() < Duration::from_secs(50),
         "took {:?}",
