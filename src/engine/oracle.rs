@@ -95,6 +95,10 @@ impl Midgame {
         if !solvers::pentago::applies(pos) {
             return Ok(None);
         }
+        // Spent limits stop here, before the solver's setup: an analysis asks every child.
+        if let Some(stop) = budget.limits.stop(0) {
+            return Err(stop);
+        }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         refuse_beyond_machine(pos)?;
         let answer = solvers::pentago::solve(

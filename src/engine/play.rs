@@ -305,6 +305,12 @@ impl<G: Tactics> Player<G> {
                 } else {
                     exact_share(pos)
                 };
+                // An exact answer the game expects well within the limit gets most of it
+                // (Pentago's midgame solver from 18 stones): estimates are only the fallback.
+                let share = match (limits.time, pos.rough_solve_seconds()) {
+                    (Some(t), Some(cost)) if cost * 1.5 <= t.as_secs_f64() => share.max(0.9),
+                    _ => share,
+                };
                 let exact = self.exact(line, until(share), all);
                 let exact = match exact {
                     Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {

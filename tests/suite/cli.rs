@@ -1112,3 +1112,23 @@ fn analyze_help_says_values_are_exact_only_where_settled() {
     );
     assert!(r.stdout.contains("estimates marked ~"), "{}", r.stdout);
 }
+
+#[test]
+fn pentago_from_18_stones_is_analysed_exactly_within_ten_seconds() {
+    // Irving's 18-stone benchmark root: the midgame solver gets the time (it needs about two
+    // seconds), so every value is exact, none an estimate that could contradict it.
+    let r = inarow(
+        &[
+            "analyze",
+            "--game",
+            "pentago",
+            "--time",
+            "10",
+            "274440791932540184",
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 144, "{}", r.stdout);
+    assert!(!r.stdout.contains('~'), "{}", r.stdout);
+}
