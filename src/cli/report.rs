@@ -1145,6 +1145,21 @@ fn thousands(n: u64) -> String {
     out
 }
 
+/// The legend box every plot draws, at `position` (a `SeriesLabelPosition`): a macro, as the
+/// single and dual-axis charts are different types.
+macro_rules! draw_legend {
+    ($chart:ident, $position:ident) => {
+        $chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::$position)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK.mix(0.5))
+            .label_font((FONT, 14))
+            .draw()
+            .map_err(draw_error)?
+    };
+}
+
 /// A line with a marker at each point (its legend a line): the marker shape differs from series
 /// to series (circle, triangle, cross) so that the colours are not the only cue.
 macro_rules! draw_points {
@@ -1263,14 +1278,7 @@ fn plot_cube(c: &CubeCurve) -> Result<String, String> {
             .collect();
         draw_points!(chart, draw_series, secs, 0, "seconds for all (left)");
         draw_points!(chart, draw_secondary_series, nodes, 1, "mean nodes (right)");
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.5))
-            .label_font((FONT, 14))
-            .draw()
-            .map_err(draw_error)?;
+        draw_legend!(chart, UpperRight);
         root.present().map_err(draw_error)?;
     }
     Ok(svg)
@@ -1335,14 +1343,7 @@ fn plot_sizes(s: &Sizes, nodes: bool) -> Result<String, String> {
                 )
             }))
             .map_err(draw_error)?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.5))
-            .label_font((FONT, 14))
-            .draw()
-            .map_err(draw_error)?;
+        draw_legend!(chart, UpperLeft);
         root.present().map_err(draw_error)?;
     }
     Ok(svg)
@@ -1415,14 +1416,7 @@ fn plot_pentago(p: &PentagoData) -> Result<String, String> {
             2,
             format!("inarow beside Irving ({tag})")
         );
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.5))
-            .label_font((FONT, 14))
-            .draw()
-            .map_err(draw_error)?;
+        draw_legend!(chart, UpperRight);
         root.present().map_err(draw_error)?;
     }
     Ok(svg)
@@ -1511,14 +1505,7 @@ fn plot_elo(e: &EloData) -> Result<String, String> {
                 .label("at least (a match below was all one way)")
                 .legend(move |(x, y)| TriangleMarker::new((x, y), 7, bound_color.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.5))
-            .label_font((FONT, 14))
-            .draw()
-            .map_err(draw_error)?;
+        draw_legend!(chart, UpperLeft);
         root.present().map_err(draw_error)?;
     }
     Ok(svg)
