@@ -357,6 +357,134 @@ impl Geometry {
     }
 }
 
+/// A gravity board as the threat rules see it ([`crate::search::victor`]): its columns, each the
+/// list of its cells (bits of a word) from the bottom up, and its lines as cell masks. A stone
+/// dropped into a column lands on its lowest empty cell. Any number of columns (at most 64),
+/// any heights, any lines: Connect Four's grids, the cube, and the small boxes the tests
+/// enumerate are all such descriptions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GravityGeometry {
+    columns: Vec<Vec<u32>>,
+    lines: Vec<u128>,
+    board: u128,
+}
+
+impl GravityGeometry {
+    /// A description from its columns and lines.
+    ///
+    /// # Errors
+    /// A message for no column or more than 64, an empty column, a cell in two columns or past
+    /// bit 127, or a line of fewer than two cells or off the columns.
+    pub fn new(columns: Vec<Vec<u32>>, lines: Vec<u128>) -> Result<GravityGeometry, String> {
+        if columns.is_empty() || columns.len() > 64 {
+            return Err(format!(
+                "{} columns: a gravity board has 1 to 64",
+                columns.len()
+            ));
+        }
+        let mut board = 0u128;
+        for (i, column) in columns.iter().enumerate() {
+            if column.is_empty() {
+                return Err(format!("column {i} has no cell"));
+            }
+            for &cell in column {
+                if cell >= 128 || board >> cell & 1 == 1 {
+                    return Err(format!("cell {cell} of column {i}: past bit 127 or in two columns"));
+                }
+                board |= 1 << cell;
+            }
+        }
+        if let Some(bad) = lines.iter().find(|&&l| l.count_ones() < 2 || l & !board != 0) {
+            return Err(format!("line {bad:#x}: two cells or more, all in the columns"));
+        }
+        Ok(GravityGeometry {
+            columns,
+            lines,
+            board,
+        })
+    }
+
+    /// Connect Four's `width` x `height` board with lines of `k`, in the layout of
+    /// [`Geometry::grid`] (bit `column * (height + 1) + row`).
+    ///
+    /// # Errors
+    /// As [`Geometry::grid`].
+    pub fn grid(width: u32, height: u32, k: u32) -> Result<GravityGeometry, String> {
+        let lines = Geometry::grid(width, height, k)?.lines().to_vec();
+        let columns = (0..width)
+            .map(|c| (0..height).map(|r| c * (height + 1) + r).collect())
+            .collect();
+        GravityGeometry::new(columns, lines)
+    }
+
+    /// The 4x4x4 cube of Connect Four 3D, in the layout of [`Geometry::cube`] (cell
+    /// `x + 4y + 16z`, column `x + 4y`).
+    pub fn cube() -> GravityGeometry {
+        let lines = Geometry::cube(true).lines().to_vec();
+        let columns = (0..16).map(|c| (0..4).map(|z| c + 16 * z).collect()).collect();
+        GravityGeometry::new(columns, lines).expect("the cube's description is valid")
+    }
+
+    /// A box of `nx` x `ny` columns of `nz` cells (cell `x + nx * (y + ny * z)`) with every
+    /// straight line of `k` cells in the 13 directions of space: [`GravityGeometry::cube`]'s
+    /// lines on `(4, 4, 4, 4)`, Connect Four's on `(width, 1, height, k)`, and small
+    /// three-dimensional boards that can be enumerated.
+    ///
+    /// # Errors
+    /// For more than 128 cells or 64 columns, or no line.
+    pub fn cuboid(nx: u32, ny: u32, nz: u32, k: u32) -> Result<GravityGeometry, String> {
+        if nx * ny * nz > 128 || k < 2 {
+            return Err(format!("box {nx}x{ny}x{nz}, k = {k}: at most 128 cells, k >= 2"));
+        }
+        let size = [nx as i32, ny as i32, nz as i32];
+        let bit = |p: [i32; 3]| (p[0] + size[0] * (p[1] + size[1] * p[2])) as u32;
+        let mut lines = Vec::new();
+        for d in 0..27 {
+            let d = [d % 3 - 1, d / 3 % 3 - 1, d / 9 - 1];
+            // One of each pair of opposite directions.
+            if d.iter().find(|&&v| v != 0).is_none_or(|&v| v < 0) {
+                continue;
+            }
+            for start in 0..nx * ny * nz {
+                let s = start as i32;
+                let p = [s % size[0], s / size[0] % size[1], s / (size[0] * size[1])];
+                let cells: Vec<[i32; 3]> = (0..k as i32)
+                    .map(|i| [p[0] + i * d[0], p[1] + i * d[1], p[2] + i * d[2]])
+                    .collect();
+                if cells
+                    .iter()
+                    .all(|c| (0..3).all(|a| (0..size[a]).contains(&c[a])))
+                {
+                    lines.push(cells.iter().fold(0u128, |m, &c| m | 1 << bit(c)));
+                }
+            }
+        }
+        if lines.is_empty() {
+            return Err(format!("box {nx}x{ny}x{nz} has no line of {k}"));
+        }
+        lines.sort_unstable();
+        let columns = (0..nx * ny)
+            .map(|c| (0..nz).map(|z| c + nx * ny * z).collect())
+            .collect();
+        GravityGeometry::new(columns, lines)
+    }
+
+    /// The columns, each its cells from the bottom up.
+    pub fn columns(&self) -> &[Vec<u32>] {
+        &self.columns
+    }
+
+    /// The lines, as cell masks.
+    pub fn lines(&self) -> &[u128] {
+        &self.lines
+    }
+
+    /// Every cell.
+    pub fn board(&self) -> u128 {
+        self.board
+    }
+}
+
 /// A permutation of the cells of a 64-bit board as byte tables (`table[byte][value]` is the
 /// image of that byte's cells), so that a board maps by one look-up per byte; the board's cells
 /// lie in its first `BYTES` bytes.
@@ -482,6 +610,23 @@ mod tests {
         assert_eq!(g.symmetries().len(), 2);
         check_evaluation(&g);
         check_evaluation(&Geometry::grid(9, 5, 5).unwrap());
+    }
+
+    #[test]
+    fn gravity_boxes_have_the_lines_of_the_grids_and_the_cube() {
+        let cube = GravityGeometry::cube();
+        let mut lines = GravityGeometry::cuboid(4, 4, 4, 4).unwrap().lines().to_vec();
+        let mut want = cube.lines().to_vec();
+        lines.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(lines, want);
+        // A 2D board as a box one cell deep: the same lines, in another numbering.
+        let grid = GravityGeometry::grid(7, 6, 4).unwrap();
+        let flat = GravityGeometry::cuboid(7, 1, 6, 4).unwrap();
+        assert_eq!(grid.lines().len(), 69);
+        assert_eq!(flat.lines().len(), 69);
+        assert_eq!(grid.columns()[1], vec![7, 8, 9, 10, 11, 12]);
+        assert_eq!(flat.columns()[1], vec![1, 8, 15, 22, 29, 36]);
     }
 
     #[test]

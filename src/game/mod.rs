@@ -33,7 +33,7 @@ pub use crate::error::{MoveError, one_line};
 pub use catalog::{AnyGame, ConnectBoard, GameSpec, Method, PopOutBoard, Variant};
 pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
-pub use geometry::Geometry;
+pub use geometry::{Geometry, GravityGeometry};
 pub use grid::{Grid, Runtime, Shape, Standard};
 pub use line::{GameLine, Repetition, Start};
 pub use pentago::Pentago;

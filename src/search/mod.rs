@@ -22,6 +22,7 @@ pub mod retro;
 pub mod rng;
 pub mod score;
 pub mod threats;
+pub mod victor;
 pub mod tt;
 pub mod winner;
 
