@@ -143,8 +143,8 @@ pub enum Claim {
 pub enum Loosen {
     /// Let a column's pairs leave its top cell unanswered (claimeven without its parity).
     OddStacks,
-    /// Let a baseclaim refute `a` with `c` instead of `b` with `c`.
-    BaseclaimSwapped,
+    /// Let a baseclaim refute `a` with `b` too (the mover can take `a`, then `b`).
+    BaseclaimFirstPair,
     /// Let an aftereven refute mover lines above any one of its cells, not all.
     AfterevenAnyColumn,
 }
@@ -580,8 +580,8 @@ fn split_pairs(rule: Rule, cells: &[u32], loosen: Option<Loosen>) -> Vec<u128> {
         }
         Rule::Baseclaim if cells.len() == 4 => {
             let [a, b, c, d] = [cells[0], cells[1], cells[2], cells[3]];
-            if loosen == Some(Loosen::BaseclaimSwapped) {
-                vec![two(a, d), two(a, c)]
+            if loosen == Some(Loosen::BaseclaimFirstPair) {
+                vec![two(a, d), two(b, c), two(a, b)]
             } else {
                 vec![two(a, d), two(b, c)]
             }
@@ -740,6 +740,10 @@ pub fn verify(
 ) -> Result<(), String> {
     let board =
         Board::new(geometry, mover, follower).ok_or("the game is over or no gravity position")?;
+    if board.targets.is_empty() {
+        // Nothing to refute: every line holds a follower stone.
+        return Ok(());
+    }
     let bit = |x: u32| 1u128 << x;
     let mut covered = 0u128;
     let mut dead = 0u128;

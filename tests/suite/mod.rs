@@ -25,3 +25,4 @@ mod serve;
 mod signature;
 mod sizes;
 mod twist;
+mod victor;
