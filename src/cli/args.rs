@@ -174,6 +174,10 @@ pub struct SolverArgs {
     /// (default: 200 in alpha-beta, 2000 in df-pn).
     #[arg(long, value_name = "N")]
     threat_nodes: Option<u64>,
+    /// Victor's threat rules as a bound in alpha-beta, on gravity boards (Connect Four, the
+    /// cube), at nodes with at least this many plies left (default: off).
+    #[arg(long, value_name = "PLIES")]
+    victor_plies: Option<u32>,
     /// Search threads sharing the table (alpha-beta only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -231,6 +235,7 @@ impl SolverArgs {
                 etc: !self.no_etc,
                 threads,
                 threat_search: threat_budget(Config::default().threat_search, self),
+                victor_plies: self.victor_plies.or(Config::default().victor_plies),
                 ..Config::default()
             },
             dfpn_threats: threat_budget(Some(ThreatBudget::default()), self),

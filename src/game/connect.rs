@@ -6,7 +6,7 @@
 //! `(height + 1) * width <= 64`) or `u128` (up to 128 bits).
 
 use super::bits::{Bits, cells};
-use super::geometry::line_score;
+use super::geometry::{GravityGeometry, line_score};
 use super::grid::{Grid, Shape};
 use super::view::{Board, CellId, CellName, Effect, Layout, Line, column_name};
 use super::{
@@ -374,6 +374,14 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
     #[inline(always)]
     fn has_winning_move(&self) -> bool {
         self.winning_cells(self.current) & self.playable() != B::ZERO
+    }
+
+    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
+        Some((
+            self.grid().gravity_geometry(),
+            self.current.to_u128(),
+            self.last_mover_stones().to_u128(),
+        ))
     }
 
     #[inline(always)]

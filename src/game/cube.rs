@@ -31,7 +31,7 @@
 //! [`QUBIC_SYMMETRY_STONES`] stones (where symmetric positions are common and the table pays for
 //! the 192 images), the position itself beyond.
 
-use super::geometry::{self, Geometry};
+use super::geometry::{self, Geometry, GravityGeometry};
 use super::view::{Axis, Block, Board, CellId, CellName, CellSet, Effect, Layout, Line};
 use super::{Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics};
 use arrayvec::ArrayVec;
@@ -787,6 +787,17 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
 
     /// Stones are only added, and lines are made by stones alone: the other side may as well
     /// move now.
+    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
+        static CUBE: OnceLock<GravityGeometry> = OnceLock::new();
+        GRAVITY.then(|| {
+            (
+                CUBE.get_or_init(GravityGeometry::cube),
+                self.mine() as u128,
+                self.theirs() as u128,
+            )
+        })
+    }
+
     fn pass(&self) -> Option<Self> {
         (self.ply < 63 && !self.won).then_some(Cube {
             ply: self.ply + 1,

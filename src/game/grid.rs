@@ -25,7 +25,7 @@
 
 use super::Player;
 use super::bits::{Bits, cells};
-use super::geometry::Geometry;
+use super::geometry::{Geometry, GravityGeometry};
 use super::numbering::Numbering;
 use super::view::{Axis, CellId, CellSet, Layout, Line};
 use std::fmt::{self, Debug};
@@ -153,6 +153,23 @@ impl Grid {
         let lines: &'static [u128] = Vec::leak(self.geometry().lines().to_vec());
         known.push((size, lines));
         lines
+    }
+
+    /// This board as the threat rules see it (columns and lines), made once per board size and
+    /// kept for the process.
+    pub fn gravity_geometry(&self) -> &'static GravityGeometry {
+        type Known = Vec<((u32, u32, u32), &'static GravityGeometry)>;
+        static KNOWN: std::sync::Mutex<Known> = std::sync::Mutex::new(Vec::new());
+        let size = (self.width, self.height, self.k);
+        let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, g)) = known.iter().find(|(s, _)| *s == size) {
+            return g;
+        }
+        let g: &'static GravityGeometry = Box::leak(Box::new(
+            GravityGeometry::grid(self.width, self.height, self.k).expect("a grid fits 128 bits"),
+        ));
+        known.push((size, g));
+        g
     }
 
     /// This board as data: every line a cell mask, the mirror a permutation of cells. The shift

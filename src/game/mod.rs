@@ -369,6 +369,13 @@ pub trait Tactics: Variant {
     fn strategy_bounds(&self) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }
+
+    /// The position as a gravity board for the threat rules ([`crate::search::victor`]): the
+    /// board's columns and lines, the stones of the side to move and the other side's. `None`
+    /// (the default) where stones do not fall down columns.
+    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
+        None
+    }
 }
 
 /// A game in which every play ends by a known ply.

@@ -85,6 +85,11 @@ pub struct Config {
     /// Threat-space search at nodes where a win of the side to move would cut the search off
     /// (`None`: off). Games without threats (`Tactics::threat_moves`) pay nothing.
     pub threat_search: Option<ThreatBudget>,
+    /// Victor's threat rules ([`crate::search::victor`]) as a bound at nodes with at least this
+    /// many plies left, on games that describe themselves as gravity boards
+    /// (`Tactics::gravity_position`): a proof that the side to move cannot win caps the score at
+    /// a draw, one that the other side cannot win raises it to one (`None`: off).
+    pub victor_plies: Option<u32>,
     /// Positions this close to `max_plies` skip the table: their subtrees are cheaper to search
     /// again than a cache miss.
     pub table_min_plies_left: u32,
@@ -113,6 +118,7 @@ impl Default for Config {
                 depth: 6,
                 nodes: 200,
             }),
+            victor_plies: None,
             table_min_plies_left: 0,
             threads: 1,
             solo_nodes: 100_000,

@@ -13,6 +13,7 @@ use crate::limits::Instant;
 use crate::limits::Stop;
 use crate::search::score::{final_score, win_at};
 use crate::search::threats::wins_by_threats;
+use crate::search::victor;
 use crate::search::tt::Bound;
 use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
@@ -252,6 +253,25 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                     }
                 }
                 _ => {}
+            }
+        }
+
+        // Victor's rules, where a proof would cut: that the side to move cannot win when even a
+        // draw fails low, that the other side cannot win when a draw fails high.
+        if let Some(plies) = self.config.victor_plies
+            && m - n >= plies as i32
+            && (alpha >= 0 || beta <= 0)
+            && let Some((geometry, mine, theirs)) = pos.gravity_position()
+        {
+            let options = victor::Options::default();
+            let proved = if alpha >= 0 {
+                victor::mover_cannot_win(geometry, mine, theirs, &options).is_some()
+            } else {
+                victor::other_side_cannot_win(geometry, mine, theirs, &options).is_some()
+            };
+            if proved {
+                count!(self, n, bound_cuts);
+                return 0;
             }
         }
 
