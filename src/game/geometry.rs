@@ -367,6 +367,12 @@ pub struct GravityGeometry {
     columns: Vec<Vec<u32>>,
     lines: Vec<u128>,
     board: u128,
+    /// The columns each line crosses, a bit per column.
+    line_columns: Vec<u64>,
+    /// Each cell's column and index in it (cells off the board: 0, 0).
+    places: Vec<(u8, u8)>,
+    /// The cells of each cell's column above it.
+    above: Vec<u128>,
 }
 
 impl GravityGeometry {
@@ -397,10 +403,33 @@ impl GravityGeometry {
         if let Some(bad) = lines.iter().find(|&&l| l.count_ones() < 2 || l & !board != 0) {
             return Err(format!("line {bad:#x}: two cells or more, all in the columns"));
         }
+        let mut places = vec![(0u8, 0u8); 128];
+        let mut above = vec![0u128; 128];
+        for (c, column) in columns.iter().enumerate() {
+            for (i, &cell) in column.iter().enumerate() {
+                places[cell as usize] = (c as u8, i as u8);
+                above[cell as usize] = column[i + 1..].iter().fold(0, |m, &x| m | 1 << x);
+            }
+        }
+        let line_columns = lines
+            .iter()
+            .map(|&l| {
+                let mut mask = 0u64;
+                let mut rest = l;
+                while rest != 0 {
+                    mask |= 1 << places[rest.trailing_zeros() as usize].0;
+                    rest &= rest - 1;
+                }
+                mask
+            })
+            .collect();
         Ok(GravityGeometry {
             columns,
             lines,
             board,
+            line_columns,
+            places,
+            above,
         })
     }
 
@@ -482,6 +511,22 @@ impl GravityGeometry {
     /// Every cell.
     pub fn board(&self) -> u128 {
         self.board
+    }
+
+    /// The columns line `i` crosses, a bit per column.
+    pub fn line_columns(&self, i: usize) -> u64 {
+        self.line_columns[i]
+    }
+
+    /// The column of a cell of the board and its index there (0 at the bottom).
+    pub fn place(&self, cell: u32) -> (usize, usize) {
+        let (c, i) = self.places[cell as usize];
+        (c as usize, i as usize)
+    }
+
+    /// The cells above a cell of the board, in its column.
+    pub fn above(&self, cell: u32) -> u128 {
+        self.above[cell as usize]
     }
 }
 

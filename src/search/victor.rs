@@ -40,6 +40,7 @@
 //! exact values.
 
 use crate::game::GravityGeometry;
+use arrayvec::ArrayVec;
 
 /// A rule of Victor (see the module documentation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -154,7 +155,7 @@ pub enum Loosen {
 pub struct Options {
     /// The rules allowed, a bit per [`Rule`] (`Rule as u16`).
     pub rules: u16,
-    /// The most covers tried before giving up (no claim).
+    /// The most partial covers tried before giving up (no claim).
     pub budget: u32,
     /// Tests only: a precondition skipped.
     #[doc(hidden)]
@@ -227,26 +228,18 @@ impl<'g> Board<'g> {
             }
             base.push(f);
         }
-        let column_mask = |line: u128| -> u64 {
-            geometry
-                .columns()
-                .iter()
-                .enumerate()
-                .filter(|(_, col)| col.iter().any(|&c| line >> c & 1 == 1))
-                .fold(0, |m, (i, _)| m | 1 << i)
-        };
         let mut targets = Vec::new();
         let mut own = Vec::new();
         let mut follower_wins = 0;
-        for &line in geometry.lines() {
+        for (i, &line) in geometry.lines().iter().enumerate() {
             if line & !mover == 0 || line & !follower == 0 {
                 return None;
             }
             if line & follower == 0 {
-                targets.push((line, column_mask(line)));
+                targets.push((line, geometry.line_columns(i)));
             }
             if line & mover == 0 {
-                own.push((line, column_mask(line)));
+                own.push((line, geometry.line_columns(i)));
                 let missing = line & !follower;
                 if missing.count_ones() == 1 {
                     follower_wins |= missing;
@@ -278,36 +271,41 @@ impl<'g> Board<'g> {
 
     /// The cells of column `c` above index `i`.
     fn above(&self, c: usize, i: usize) -> u128 {
-        self.column(c)[i + 1..].iter().fold(0, |m, &x| m | 1 << x)
+        self.geometry.above(self.column(c)[i])
     }
 }
 
 /// How the cells of one column above an inverse's (or the base) are answered: pairs up to the
 /// top, or up to a follower's winning cell with nothing needed above it.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 struct Stack {
-    /// (lower, upper) cells, bottom up.
-    pairs: Vec<(u32, u32)>,
-    /// The pair ending on a follower's winning cell, if any, and the cells above it.
-    threat: Option<u128>,
+    /// The pairs' cells are the column's from index `start` to `end` (excluded), bottom up.
+    start: usize,
+    end: usize,
+    /// Whether the last pair's upper cell is a follower's winning cell (the cells above it
+    /// then need no answer).
+    threat: bool,
 }
 
+/// The most ways to answer one column: a threat on every other cell, or none.
+const MAX_STACKS: usize = 65;
+
 /// The ways to answer the cells of column `c` from index `start` up.
-fn stacks(board: &Board, c: usize, start: usize, options: &Options) -> Vec<Stack> {
+fn stacks(
+    board: &Board,
+    c: usize,
+    start: usize,
+    options: &Options,
+) -> ArrayVec<Stack, MAX_STACKS> {
     let column = board.column(c);
-    let pairs_from = |end: usize| -> Vec<(u32, u32)> {
-        (start..end)
-            .step_by(2)
-            .map(|i| (column[i], column[i + 1]))
-            .collect()
-    };
-    let mut out = Vec::new();
+    let mut out = ArrayVec::new();
     if options.allows(Rule::Threat) {
         for j in (start + 1..column.len()).step_by(2) {
             if board.follower_wins >> column[j] & 1 == 1 {
                 out.push(Stack {
-                    pairs: pairs_from(j),
-                    threat: Some(board.above(c, j)),
+                    start,
+                    end: j + 1,
+                    threat: true,
                 });
             }
         }
@@ -315,16 +313,42 @@ fn stacks(board: &Board, c: usize, start: usize, options: &Options) -> Vec<Stack
     let left = column.len() - start;
     if left.is_multiple_of(2) {
         out.push(Stack {
-            pairs: pairs_from(column.len()),
-            threat: None,
+            start,
+            end: column.len(),
+            threat: false,
         });
     } else if options.loosen == Some(Loosen::OddStacks) {
         out.push(Stack {
-            pairs: pairs_from(column.len() - 1),
-            threat: None,
+            start,
+            end: column.len() - 1,
+            threat: false,
         });
     }
     out
+}
+
+/// A rule application while the search runs: no allocation.
+#[derive(Copy, Clone, Debug)]
+struct Applied {
+    rule: Rule,
+    cells: [u32; 6],
+    len: usize,
+}
+
+impl Applied {
+    fn new(rule: Rule, cells: &[u32]) -> Applied {
+        let mut a = Applied {
+            rule,
+            cells: [0; 6],
+            len: cells.len(),
+        };
+        a.cells[..cells.len()].copy_from_slice(cells);
+        a
+    }
+
+    fn cells(&self) -> &[u32] {
+        &self.cells[..self.len]
+    }
 }
 
 /// The search for a cover: columns are settled lowest index first; a column is answered on its
@@ -340,78 +364,96 @@ struct Search<'b, 'g> {
     dead: u128,
     /// Pairs of cells of which the mover gets at most one.
     split: Vec<u128>,
-    chosen: Vec<Application>,
+    chosen: Vec<Applied>,
 }
 
 impl Search<'_, '_> {
     /// The application that refutes the mover's `line`, by the cover so far: an index into
     /// `chosen`, or `usize::MAX` for an aftereven (found again when the witness is written).
     fn refuter(&self, line: u128) -> Option<usize> {
-        self.chosen.iter().position(|a| refutes(self.board, a, line, self.options.loosen))
+        self.chosen
+            .iter()
+            .position(|a| refutes(self.board, a.rule, a.cells(), line, self.options.loosen))
     }
 
-    fn aftereven_refutes(&self, line: u128, columns: u64) -> Option<u128> {
+    fn aftereven_refutes(&self, line: u128) -> Option<u128> {
         if !self.options.allows(Rule::Aftereven) {
             return None;
         }
         self.board
             .own
             .iter()
-            .filter(|&&(own, own_columns)| {
-                own_columns & !columns == 0 && own & self.board.empty & !self.sure == 0
-            })
+            .filter(|&&(own, _)| own & self.board.empty & !self.sure == 0)
             .map(|&(own, _)| own)
             .find(|&own| aftereven_refutes(self.board, own, line, self.options.loosen))
     }
 
     /// Whether every mover line within the settled columns is refuted.
     fn consistent(&self, newly: u64) -> bool {
+        // The follower lines that can serve as afterevens, found once the cheap checks fail.
+        let mut afterevens: Option<Vec<u128>> = None;
         self.board.targets.iter().all(|&(line, columns)| {
-            columns & !self.settled != 0
+            if columns & !self.settled != 0
                 || columns & newly == 0
                 || line & (self.sure | self.dead) != 0
                 || self.split.iter().any(|&p| line & p == p)
-                || self.aftereven_refutes(line, columns).is_some()
+            {
+                return true;
+            }
+            if !self.options.allows(Rule::Aftereven) {
+                return false;
+            }
+            afterevens
+                .get_or_insert_with(|| {
+                    self.board
+                        .own
+                        .iter()
+                        .filter(|&&(own, _)| own & self.board.empty & !self.sure == 0)
+                        .map(|&(own, _)| own)
+                        .collect()
+                })
+                .iter()
+                .any(|&own| aftereven_refutes(self.board, own, line, self.options.loosen))
         })
     }
 
     fn push_stack(&mut self, c: usize, stack: &Stack) {
-        let board = self.board;
-        for &(lower, upper) in &stack.pairs {
-            let i = board.column(c).iter().position(|&x| x == upper).unwrap();
-            let threat = stack.threat.is_some() && Some(&(lower, upper)) == stack.pairs.last();
-            let rule = if threat {
+        let column = self.board.column(c);
+        for i in (stack.start..stack.end).step_by(2) {
+            let (lower, upper) = (column[i], column[i + 1]);
+            let rule = if stack.threat && i + 2 == stack.end {
                 Rule::Threat
-            } else if board.is_even(c, i) {
+            } else if self.board.is_even(c, i + 1) {
                 Rule::Claimeven
             } else {
                 Rule::Vertical
             };
             self.sure |= 1 << upper;
-            self.chosen.push(Application {
-                rule,
-                cells: vec![lower, upper],
-                refutes: Vec::new(),
-            });
+            self.chosen.push(Applied::new(rule, &[lower, upper]));
         }
-        if let Some(dead) = stack.threat {
-            self.dead |= dead;
+        if stack.threat {
+            self.dead |= self.board.above(c, stack.end - 1);
         }
     }
 
     /// Tries `stacks` (one per column of `columns`) on top of an inverse or baseclaim
     /// (`group`, already pushed), then the rest.
     fn try_stacks(&mut self, columns: &[(usize, usize)], group_columns: u64) -> bool {
-        let options: Vec<Vec<Stack>> = columns
+        let options: ArrayVec<ArrayVec<Stack, MAX_STACKS>, 3> = columns
             .iter()
             .map(|&(c, start)| stacks(self.board, c, start, &self.options))
             .collect();
-        if options.iter().any(Vec::is_empty) {
+        if options.iter().any(ArrayVec::is_empty) {
             return false;
         }
         // Every combination of one stack per column.
-        let mut pick = vec![0usize; columns.len()];
+        let mut pick = [0usize; 3];
         loop {
+            // The budget counts the partial covers tried; spent, the search gives up at once.
+            if self.left == 0 {
+                return false;
+            }
+            self.left -= 1;
             let saved = (self.sure, self.dead, self.chosen.len());
             let allowed = columns
                 .iter()
@@ -419,7 +461,7 @@ impl Search<'_, '_> {
                 .all(|(i, &(c, _))| self.stack_allowed(c, &options[i][pick[i]]));
             if allowed {
                 for (i, &(c, _)) in columns.iter().enumerate() {
-                    let s = options[i][pick[i]].clone();
+                    let s = options[i][pick[i]];
                     self.push_stack(c, &s);
                 }
                 self.settled |= group_columns;
@@ -433,7 +475,7 @@ impl Search<'_, '_> {
             // The next combination.
             let mut i = 0;
             loop {
-                if i == pick.len() {
+                if i == columns.len() {
                     return false;
                 }
                 pick[i] += 1;
@@ -448,12 +490,11 @@ impl Search<'_, '_> {
 
     /// Whether a stack uses only rules allowed.
     fn stack_allowed(&self, c: usize, s: &Stack) -> bool {
-        s.pairs.iter().enumerate().all(|(k, &(_, upper))| {
-            if s.threat.is_some() && k + 1 == s.pairs.len() {
+        (s.start..s.end).step_by(2).all(|i| {
+            if s.threat && i + 2 == s.end {
                 return true;
             }
-            let i = self.board.column(c).iter().position(|&x| x == upper).unwrap();
-            self.options.allows(if self.board.is_even(c, i) {
+            self.options.allows(if self.board.is_even(c, i + 1) {
                 Rule::Claimeven
             } else {
                 Rule::Vertical
@@ -464,10 +505,6 @@ impl Search<'_, '_> {
     /// Settles the lowest unsettled column, every way, then the rest; true when a cover
     /// refutes every mover line.
     fn next(&mut self) -> bool {
-        if self.left == 0 {
-            return false;
-        }
-        self.left -= 1;
         let n = self.board.geometry.columns().len();
         let Some(c) = (0..n).find(|&c| self.settled >> c & 1 == 0) else {
             return true;
@@ -483,11 +520,14 @@ impl Search<'_, '_> {
         if self.try_stacks(&[(c, self.board.base[c])], 1 << c) {
             return true;
         }
-        let later: Vec<usize> = (c + 1..n)
+        let later: ArrayVec<usize, 64> = (c + 1..n)
             .filter(|&d| self.settled >> d & 1 == 0 && self.board.empties(d) > 0)
             .collect();
         // Inverses: c and d paired level by level.
         for &d in &later {
+            if self.left == 0 {
+                return false;
+            }
             for (levels, rule) in [
                 (1, Rule::Baseinverse),
                 (2, Rule::Lowinverse),
@@ -500,12 +540,12 @@ impl Search<'_, '_> {
                     continue;
                 }
                 let (bc, bd) = (self.board.base[c], self.board.base[d]);
-                let mut cells = Vec::new();
+                let mut cells = ArrayVec::<u32, 6>::new();
                 for l in 0..levels {
                     cells.push(self.board.column(c)[bc + l]);
                     cells.push(self.board.column(d)[bd + l]);
                 }
-                if self.with_group(rule, cells, &[(c, bc + levels), (d, bd + levels)]) {
+                if self.with_group(rule, &cells, &[(c, bc + levels), (d, bd + levels)]) {
                     return true;
                 }
             }
@@ -514,6 +554,9 @@ impl Search<'_, '_> {
         if self.options.allows(Rule::Baseclaim) {
             for &x in &later {
                 for &y in &later {
+                    if self.left == 0 {
+                        return false;
+                    }
                     if x == y {
                         continue;
                     }
@@ -525,13 +568,13 @@ impl Search<'_, '_> {
                         let cell = |col: usize, up: usize| {
                             self.board.column(col)[self.board.base[col] + up]
                         };
-                        let cells = vec![cell(a, 0), cell(b, 0), cell(cc, 0), cell(b, 1)];
+                        let cells = [cell(a, 0), cell(b, 0), cell(cc, 0), cell(b, 1)];
                         let tops = [
                             (a, self.board.base[a] + 1),
                             (b, self.board.base[b] + 2),
                             (cc, self.board.base[cc] + 1),
                         ];
-                        if self.with_group(Rule::Baseclaim, cells, &tops) {
+                        if self.with_group(Rule::Baseclaim, &cells, &tops) {
                             return true;
                         }
                     }
@@ -542,16 +585,12 @@ impl Search<'_, '_> {
     }
 
     /// Pushes an inverse or baseclaim, then tries the columns' stacks above it.
-    fn with_group(&mut self, rule: Rule, cells: Vec<u32>, tops: &[(usize, usize)]) -> bool {
+    fn with_group(&mut self, rule: Rule, cells: &[u32], tops: &[(usize, usize)]) -> bool {
         let group_columns = tops.iter().fold(0u64, |m, &(c, _)| m | 1 << c);
         let before = self.split.len();
         self.split
-            .extend(split_pairs(rule, &cells, self.options.loosen));
-        self.chosen.push(Application {
-            rule,
-            cells,
-            refutes: Vec::new(),
-        });
+            .extend(split_pairs(rule, cells, self.options.loosen));
+        self.chosen.push(Applied::new(rule, cells));
         if self.try_stacks(tops, group_columns) {
             return true;
         }
@@ -572,7 +611,7 @@ fn split_count(rule: Rule) -> usize {
 }
 
 /// The pairs of cells of which the mover gets at most one, for an inverse or a baseclaim.
-fn split_pairs(rule: Rule, cells: &[u32], loosen: Option<Loosen>) -> Vec<u128> {
+fn split_pairs(rule: Rule, cells: &[u32], loosen: Option<Loosen>) -> ArrayVec<u128, 3> {
     let two = |x: u32, y: u32| 1u128 << x | 1u128 << y;
     match rule {
         Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse => {
@@ -580,13 +619,13 @@ fn split_pairs(rule: Rule, cells: &[u32], loosen: Option<Loosen>) -> Vec<u128> {
         }
         Rule::Baseclaim if cells.len() == 4 => {
             let [a, b, c, d] = [cells[0], cells[1], cells[2], cells[3]];
+            let mut pairs: ArrayVec<u128, 3> = [two(a, d), two(b, c)].into_iter().collect();
             if loosen == Some(Loosen::BaseclaimFirstPair) {
-                vec![two(a, d), two(b, c), two(a, b)]
-            } else {
-                vec![two(a, d), two(b, c)]
+                pairs.push(two(a, b));
             }
+            pairs
         }
-        _ => Vec::new(),
+        _ => ArrayVec::new(),
     }
 }
 
@@ -606,30 +645,22 @@ fn aftereven_refutes(board: &Board, own: u128, line: u128, loosen: Option<Loosen
 
 /// The column and index of a cell.
 fn locate(geometry: &GravityGeometry, cell: u32) -> (usize, usize) {
-    geometry
-        .columns()
-        .iter()
-        .enumerate()
-        .find_map(|(c, col)| col.iter().position(|&x| x == cell).map(|i| (c, i)))
-        .expect("a cell of the board")
+    geometry.place(cell)
 }
 
 /// Whether application `a` refutes the mover's `line` (for a cover's applications; aftereven
 /// is judged by [`aftereven_refutes`]).
-fn refutes(board: &Board, a: &Application, line: u128, loosen: Option<Loosen>) -> bool {
-    match a.rule {
-        Rule::Claimeven | Rule::Vertical => line >> a.cells[1] & 1 == 1,
-        Rule::Threat => {
-            let (c, i) = locate(board.geometry, a.cells[1]);
-            line & (1 << a.cells[1] | board.above(c, i)) != 0
-        }
+fn refutes(board: &Board, rule: Rule, cells: &[u32], line: u128, loosen: Option<Loosen>) -> bool {
+    match rule {
+        Rule::Claimeven | Rule::Vertical => line >> cells[1] & 1 == 1,
+        Rule::Threat => line & (1 << cells[1] | board.geometry.above(cells[1])) != 0,
         Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse | Rule::Baseclaim => {
-            split_pairs(a.rule, &a.cells, loosen)
+            split_pairs(rule, cells, loosen)
                 .iter()
                 .any(|&p| line & p == p)
         }
         Rule::Aftereven => {
-            let own = a.cells.iter().fold(0u128, |m, &x| m | 1 << x);
+            let own = cells.iter().fold(0u128, |m, &x| m | 1 << x);
             aftereven_refutes(board, own, line, loosen)
         }
     }
@@ -662,13 +693,21 @@ pub fn mover_cannot_win(
         return None;
     }
     // Write the witness: each mover line under the first application that refutes it.
-    let mut applications = search.chosen.clone();
-    for &(line, columns) in &board.targets {
+    let mut applications: Vec<Application> = search
+        .chosen
+        .iter()
+        .map(|a| Application {
+            rule: a.rule,
+            cells: a.cells().to_vec(),
+            refutes: Vec::new(),
+        })
+        .collect();
+    for &(line, _) in &board.targets {
         if let Some(i) = search.refuter(line) {
             applications[i].refutes.push(line);
         } else {
             let own = search
-                .aftereven_refutes(line, columns)
+                .aftereven_refutes(line)
                 .expect("the cover refutes every line");
             let cells: Vec<u32> = cells_of(own & board.empty).collect();
             match applications
@@ -843,7 +882,7 @@ pub fn verify(
             }
         }
         for &line in &a.refutes {
-            if !refutes(&board, a, line, None) {
+            if !refutes(&board, a.rule, &a.cells, line, None) {
                 return Err(format!("{} does not refute line {line:#x}", a.rule.name()));
             }
             listed.push(line);

@@ -29,6 +29,9 @@ macro_rules! count {
     };
 }
 
+/// The most covers Victor's rules try at a node ([`victor::Options::budget`]).
+const VICTOR_BUDGET: u32 = 64;
+
 /// Nodes between two checks of the limits.
 const CHECK_INTERVAL: u64 = 0x1000;
 
@@ -263,7 +266,12 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             && (alpha >= 0 || beta <= 0)
             && let Some((geometry, mine, theirs)) = pos.gravity_position()
         {
-            let options = victor::Options::default();
+            // A small budget: most positions have no cover, and a search that looks long for
+            // one costs more than the subtree it would save.
+            let options = victor::Options {
+                budget: VICTOR_BUDGET,
+                ..victor::Options::default()
+            };
             let proved = if alpha >= 0 {
                 victor::mover_cannot_win(geometry, mine, theirs, &options).is_some()
             } else {
