@@ -395,13 +395,20 @@ impl GravityGeometry {
             }
             for &cell in column {
                 if cell >= 128 || board >> cell & 1 == 1 {
-                    return Err(format!("cell {cell} of column {i}: past bit 127 or in two columns"));
+                    return Err(format!(
+                        "cell {cell} of column {i}: past bit 127 or in two columns"
+                    ));
                 }
                 board |= 1 << cell;
             }
         }
-        if let Some(bad) = lines.iter().find(|&&l| l.count_ones() < 2 || l & !board != 0) {
-            return Err(format!("line {bad:#x}: two cells or more, all in the columns"));
+        if let Some(bad) = lines
+            .iter()
+            .find(|&&l| l.count_ones() < 2 || l & !board != 0)
+        {
+            return Err(format!(
+                "line {bad:#x}: two cells or more, all in the columns"
+            ));
         }
         let mut places = vec![(0u8, 0u8); 128];
         let mut above = vec![0u128; 128];
@@ -450,7 +457,9 @@ impl GravityGeometry {
     /// `x + 4y + 16z`, column `x + 4y`).
     pub fn cube() -> GravityGeometry {
         let lines = Geometry::cube(true).lines().to_vec();
-        let columns = (0..16).map(|c| (0..4).map(|z| c + 16 * z).collect()).collect();
+        let columns = (0..16)
+            .map(|c| (0..4).map(|z| c + 16 * z).collect())
+            .collect();
         GravityGeometry::new(columns, lines).expect("the cube's description is valid")
     }
 
@@ -463,7 +472,9 @@ impl GravityGeometry {
     /// For more than 128 cells or 64 columns, or no line.
     pub fn cuboid(nx: u32, ny: u32, nz: u32, k: u32) -> Result<GravityGeometry, String> {
         if nx * ny * nz > 128 || k < 2 {
-            return Err(format!("box {nx}x{ny}x{nz}, k = {k}: at most 128 cells, k >= 2"));
+            return Err(format!(
+                "box {nx}x{ny}x{nz}, k = {k}: at most 128 cells, k >= 2"
+            ));
         }
         let size = [nx as i32, ny as i32, nz as i32];
         let bit = |p: [i32; 3]| (p[0] + size[0] * (p[1] + size[1] * p[2])) as u32;
@@ -660,7 +671,10 @@ mod tests {
     #[test]
     fn gravity_boxes_have_the_lines_of_the_grids_and_the_cube() {
         let cube = GravityGeometry::cube();
-        let mut lines = GravityGeometry::cuboid(4, 4, 4, 4).unwrap().lines().to_vec();
+        let mut lines = GravityGeometry::cuboid(4, 4, 4, 4)
+            .unwrap()
+            .lines()
+            .to_vec();
         let mut want = cube.lines().to_vec();
         lines.sort_unstable();
         want.sort_unstable();

@@ -22,8 +22,8 @@ pub mod retro;
 pub mod rng;
 pub mod score;
 pub mod threats;
-pub mod victor;
 pub mod tt;
+pub mod victor;
 pub mod winner;
 
 pub use crate::limits::{Limits, Stop};

@@ -291,12 +291,7 @@ struct Stack {
 const MAX_STACKS: usize = 65;
 
 /// The ways to answer the cells of column `c` from index `start` up.
-fn stacks(
-    board: &Board,
-    c: usize,
-    start: usize,
-    options: &Options,
-) -> ArrayVec<Stack, MAX_STACKS> {
+fn stacks(board: &Board, c: usize, start: usize, options: &Options) -> ArrayVec<Stack, MAX_STACKS> {
     let column = board.column(c);
     let mut out = ArrayVec::new();
     if options.allows(Rule::Threat) {
@@ -396,7 +391,7 @@ impl Search<'_, '_> {
             if columns & !self.settled != 0
                 || columns & newly == 0
                 || line & (self.sure | self.dead) != 0
-                || self.split.iter().any(|&p| line & p == p)
+                || self.split.iter().any(|&p| p & !line == 0)
             {
                 return true;
             }
@@ -657,7 +652,7 @@ fn refutes(board: &Board, rule: Rule, cells: &[u32], line: u128, loosen: Option<
         Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse | Rule::Baseclaim => {
             split_pairs(rule, cells, loosen)
                 .iter()
-                .any(|&p| line & p == p)
+                .any(|&p| p & !line == 0)
         }
         Rule::Aftereven => {
             let own = cells.iter().fold(0u128, |m, &x| m | 1 << x);

@@ -116,7 +116,9 @@ fn check_board(geometry: &GravityGeometry, options: Options, needs: bool) -> Tal
         }
         tally.claims += 1;
         let empty_witness = |w: &victor::Witness| w.applications.is_empty();
-        if mover.as_ref().is_some_and(empty_witness) || reply.as_ref().is_some_and(|(_, w)| empty_witness(w)) {
+        if mover.as_ref().is_some_and(empty_witness)
+            || reply.as_ref().is_some_and(|(_, w)| empty_witness(w))
+        {
             tally.trivial += 1;
         }
         let mut used = [false; Rule::ALL.len()];
@@ -193,7 +195,10 @@ fn check_and_print(name: &str, geometry: &GravityGeometry, needs: bool) -> Tally
     let t = check_board(geometry, Options::default(), needs);
     print_table(name, &t, start.elapsed().as_secs_f64());
     assert_eq!(t.false_claims, 0, "{name}: false claims");
-    assert_eq!(t.rejected_witnesses, 0, "{name}: witnesses the checker rejects");
+    assert_eq!(
+        t.rejected_witnesses, 0,
+        "{name}: witnesses the checker rejects"
+    );
     t
 }
 
@@ -202,7 +207,13 @@ fn every_claim_on_4x4_agrees_with_the_exhaustive_values() {
     let t = check_and_print("4x4 k4", &GravityGeometry::grid(4, 4, 4).unwrap(), false);
     // The rules must say something: a check of nothing passes trivially.
     assert!(t.claims > t.positions / 10, "{t:?}");
-    for r in [Rule::Claimeven, Rule::Baseinverse, Rule::Lowinverse, Rule::Baseclaim, Rule::Threat] {
+    for r in [
+        Rule::Claimeven,
+        Rule::Baseinverse,
+        Rule::Lowinverse,
+        Rule::Baseclaim,
+        Rule::Threat,
+    ] {
         assert!(t.uses[r as usize] > 0, "{} never used", r.name());
     }
 }
@@ -226,6 +237,14 @@ fn victor_full() {
         "total: {} positions, {} with claims, {} false claims",
         total.positions, total.claims, total.false_claims
     );
+    // Baseclaims are too rare on 4x4 for a loosened one to show there.
+    let options = Options {
+        loosen: Some(Loosen::BaseclaimFirstPair),
+        ..Options::default()
+    };
+    let t = check_board(&GravityGeometry::grid(4, 5, 4).unwrap(), options, false);
+    println!("4x5 with BaseclaimFirstPair: {t:?}");
+    assert!(t.false_claims > 0 && t.rejected_witnesses > 0, "{t:?}");
 }
 
 /// A loosened precondition must show as false claims on a board the check enumerates: the
@@ -233,10 +252,7 @@ fn victor_full() {
 #[test]
 fn a_broken_rule_shows_as_false_claims() {
     let g = GravityGeometry::grid(4, 4, 4).unwrap();
-    for loosen in [
-        Loosen::AfterevenAnyColumn,
-        Loosen::OddStacks,
-    ] {
+    for loosen in [Loosen::AfterevenAnyColumn, Loosen::OddStacks] {
         let options = Options {
             loosen: Some(loosen),
             ..Options::default()

@@ -13,8 +13,8 @@ use crate::limits::Instant;
 use crate::limits::Stop;
 use crate::search::score::{final_score, win_at};
 use crate::search::threats::wins_by_threats;
-use crate::search::victor;
 use crate::search::tt::Bound;
+use crate::search::victor;
 use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
 
