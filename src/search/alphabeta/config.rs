@@ -87,8 +87,9 @@ pub struct Config {
     pub threat_search: Option<ThreatBudget>,
     /// Victor's threat rules ([`crate::search::victor`]) as a bound at nodes with at least this
     /// many plies left, on games that describe themselves as gravity boards
-    /// (`Tactics::gravity_position`): a proof that the side to move cannot win caps the score at
-    /// a draw, one that the other side cannot win raises it to one (`None`: off).
+    /// (`Tactics::gravity_position`): where a draw fails low, a proof that the side to move cannot
+    /// win caps the score at a draw and cuts (`None`: off, the default: fewer nodes but more
+    /// time, docs/results.md).
     pub victor_plies: Option<u32>,
     /// Positions this close to `max_plies` skip the table: their subtrees are cheaper to search
     /// again than a cache miss.

@@ -30,7 +30,7 @@ macro_rules! count {
 }
 
 /// The most covers Victor's rules try at a node ([`victor::Options::budget`]).
-const VICTOR_BUDGET: u32 = 64;
+const VICTOR_BUDGET: u32 = 16;
 
 /// Nodes between two checks of the limits.
 const CHECK_INTERVAL: u64 = 0x1000;
@@ -259,11 +259,12 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             }
         }
 
-        // Victor's rules, where a proof would cut: that the side to move cannot win when even a
-        // draw fails low, that the other side cannot win when a draw fails high.
+        // Victor's rules where a proof would cut: a side to move that cannot win fails low
+        // when even a draw does. (That the other side cannot win is the same proof at each
+        // child, where the child's turn comes.)
         if let Some(plies) = self.config.victor_plies
             && m - n >= plies as i32
-            && (alpha >= 0 || beta <= 0)
+            && alpha >= 0
             && let Some((geometry, mine, theirs)) = pos.gravity_position()
         {
             // A small budget: most positions have no cover, and a search that looks long for
@@ -272,13 +273,13 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 budget: VICTOR_BUDGET,
                 ..victor::Options::default()
             };
-            let proved = if alpha >= 0 {
-                victor::mover_cannot_win(geometry, mine, theirs, &options).is_some()
-            } else {
-                victor::other_side_cannot_win(geometry, mine, theirs, &options).is_some()
-            };
-            if proved {
+            if victor::mover_cannot_win(geometry, mine, theirs, &options).is_some() {
                 count!(self, n, bound_cuts);
+                // Kept, so that a transposition finds the bound without the rules.
+                if use_table {
+                    self.table
+                        .store(&mut self.log, key, 0, Bound::Upper, None, 1);
+                }
                 return 0;
             }
         }
