@@ -134,6 +134,7 @@ const FLAGS: &[(&str, Pool)] = &[
     ("--handicap-pops", Pool::Numbers),
     ("--threat-depth", Pool::Numbers),
     ("--threat-nodes", Pool::Numbers),
+    ("--victor-plies", Pool::Numbers),
     (
         "--tt-scheme",
         Pool::Words(&["two-big", "depth", "always", "x"]),

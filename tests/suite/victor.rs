@@ -266,3 +266,40 @@ fn a_broken_rule_shows_as_false_claims() {
         );
     }
 }
+
+/// The checker trusts nothing in a witness: an application dropped, or a line it does not
+/// refute listed under it, is rejected.
+#[test]
+fn the_checker_rejects_tampered_witnesses() {
+    let g = GravityGeometry::grid(4, 4, 4).unwrap();
+    // 4x4 after 2 2 3 3 (columns 1, 1, 2, 2): the second player's rules have work to do.
+    let col = |c: u32, r: u32| 1u128 << (c * 5 + r);
+    let (first, second) = (col(1, 0) | col(2, 0), col(1, 1) | col(2, 1));
+    let w = victor::mover_cannot_win(&g, first, second, &Options::default())
+        .expect("the second player follows");
+    assert!(!w.applications.is_empty());
+    victor::verify(&g, first, second, &w).unwrap();
+    for i in 0..w.applications.len() {
+        let mut dropped = w.clone();
+        dropped.applications.remove(i);
+        assert!(
+            victor::verify(&g, first, second, &dropped).is_err(),
+            "{i} dropped"
+        );
+    }
+    // A claimeven called a vertical: the parity of its upper cell is checked.
+    let mut renamed = w.clone();
+    let i = renamed
+        .applications
+        .iter()
+        .position(|a| a.rule == Rule::Claimeven)
+        .expect("a claimeven");
+    renamed.applications[i].rule = Rule::Vertical;
+    assert!(victor::verify(&g, first, second, &renamed).is_err());
+    // A line listed under an application that does not refute it.
+    let mut misplaced = w.clone();
+    let upper = misplaced.applications[i].cells[1];
+    let elsewhere = *g.lines().iter().find(|&&l| l >> upper & 1 == 0).unwrap();
+    misplaced.applications[i].refutes.push(elsewhere);
+    assert!(victor::verify(&g, first, second, &misplaced).is_err());
+}
