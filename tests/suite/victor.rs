@@ -303,3 +303,40 @@ fn the_checker_rejects_tampered_witnesses() {
     misplaced.applications[i].refutes.push(elsewhere);
     assert!(victor::verify(&g, first, second, &misplaced).is_err());
 }
+
+/// What Connect Four and the cube hand the rules (`Tactics::gravity_position`) is their board:
+/// along random games, the stones fill each column from the bottom, and a line of the
+/// description is complete exactly when the game says the last mover won.
+#[test]
+fn the_games_describe_their_boards_to_the_rules() {
+    fn check<G: inarow::game::Tactics>(start: G) {
+        use inarow::game::{MoveList, Status};
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200 {
+            let mut pos = start;
+            loop {
+                let (g, mine, theirs) = pos.gravity_position().expect("a gravity board");
+                assert_eq!(mine & theirs, 0);
+                let filled = mine | theirs;
+                for column in g.columns() {
+                    let n = column.iter().take_while(|&&c| filled >> c & 1 == 1).count();
+                    assert!(column[n..].iter().all(|&c| filled >> c & 1 == 0));
+                }
+                let won = g.lines().iter().any(|&l| l & !theirs == 0);
+                assert_eq!(won, matches!(pos.status(), Status::Win(_)));
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos = pos.play(moves[seed as usize % moves.len()]);
+            }
+        }
+    }
+    inarow::with_game!(super::common::start("connect4"), g => check(g));
+    inarow::with_game!(super::common::start("connect4:9x7"), g => check(g));
+    inarow::with_game!(super::common::start("cube"), g => check(g));
+}
