@@ -340,3 +340,74 @@ fn the_games_describe_their_boards_to_the_rules() {
     inarow::with_game!(super::common::start("connect4:9x7"), g => check(g));
     inarow::with_game!(super::common::start("cube"), g => check(g));
 }
+
+/// Claims on positions of random games of boards too large to enumerate, against the
+/// alpha-beta solver's weak value: `count` positions of `spec` with at least `min_stones`.
+fn check_sampled(spec: &str, count: usize, min_stones: u32) -> (usize, usize) {
+    fn run<G: inarow::game::Bounded + inarow::game::Tactics>(
+        start: G,
+        count: usize,
+        min_stones: u32,
+    ) -> (usize, usize) {
+        use inarow::game::{MoveList, Status};
+        use inarow::search::{AlphaBeta, Config};
+        let mut solver = AlphaBeta::new(&start, Config::default());
+        let (mut seen, mut claims) = (0, 0);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        while seen < count {
+            let mut pos = start;
+            while pos.status() == Status::Ongoing {
+                if pos.ply() >= min_stones {
+                    let (g, mine, theirs) = pos.gravity_position().unwrap();
+                    let options = Options::default();
+                    let mover = victor::mover_cannot_win(g, mine, theirs, &options);
+                    let reply = victor::other_side_cannot_win(g, mine, theirs, &options);
+                    if mover.is_some() || reply.is_some() {
+                        let value = solver.solve(&pos, true).unwrap();
+                        assert!(mover.is_none() || value <= 0, "{pos:?}: mover wins");
+                        assert!(reply.is_none() || value >= 0, "{pos:?}: mover loses");
+                        if let Some(w) = &mover {
+                            victor::verify(g, mine, theirs, w).unwrap();
+                        }
+                        claims += 1;
+                    }
+                    seen += 1;
+                }
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos = pos.play(moves[seed as usize % moves.len()]);
+            }
+        }
+        (seen, claims)
+    }
+    with_connect!(super::common::start(spec), g => run(g, count, min_stones))
+}
+
+#[test]
+fn sampled_claims_on_6x4_and_7x6_agree_with_the_solver() {
+    for (spec, count, min_stones) in [("connect4:6x4", 3000, 0), ("connect4", 300, 24)] {
+        let (seen, claims) = check_sampled(spec, count, min_stones);
+        println!("{spec}: {seen} positions, {claims} with claims, 0 false");
+        assert!(claims > 0);
+    }
+}
+
+#[test]
+#[ignore]
+fn victor_sampled() {
+    for (spec, count, min_stones) in [
+        ("connect4:6x4", 200_000, 0),
+        ("connect4", 20_000, 16),
+        ("connect4:6x6", 20_000, 12),
+    ] {
+        let start = std::time::Instant::now();
+        let (seen, claims) = check_sampled(spec, count, min_stones);
+        println!(
+            "{spec}: {seen} positions of random games ({min_stones}+ stones), {claims} with claims, 0 false, {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
