@@ -6,7 +6,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -169,8 +170,23 @@ test("against the engine: the engine's moves come from a worker", async () => {
   assert.equal((param("moves") ?? "").length, 3);
 });
 
-test("opened from a file: one line that says to serve the folder", async () => {
-  await page.goto(`file://${site}/index.html`);
+test("opened from a file: the same page, its engine from engine.js, values as inarow analyze's", async () => {
+  const before = "434443336657446725213";
+  await page.goto(`file://${site}/index.html?game=connect4&moves=${before}&mode=friend`);
+  await settled();
+  assert.equal(await page.evaluate(() => FILE && workerURL.startsWith("blob:")), true);
+  await valuesAre("connect4", before);
+  await press("3");
+  await valuesAre("connect4", before + "3");
+  await screenshot("file");
+});
+
+test("a page copied from the folder without engine.js says what to do in one line", async () => {
+  const alone = mkdtempSync(join(tmpdir(), "inarow-page-"));
+  copyFileSync(join(site, "index.html"), join(alone, "index.html"));
+  await page.goto(`file://${alone}/index.html`);
   await page.waitForFunction(() => document.getElementById("error").textContent !== "", null, { timeout: 10_000 });
-  assert.match(await page.textContent("#error"), /^the engine needs the page served over http: python3 -m http\.server/);
+  assert.equal(await page.textContent("#error"),
+    "engine.js is missing beside the page: build the folder with bash web/site/build OUT_DIR (docs/browser.md)");
+  rmSync(alone, { recursive: true });
 });
