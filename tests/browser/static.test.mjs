@@ -162,6 +162,27 @@ test("Pentago: place then turn; the values at once placed as inarow analyze's", 
   await screenshot("pentago");
 });
 
+test("Pentago from 19 stones: the page asks for the memory the exact solver needs, then values as inarow analyze's", async () => {
+  const game = "pentago";
+  const moves = "b20le20lb10rb10lb30rd30lb50rb43lb31ra41lc51rb61lc61rd21ld51re61lb61rc31le11r";
+  await page.goto(`${base}/?game=${game}&moves=${moves}&mode=friend`);
+  await page.waitForSelector("#memory", { state: "visible", timeout: 60_000 });
+  assert.equal(await page.textContent("#allow-memory"), "Allow 192 MiB");
+  assert.notEqual(await page.getAttribute("#board", "data-values"), "exact");
+  await screenshot("pentago-memory");
+  await click("#allow-memory");
+  assert.equal(await page.isVisible("#memory"), false);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("inarow.memoryMb")), "192");
+  assert.equal(await page.getAttribute("#board", "data-values"), "exact");
+  const cli = analyze(game, moves);
+  await page.click('#board .cell[data-cell="a1"]');
+  const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.same, c.dataset.value]));
+  assert.equal(turns.length, 8);
+  for (const [same, v] of turns) assert.equal(v, cli.get(same), same);
+  await page.keyboard.press("Escape");
+  await page.evaluate(() => sessionStorage.clear());
+});
+
 test("against the engine: the engine's moves come from a worker", async () => {
   await open("game=connect4:4x4&engine=best&think=0.3&mode=second");
   // The engine (first) has moved.
