@@ -20,6 +20,7 @@ pub mod checkpoint;
 mod file;
 pub mod generate;
 pub mod jobs;
+pub mod journal;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod oracle;
