@@ -949,7 +949,8 @@ fn settle_rows<const N: usize, const SECOND_PLACES: bool, const BMI2: bool>(
         &work.fives_second.by_parity[p ^ 1],
     ];
     let mut row_cells = unrank(first_row, a, m);
-    let mut spread = DepositTable::new();
+    // Only where there is no deposit instruction: the fast kernel needs no table.
+    let mut spread = (!BMI2).then(DepositTable::new);
     let mut unchecked = 0;
     for (r, out_row) in out.chunks_exact_mut(cols).enumerate() {
         unchecked += cols;
@@ -967,15 +968,12 @@ fn settle_rows<const N: usize, const SECOND_PLACES: bool, const BMI2: bool>(
         }
         let row = first_row + r as u64;
         let free = frame & !row_cells;
-        if !BMI2 {
-            spread.fill(free, m - a);
+        if let Some(table) = spread.as_mut() {
+            table.fill(free, m - a);
         }
-        let place = |set: u64| {
-            if BMI2 {
-                deposit::<BMI2>(set, free)
-            } else {
-                spread.deposit(set)
-            }
+        let place = |set: u64| match &spread {
+            Some(table) => table.deposit(set),
+            None => deposit::<BMI2>(set, free),
         };
         let first = [now_first[row as usize], before_first[row as usize]].map(Lanes::of);
         // Where each child's row starts in the level below.
