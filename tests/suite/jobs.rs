@@ -2,7 +2,7 @@
 //! threads), at every cut depth; refused for games that repeat.
 
 use super::cli::inarow;
-use super::common::{SplitMix, start};
+use super::common::{SplitMix, start, temp_file};
 use inarow::engine::jobs;
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Game, MoveList, Status};
@@ -131,9 +131,7 @@ fn solve_jobs_answers_on_the_command_line_and_refuses_games_that_repeat() {
 
 #[test]
 fn solve_jobs_keeps_each_answer_on_disk_and_a_killed_run_resumes_to_the_same_value() {
-    let dir = std::env::temp_dir().join(format!("inarow-jobs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("answers");
+    let file = temp_file("jobs.answers");
     let _ = std::fs::remove_file(&file);
     let file_arg = file.to_str().unwrap();
     let args = [
@@ -203,5 +201,5 @@ fn solve_jobs_keeps_each_answer_on_disk_and_a_killed_run_resumes_to_the_same_val
         other.stderr.trim(),
         format!("inarow: {file_arg} holds the jobs of connect4:6x5:k4, not of connect4:5x4:k4")
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&file).unwrap();
 }
