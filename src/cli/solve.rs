@@ -30,12 +30,15 @@ pub struct SolveArgs {
     /// Save the transposition table to FILE (from time to time, and when the run ends, reaches
     /// a limit or is stopped with Ctrl-C) and start from the table FILE holds: a stopped run
     /// started again with the same FILE and --tt-mb goes on from where it was. Alpha-beta only.
+    /// With --jobs: FILE keeps every job's answer as it comes, and a run started again with it
+    /// searches none of them again.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<String>,
     /// Job-level search: the tree to DEPTH plies kept as a DAG (transpositions and mirror
     /// images merged), its leaves solved as jobs by --threads engines of one thread each and,
     /// under `mpirun` (feature mpi), by as many on every rank. Answers win / draw / loss (1 / 0
-    /// / -1), with a `jobs` line per question under --stats. Games without repetitions.
+    /// / -1), with a `jobs` line per question under --stats. Each move of the position is told
+    /// on standard error as the jobs settle it. Games without repetitions.
     #[arg(long, value_name = "DEPTH")]
     jobs: Option<u32>,
     /// Move strings (`4453`; `-` or "" = the empty board). Without any, reads standard input:
@@ -104,14 +107,9 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
 /// `solve --jobs DEPTH`: each position on the command line by job-level search; under `mpirun`
 /// rank 0 leads and prints, the other ranks serve.
 fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
-    if args.moves.is_empty()
-        || args.proof.is_some()
-        || args.checkpoint.is_some()
-        || args.format.json
-    {
+    if args.moves.is_empty() || args.proof.is_some() || args.format.json {
         return Err(
-            "--jobs: give the positions on the command line (no --proof, --checkpoint or --json)"
-                .to_string(),
+            "--jobs: give the positions on the command line (no --proof or --json)".to_string(),
         );
     }
     with_ranks(
@@ -141,6 +139,16 @@ fn by_jobs_in<G: Tactics + Notation>(
         jobs::serve(&start, ranks, threads, &make, limits)?;
         return Ok(Outcome::Done);
     }
+    let mut journal = match &args.checkpoint {
+        Some(file) => {
+            let journal = inarow::engine::journal::Journal::open(Path::new(file), &start.name())?;
+            if !journal.is_empty() {
+                eprintln!("inarow: {} job answers from {file}", journal.len());
+            }
+            Some(journal)
+        }
+        None => None,
+    };
     let mut outcome = Outcome::Done;
     let mut out = std::io::stdout().lock();
     for (serial, text) in args.moves.iter().enumerate() {
@@ -152,16 +160,30 @@ fn by_jobs_in<G: Tactics + Notation>(
                 continue;
             }
         };
+        let began = Instant::now();
+        let pos = *read.position();
+        let mut settled = |mv, what| {
+            eprintln!(
+                "inarow: {}: {} {what} ({:.1} s)",
+                show_moves(text),
+                pos.format_move(mv),
+                began.elapsed().as_secs_f64()
+            );
+        };
         let report = jobs::solve(
             serial as u32,
             &start,
-            read.position(),
+            &pos,
             read.moves(),
             depth,
             threads,
             ranks,
             &make,
             limits,
+            jobs::Keeping {
+                journal: journal.as_mut(),
+                settled: &mut settled,
+            },
         );
         let report = match report {
             Ok(r) => r,

@@ -8,11 +8,13 @@
 //! back to rank 0, the job's number, its answer (`0` no win, `1` a win, `2` stopped by a limit)
 //! and the nodes it searched (8 bytes).
 
+use super::journal::Journal;
 use super::{Engine, Limits, Stop};
 use crate::game::{Notation, Tactics, play_moves};
 use crate::limits::Instant;
 use crate::search::jobs::{JobStats, Jobs};
 use crate::search::ranks::Ranks;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -182,6 +184,16 @@ pub fn release(ranks: &dyn Ranks) {
     }
 }
 
+/// What a job-level search keeps and tells as it goes.
+pub struct Keeping<'a, G: Tactics> {
+    /// The jobs' answers on disk: those it holds are not searched again, and each new one is
+    /// added as it comes.
+    pub journal: Option<&'a mut Journal>,
+    /// Called when the jobs settle a move of the root: the move, and what it does for the
+    /// root's side to move (`wins`, `does not win`, `loses`, `does not lose`).
+    pub settled: &'a mut dyn FnMut(G::Move, &'static str),
+}
+
 /// Solves `pos` (reached from `start` by `moves`) by job-level search to `depth` plies, on
 /// `threads` workers here and as many on each other rank (which must be [`serve`]-ing until
 /// [`release`]): whether the side to move wins, and if not whether the opponent does. Rank 0
@@ -189,7 +201,8 @@ pub fn release(ranks: &dyn Ranks) {
 /// for each search).
 ///
 /// # Errors
-/// The message of `make` when an engine cannot be made.
+/// The message of `make` when an engine cannot be made; the journal's when it cannot be
+/// written.
 #[allow(clippy::too_many_arguments)]
 pub fn solve<G: Tactics + Notation>(
     serial: u32,
@@ -201,7 +214,12 @@ pub fn solve<G: Tactics + Notation>(
     ranks: &dyn Ranks,
     make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
     limits: Limits,
+    keeping: Keeping<'_, G>,
 ) -> Result<JobReport, String> {
+    let Keeping {
+        mut journal,
+        settled,
+    } = keeping;
     let began = Instant::now();
     let pool = Pool::new(threads, make, limits)?;
     let threads = threads.max(1);
@@ -211,14 +229,37 @@ pub fn solve<G: Tactics + Notation>(
     let mut questions = Vec::new();
     let mut value = None;
     let mut stopped = None;
+    // The positions of the jobs out, by number: their answers go to the journal.
+    let mut keys: HashMap<u64, u128> = HashMap::new();
     // A job's number: the search and its question above bit 32, the node below.
     'questions: for (q, player) in [pos.side_to_move(), pos.side_to_move().opponent()]
         .into_iter()
         .enumerate()
     {
         let mut jobs = Jobs::new(pos, player, depth);
+        if let Some(journal) = journal.as_deref() {
+            jobs.know(|leaf| journal.get(leaf.canonical_key()));
+        }
         let tag = (u64::from(serial) << 33) | ((q as u64) << 32);
-        while jobs.answer().is_none() {
+        // The root's moves told so far.
+        let mut told: Vec<G::Move> = Vec::new();
+        let words = if player == pos.side_to_move() {
+            ["wins", "does not win"]
+        } else {
+            ["loses", "does not lose"]
+        };
+        loop {
+            for (mv, wins) in jobs.replies() {
+                if let Some(w) = wins
+                    && !told.contains(&mv)
+                {
+                    told.push(mv);
+                    settled(mv, words[usize::from(!w)]);
+                }
+            }
+            if jobs.answer().is_some() {
+                break;
+            }
             let free: usize = out.iter().map(|o| threads.saturating_sub(o.len())).sum();
             for (node, leaf, path) in jobs.next(free) {
                 let id = tag | node as u64;
@@ -226,6 +267,7 @@ pub fn solve<G: Tactics + Notation>(
                     .find(|&r| out[r].len() < threads)
                     .expect("no more jobs than free workers");
                 out[rank].push(id);
+                keys.insert(id, leaf.canonical_key());
                 if rank == 0 {
                     pool.submit(id, leaf);
                 } else {
@@ -252,6 +294,13 @@ pub fn solve<G: Tactics + Notation>(
             };
             out[rank].retain(|&j| j != id);
             nodes += searched;
+            if let (Some(journal), Some(key), Some(w)) =
+                (journal.as_deref_mut(), keys.remove(&id), wins)
+                && let Err(e) = journal.add(key, w)
+            {
+                pool.end();
+                return Err(e);
+            }
             // An answer to an earlier question (a job still running when it was decided).
             if id >> 32 != tag >> 32 {
                 continue;

@@ -20,6 +20,7 @@ pub mod checkpoint;
 mod file;
 pub mod generate;
 pub mod jobs;
+pub mod journal;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod oracle;
@@ -394,6 +395,13 @@ impl<G: Tactics> Engine<G> {
     /// Nodes searched since the engine was made.
     pub fn nodes(&self) -> u64 {
         self.backend.nodes() + self.oracles.iter().map(|o| o.nodes()).sum::<u64>()
+    }
+
+    /// The memory the engine's exact solver needs for `pos` beyond its tables, where that
+    /// depends on the position (Pentago's midgame solver), in bytes: a front end with a small
+    /// budget (a browser tab) asks before it grows.
+    pub fn bytes_needed(&self, pos: &G) -> Option<u64> {
+        self.oracles.iter().find_map(|o| o.bytes_needed(pos))
     }
 
     /// Runs `f` where the search may recurse as deep as it needs: on a thread with a stack for

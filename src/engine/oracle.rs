@@ -47,6 +47,11 @@ pub(crate) trait Oracle<G>: Send {
     }
     /// Forgets what it has learnt.
     fn reset(&mut self) {}
+    /// The bytes it needs to answer `pos` (`None`: it does not answer `pos`), so that a front
+    /// end can offer a larger budget rather than give the exact answer up.
+    fn bytes_needed(&self, _pos: &G) -> Option<u64> {
+        None
+    }
 }
 
 /// An opening book: the exact scores of the positions up to its depth.
@@ -145,6 +150,12 @@ impl Oracle<Pentago> for Midgame {
             return Ok(Some(Known::Sign(v)));
         }
         Ok(self.solve(pos, budget)?.map(Known::Sign))
+    }
+
+    fn bytes_needed(&self, pos: &Pentago) -> Option<u64> {
+        let [first, second] = pos.stones();
+        let empty = 36 - (first | second).count_ones() as usize;
+        solvers::pentago::applies(pos).then(|| solvers::pentago::bytes_needed(empty))
     }
 
     fn learn_moves(&mut self, pos: &Pentago, budget: &Budget) -> Result<(), Stop> {

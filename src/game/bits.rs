@@ -133,6 +133,11 @@ impl Divisor {
         if self.divisor < 2 {
             return (a, 0);
         }
+        // WebAssembly has no 64x64->128 multiply: each u128 product is a library call, and its
+        // own 64-bit division is the cheaper route there.
+        if cfg!(target_arch = "wasm32") {
+            return (a / self.divisor, a % self.divisor);
+        }
         let (high, low) = (self.magic >> 64, self.magic & u64::MAX as u128);
         let q = ((a as u128 * high + ((a as u128 * low) >> 64)) >> 64) as u64;
         (q, a - q * self.divisor)
@@ -145,6 +150,9 @@ impl Divisor {
         debug_assert!(self.divisor < 1 << 32);
         if self.divisor < 2 {
             return 0;
+        }
+        if cfg!(target_arch = "wasm32") {
+            return a % self.divisor;
         }
         let low = self.magic.wrapping_mul(a as u128);
         let d = self.divisor as u128;

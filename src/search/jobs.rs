@@ -139,6 +139,37 @@ impl<G: Game> Jobs<G> {
         parents.iter().map(|&p| p.saturating_sub(1)).sum()
     }
 
+    /// Marks the waiting jobs whose answers `known` gives (whether the side to move wins, by
+    /// position: a journal of an earlier run); returns how many.
+    pub fn know(&mut self, mut known: impl FnMut(&G) -> Option<bool>) -> usize {
+        let mut marked = 0;
+        for node in &mut self.nodes {
+            if node.kind == Kind::Leaf(Job::Waiting)
+                && let Some(wins) = known(&node.pos)
+            {
+                node.kind = Kind::Known(wins);
+                marked += 1;
+            }
+        }
+        marked
+    }
+
+    /// The root's moves (one of each set of moves to the same or a mirrored position) with
+    /// whether `player` wins after each, where the solved jobs decide it.
+    pub fn replies(&self) -> Vec<(G::Move, Option<bool>)> {
+        let Kind::Inner { children, .. } = &self.nodes[0].kind else {
+            return Vec::new();
+        };
+        let mut memo = HashMap::new();
+        children
+            .iter()
+            .filter_map(|&c| {
+                let first = *self.nodes[c].path.first()?;
+                (self.nodes[c].path.len() == 1).then(|| (first, self.value(c, &mut memo, None)))
+            })
+            .collect()
+    }
+
     /// What the search has done so far.
     pub fn stats(&self) -> &JobStats {
         &self.stats

@@ -2,7 +2,8 @@
 // the engine's games of benches/games/connect4.txt (those of `inarow bench --suite analysis`),
 // each move played by its key, the seconds from the key until every value on the board is
 // exact (the page's caps 0.3, 2, 10 s; the last cap counted where it is not); and the seconds
-// from the page's load to its first values. Prints one line per measure.
+// from the page's load to its first values, served and opened from the folder. Prints one line
+// per measure.
 //   node tests/browser/static-bench.mjs SITE [PLIES]
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -31,13 +32,16 @@ const quantile = (v, q) => {
 };
 try {
   // First values after a load: the empty board (the book) and a position of ply 21 (a search).
-  for (const moves of ["", "434443336657446725213", ""]) {
-    const t0 = Date.now();
-    await page.goto(`${base}/?game=connect4&mode=friend&moves=${moves}`);
-    await page.waitForSelector("#board .chip", { timeout: 60_000 });
-    const first = (Date.now() - t0) / 1000;
-    await idle();
-    console.log(`load moves=${moves || "-"} first_values_s=${first.toFixed(3)} exact_s=${((Date.now() - t0) / 1000).toFixed(3)}`);
+  // Served, and opened from the folder (engine.js).
+  for (const [from, url] of [["http", `${base}/`], ["file", `file://${site}/index.html`]]) {
+    for (const moves of ["", "434443336657446725213", ""]) {
+      const t0 = Date.now();
+      await page.goto(`${url}?game=connect4&mode=friend&moves=${moves}`);
+      await page.waitForSelector("#board .chip", { timeout: 60_000 });
+      const first = (Date.now() - t0) / 1000;
+      await idle();
+      console.log(`load from=${from} moves=${moves || "-"} first_values_s=${first.toFixed(3)} exact_s=${((Date.now() - t0) / 1000).toFixed(3)}`);
+    }
   }
   const seconds = [];
   let exact = 0;

@@ -6,7 +6,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -161,6 +162,27 @@ test("Pentago: place then turn; the values at once placed as inarow analyze's", 
   await screenshot("pentago");
 });
 
+test("Pentago from 19 stones: the page asks for the memory the exact solver needs, then values as inarow analyze's", async () => {
+  const game = "pentago";
+  const moves = "b20le20lb10rb10lb30rd30lb50rb43lb31ra41lc51rb61lc61rd21ld51re61lb61rc31le11r";
+  await page.goto(`${base}/?game=${game}&moves=${moves}&mode=friend`);
+  await page.waitForSelector("#memory", { state: "visible", timeout: 60_000 });
+  assert.equal(await page.textContent("#allow-memory"), "Allow 192 MiB");
+  assert.notEqual(await page.getAttribute("#board", "data-values"), "exact");
+  await screenshot("pentago-memory");
+  await click("#allow-memory");
+  assert.equal(await page.isVisible("#memory"), false);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("inarow.memoryMb")), "192");
+  assert.equal(await page.getAttribute("#board", "data-values"), "exact");
+  const cli = analyze(game, moves);
+  await page.click('#board .cell[data-cell="a1"]');
+  const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.same, c.dataset.value]));
+  assert.equal(turns.length, 8);
+  for (const [same, v] of turns) assert.equal(v, cli.get(same), same);
+  await page.keyboard.press("Escape");
+  await page.evaluate(() => sessionStorage.clear());
+});
+
 test("against the engine: the engine's moves come from a worker", async () => {
   await open("game=connect4:4x4&engine=best&think=0.3&mode=second");
   // The engine (first) has moved.
@@ -169,8 +191,23 @@ test("against the engine: the engine's moves come from a worker", async () => {
   assert.equal((param("moves") ?? "").length, 3);
 });
 
-test("opened from a file: one line that says to serve the folder", async () => {
-  await page.goto(`file://${site}/index.html`);
+test("opened from a file: the same page, its engine from engine.js, values as inarow analyze's", async () => {
+  const before = "434443336657446725213";
+  await page.goto(`file://${site}/index.html?game=connect4&moves=${before}&mode=friend`);
+  await settled();
+  assert.equal(await page.evaluate(() => FILE && workerURL.startsWith("blob:")), true);
+  await valuesAre("connect4", before);
+  await press("3");
+  await valuesAre("connect4", before + "3");
+  await screenshot("file");
+});
+
+test("a page copied from the folder without engine.js says what to do in one line", async () => {
+  const alone = mkdtempSync(join(tmpdir(), "inarow-page-"));
+  copyFileSync(join(site, "index.html"), join(alone, "index.html"));
+  await page.goto(`file://${alone}/index.html`);
   await page.waitForFunction(() => document.getElementById("error").textContent !== "", null, { timeout: 10_000 });
-  assert.match(await page.textContent("#error"), /^the engine needs the page served over http: python3 -m http\.server/);
+  assert.equal(await page.textContent("#error"),
+    "engine.js is missing beside the page: build the folder with bash web/site/build OUT_DIR (docs/browser.md)");
+  rmSync(alone, { recursive: true });
 });

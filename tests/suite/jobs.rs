@@ -2,7 +2,7 @@
 //! threads), at every cut depth; refused for games that repeat.
 
 use super::cli::inarow;
-use super::common::{SplitMix, start};
+use super::common::{SplitMix, start, temp_file};
 use inarow::engine::jobs;
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Game, MoveList, Status};
@@ -34,6 +34,10 @@ fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
             r,
             &make,
             Limits::default(),
+            jobs::Keeping {
+                journal: None,
+                settled: &mut |_, _| {},
+            },
         )
         .unwrap();
         jobs::release(r);
@@ -123,4 +127,79 @@ fn solve_jobs_answers_on_the_command_line_and_refuses_games_that_repeat() {
         "{}",
         refused.stderr
     );
+}
+
+#[test]
+fn solve_jobs_keeps_each_answer_on_disk_and_a_killed_run_resumes_to_the_same_value() {
+    let file = temp_file("jobs.answers");
+    let _ = std::fs::remove_file(&file);
+    let file_arg = file.to_str().unwrap();
+    let args = [
+        "solve",
+        "--jobs",
+        "4",
+        "--threads",
+        "2",
+        "--stats",
+        "--game",
+        "connect4:6x5",
+        "--checkpoint",
+        file_arg,
+        "-",
+    ];
+    // Killed while its jobs run (or after it ends: either way the file must serve).
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let resumed = inarow(&args, None);
+    resumed.assert_no_panic();
+    assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
+    assert!(
+        resumed.stdout.starts_with("- 0 nodes="),
+        "{}",
+        resumed.stdout
+    );
+    // Each move of the root is told as the jobs settle it.
+    assert!(
+        resumed.stderr.contains("inarow: -: 4 does not win ("),
+        "{}",
+        resumed.stderr
+    );
+    // A third run searches nothing: every answer it needs is on disk.
+    let again = inarow(&args, None);
+    assert_eq!(again.code, Some(0), "{}", again.stderr);
+    assert!(again.stdout.starts_with("- 0 nodes=0 "), "{}", again.stdout);
+    assert!(again.stdout.contains(" started=0 "), "{}", again.stdout);
+    let kept = again.stderr.lines().next().unwrap();
+    assert!(
+        kept.starts_with("inarow: ") && kept.ends_with(&format!(" job answers from {file_arg}")),
+        "{}",
+        again.stderr
+    );
+    // Another game's run refuses the file in one line.
+    let other = inarow(
+        &[
+            "solve",
+            "--jobs",
+            "2",
+            "--game",
+            "connect4:5x4",
+            "--checkpoint",
+            file_arg,
+            "-",
+        ],
+        None,
+    );
+    assert_eq!(other.code, Some(2), "{}", other.stderr);
+    assert_eq!(
+        other.stderr.trim(),
+        format!("inarow: {file_arg} holds the jobs of connect4:6x5:k4, not of connect4:5x4:k4")
+    );
+    std::fs::remove_file(&file).unwrap();
 }

@@ -31,8 +31,8 @@ function sample(file, n) {
 }
 
 // Every move's value: the package's analysis against the native command's.
-function sameAnalysis(game, moves) {
-  const mine = w.analyze(game, moves, { think: 120 });
+function sameAnalysis(game, moves, options = {}) {
+  const mine = w.analyze(game, moves, { think: 120, ...options });
   const theirs = native(["analyze", "--game", game, moves]);
   const values = (a) => Object.fromEntries(a.analysis.map((e) => [e.move, [e.value, e.exact]]));
   assert.deepEqual(values(mine), values(theirs), `${game} ${moves}`);
@@ -100,6 +100,17 @@ test("Pentago: Irving's game values from 24 stones, solved and analysed as nativ
   assert.ok(picked.length >= 3);
   for (const r of picked) sameSolve("pentago", r[6], Number(r[5]));
   sameAnalysis("pentago", picked[1][6]);
+});
+
+test("Pentago from 19 stones: the memory the exact solver needs beyond the budget, then exact with it", () => {
+  const moves = "b20le20lb10rb10lb30rd30lb50rb43lb31ra41lc51rb61lc61rd21ld51re61lb61rc31le11r";
+  const small = w.analyze("pentago", moves, { think: 0.3 });
+  assert.equal(small.memory_needed_mb, 177);
+  assert.ok(small.analysis.some((e) => !e.exact));
+  const enough = w.analyze("pentago", moves, { think: 10, memoryMb: 192 });
+  assert.equal(enough.memory_needed_mb, undefined);
+  assert.ok(enough.analysis.every((e) => e.exact));
+  sameAnalysis("pentago", moves, { memoryMb: 192 });
 });
 
 test("every exact method solves a small board as natively", () => {

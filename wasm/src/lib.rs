@@ -322,6 +322,18 @@ fn analyse_line<G: Tactics + Notation + Board + 'static>(
     let mut player = player(&start, asked)?;
     let analysis = player.analyse(&line, asked.limits());
     analysis_json(&mut json, &pos, &analysis, player.is_weak());
+    // A tab's budget is small: where the exact solver needs more, say how much, so that the
+    // page can ask the player before it grows.
+    let needed_mb = player
+        .engine_mut()
+        .and_then(|engine| engine.bytes_needed(&pos))
+        .map(|bytes| bytes.div_ceil(1 << 20) as usize);
+    if let Some(mb) = needed_mb
+        && mb > asked.memory_mb
+        && analysis.moves.iter().any(|m| !m.1.is_exact())
+    {
+        json.insert("memory_needed_mb".into(), json!(mb));
+    }
     keep(&start, asked, player);
     Ok(Value::Object(json))
 }

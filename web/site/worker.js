@@ -1,21 +1,5 @@
-// A Web Worker of the static site: one instance of the engine, one search at a time, asked by
-// the page with {id, fn, args}; it answers {id, value} or {id, error}. A search cannot be
-// interrupted inside the engine, so the page stops one by ending the worker.
+// A Web Worker of the served static site: the engine from pkg/, answering the page (calls.js).
+import "./calls.js";
 import init, * as inarow from "./pkg/inarow_wasm.js";
 
-const ready = init();
-const CALLS = new Set(["position", "analyze", "analyzeMove", "engineMove", "solve"]);
-
-self.onmessage = async (event) => {
-  const { id, fn, args } = event.data;
-  try {
-    await ready;
-    if (!CALLS.has(fn)) throw new Error(`no such call: ${fn}`);
-    self.postMessage({ id, value: inarow[fn](...args) });
-  } catch (e) {
-    // A trap (out of memory, a bug) leaves the instance unusable: the page starts another.
-    const dead = e instanceof WebAssembly.RuntimeError;
-    self.postMessage({ id, error: String((e && e.message) || e), dead });
-    if (dead) self.close();
-  }
-};
+self.serveCalls(init().then(() => inarow));
