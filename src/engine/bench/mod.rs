@@ -11,9 +11,11 @@ pub use convert::{CONVERT_THINK, Conversion, WON_POSITIONS, run_conversions};
 
 use super::{Engine, Options, Report};
 use crate::game::{
-    Game, GameLine, GameSpec, Notation, Pentago, Player, Tactics, one_line, read_position,
+    Game, GameLine, GameSpec, GravityGeometry, Notation, Pentago, Player, Tactics, one_line,
+    read_position,
 };
 use crate::limits::Instant;
+use crate::search::victor;
 use crate::with_game;
 use std::collections::HashMap;
 use std::path::Path;
@@ -323,7 +325,39 @@ pub fn run_full(data: &Path, threads: usize, mut on_check: impl FnMut(&Check)) -
     }
     done(pentago_benchmark(data));
     done(conversions());
+    done(victor_board());
     checks
+}
+
+/// Victor's threat rules on every position of 5x4 (the tests run 4x4 and 4x5): no claim the
+/// exact value contradicts, every witness accepted by the checker.
+fn victor_board() -> Check {
+    let geometry = GravityGeometry::grid(5, 4, 4).expect("a valid grid");
+    let a = victor::audit::audit(&geometry, &victor::Options::default(), false);
+    check(
+        "victor rules on every 5x4 position",
+        a.false_claims == 0 && a.rejected_witnesses == 0 && a.claims > 0,
+        format!(
+            "positions={} claims={} false={} rejected={}",
+            a.positions, a.claims, a.false_claims, a.rejected_witnesses
+        ),
+    )
+}
+
+/// Victor's threat rules against exhaustive values on each board of
+/// [`victor::audit::boards`], with the positions each rule is needed for: each board's name,
+/// its audit and its seconds, as each ends.
+pub fn run_victor(
+    mut on_board: impl FnMut(&str, &victor::audit::Audit, f64),
+) -> victor::audit::Audit {
+    let mut total = victor::audit::Audit::default();
+    for (name, geometry) in victor::audit::boards() {
+        let began = std::time::Instant::now();
+        let a = victor::audit::audit(&geometry, &victor::Options::default(), true);
+        on_board(name, &a, began.elapsed().as_secs_f64());
+        a.add_to(&mut total);
+    }
+    total
 }
 
 /// The default engine keeps every won position of [`WON_POSITIONS`] won at about a second a

@@ -36,8 +36,9 @@
 //! them. Allis' before and specialbefore rest on answers that change with the play; in this
 //! form a vertical already gives the follower its upper cell, so what they refute is refuted
 //! by the verticals and aftereven. [`verify`] re-checks a witness from the position alone.
-//! `tests/suite/victor.rs` checks every claim on every position of small boards against their
-//! exact values.
+//! [`audit`] checks every claim on every position of small boards against their exact values.
+
+pub mod audit;
 
 use crate::game::GravityGeometry;
 use arrayvec::ArrayVec;
