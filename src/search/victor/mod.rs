@@ -281,15 +281,18 @@ impl<'g> Board<'g> {
 #[derive(Copy, Clone, Debug)]
 struct Stack {
     /// The pairs' cells are the column's from index `start` to `end` (excluded), bottom up.
-    start: usize,
-    end: usize,
+    /// (Bytes, not words: a search copies these by the hundred.)
+    start: u8,
+    end: u8,
     /// Whether the last pair's upper cell is a follower's winning cell (the cells above it
     /// then need no answer).
     threat: bool,
 }
 
-/// The most ways to answer one column: a threat on every other cell, or none.
-const MAX_STACKS: usize = 65;
+/// The most ways tried to answer one column (a threat on any other cell, or none): every way
+/// on columns up to 14 cells high. Trying fewer on taller columns loses covers, never
+/// soundness, and keeps the lists small enough to copy at no cost.
+const MAX_STACKS: usize = 8;
 
 /// The ways to answer the cells of column `c` from index `start` up.
 fn stacks(board: &Board, c: usize, start: usize, options: &Options) -> ArrayVec<Stack, MAX_STACKS> {
@@ -297,10 +300,10 @@ fn stacks(board: &Board, c: usize, start: usize, options: &Options) -> ArrayVec<
     let mut out = ArrayVec::new();
     if options.allows(Rule::Threat) {
         for j in (start + 1..column.len()).step_by(2) {
-            if board.follower_wins >> column[j] & 1 == 1 {
+            if board.follower_wins >> column[j] & 1 == 1 && out.len() + 1 < MAX_STACKS {
                 out.push(Stack {
-                    start,
-                    end: j + 1,
+                    start: start as u8,
+                    end: (j + 1) as u8,
                     threat: true,
                 });
             }
@@ -309,14 +312,14 @@ fn stacks(board: &Board, c: usize, start: usize, options: &Options) -> ArrayVec<
     let left = column.len() - start;
     if left.is_multiple_of(2) {
         out.push(Stack {
-            start,
-            end: column.len(),
+            start: start as u8,
+            end: column.len() as u8,
             threat: false,
         });
     } else if options.loosen == Some(Loosen::OddStacks) {
         out.push(Stack {
-            start,
-            end: column.len() - 1,
+            start: start as u8,
+            end: (column.len() - 1) as u8,
             threat: false,
         });
     }
@@ -415,9 +418,10 @@ impl Search<'_, '_> {
 
     fn push_stack(&mut self, c: usize, stack: &Stack) {
         let column = self.board.column(c);
-        for i in (stack.start..stack.end).step_by(2) {
+        let (start, end) = (stack.start as usize, stack.end as usize);
+        for i in (start..end).step_by(2) {
             let (lower, upper) = (column[i], column[i + 1]);
-            let rule = if stack.threat && i + 2 == stack.end {
+            let rule = if stack.threat && i + 2 == end {
                 Rule::Threat
             } else if self.board.is_even(c, i + 1) {
                 Rule::Claimeven
@@ -428,7 +432,7 @@ impl Search<'_, '_> {
             self.chosen.push(Applied::new(rule, &[lower, upper]));
         }
         if stack.threat {
-            self.dead |= self.board.above(c, stack.end - 1);
+            self.dead |= self.board.above(c, end - 1);
         }
     }
 
@@ -486,8 +490,9 @@ impl Search<'_, '_> {
 
     /// Whether a stack uses only rules allowed.
     fn stack_allowed(&self, c: usize, s: &Stack) -> bool {
-        (s.start..s.end).step_by(2).all(|i| {
-            if s.threat && i + 2 == s.end {
+        let (start, end) = (s.start as usize, s.end as usize);
+        (start..end).step_by(2).all(|i| {
+            if s.threat && i + 2 == end {
                 return true;
             }
             self.options.allows(if self.board.is_even(c, i + 1) {
