@@ -174,8 +174,8 @@ pub struct SolverArgs {
     /// (default: 200 in alpha-beta, 2000 in df-pn).
     #[arg(long, value_name = "N")]
     threat_nodes: Option<u64>,
-    /// Victor's threat rules as a bound in alpha-beta, on gravity boards (Connect Four, the
-    /// cube), at nodes with at least this many plies left (default: off).
+    /// Victor's threat rules on gravity boards (Connect Four, the cube), at positions with at
+    /// least this many plies left: a bound in alpha-beta, a disproof in df-pn (default: off).
     #[arg(long, value_name = "PLIES")]
     victor_plies: Option<u32>,
     /// Search threads sharing the table (alpha-beta only).

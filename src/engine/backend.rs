@@ -176,6 +176,7 @@ fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G
         _ => {
             let mut dfpn = DfPn::try_new(mem_bytes, o.limits).map_err(Error::Memory)?;
             dfpn.set_threat_search(o.dfpn_threats);
+            dfpn.set_victor_plies(o.config.victor_plies);
             Box::new(dfpn)
         }
     })

@@ -223,3 +223,74 @@ fn victor_sampled() {
         );
     }
 }
+
+/// The rules inside the searches change no value: on positions of random games of 6x4 Connect
+/// Four and late positions of the cube, alpha-beta and df-pn with the rules at every position
+/// give the weak values of alpha-beta without them, and the rules cut some of alpha-beta's
+/// nodes (they did run).
+#[test]
+fn the_rules_inside_alpha_beta_and_dfpn_change_no_value() {
+    use super::common::SplitMix;
+    use inarow::engine::{Algorithm, Engine, Options};
+    use inarow::game::{Bounded, MoveList, RankedMove, Status, Tactics};
+    use inarow::search::Config;
+    fn run<G: Tactics + Bounded>(start: G, count: usize, empty: u32, seed: u64) {
+        let engine = |algorithm, victor_plies| {
+            Engine::new(
+                &start,
+                Options {
+                    algorithm: Some(algorithm),
+                    weak: true,
+                    mem_mb: 64,
+                    config: Config {
+                        tt_mb: 16,
+                        victor_plies,
+                        ..Config::default()
+                    },
+                    ..Options::default()
+                },
+            )
+        };
+        let mut plain = engine(Algorithm::AlphaBeta, None);
+        let mut bounded = engine(Algorithm::AlphaBeta, Some(0));
+        let mut dfpn_plain = engine(Algorithm::DfPn, None);
+        let mut dfpn = engine(Algorithm::DfPn, Some(0));
+        let mut rng = SplitMix(seed);
+        let (mut nodes, mut checked) = ([0; 4], 0);
+        while checked < count {
+            let mut pos = start;
+            while pos.max_plies() - pos.ply() > empty && pos.status() == Status::Ongoing {
+                let mut moves = MoveList::<RankedMove<G::Move>>::new();
+                pos.safe_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves[rng.below(moves.len())].mv);
+            }
+            if pos.status() != Status::Ongoing {
+                continue;
+            }
+            for e in [&mut plain, &mut bounded, &mut dfpn_plain, &mut dfpn] {
+                e.reset();
+            }
+            let reports = [
+                plain.solve(&pos),
+                bounded.solve(&pos),
+                dfpn_plain.solve(&pos),
+                dfpn.solve(&pos),
+            ];
+            for (i, r) in reports.iter().enumerate() {
+                assert_eq!(r.score, reports[0].score, "{pos:?}: search {i}");
+                nodes[i] += r.nodes;
+            }
+            checked += 1;
+        }
+        println!(
+            "{checked} positions: alpha-beta {} nodes, with the rules {}; df-pn {}, with the rules {}",
+            nodes[0], nodes[1], nodes[2], nodes[3]
+        );
+        assert!(nodes[1] < nodes[0] && nodes[3] < nodes[2], "{nodes:?}");
+    }
+    with_connect!(super::common::start("connect4:6x4"), g => run(g, 60, 20, 0x39));
+    run(inarow::game::cube::Gravity::default(), 12, 24, 0x3939);
+}

@@ -29,9 +29,6 @@ macro_rules! count {
     };
 }
 
-/// The most covers Victor's rules try at a node ([`victor::Options::budget`]).
-const VICTOR_BUDGET: u32 = 16;
-
 /// Nodes between two checks of the limits.
 const CHECK_INTERVAL: u64 = 0x1000;
 
@@ -267,10 +264,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             && alpha >= 0
             && let Some((geometry, mine, theirs)) = pos.gravity_position()
         {
-            // A small budget: most positions have no cover, and a search that looks long for
-            // one costs more than the subtree it would save.
             let options = victor::Options {
-                budget: VICTOR_BUDGET,
+                budget: victor::BOUND_BUDGET,
                 ..victor::Options::default()
             };
             if victor::mover_cannot_win(geometry, mine, theirs, &options).is_some() {

@@ -84,6 +84,7 @@ use crate::limits::Instant;
 use crate::limits::{Limits, MAX_DEPTH, Stop};
 use crate::memory::{Zeroable, zeroed};
 use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
+use crate::search::victor;
 use std::collections::HashSet;
 use std::mem::size_of;
 
@@ -154,6 +155,8 @@ pub struct DfPn<G: Tactics> {
     threats: Option<ThreatMemo<G::Move>>,
     /// The slots of that memo.
     memo_slots: usize,
+    /// Victor's threat rules at positions with at least this many empty cells (`None`: off).
+    victor_plies: Option<u32>,
     generation: u16,
     /// The question the table's current generation answers, as "can this player win?" (see
     /// [`Question::canonical`]), and the history (sorted exact keys) every path starts with.
@@ -226,6 +229,7 @@ impl<G: Tactics> DfPn<G> {
             max_depth: MAX_DEPTH,
             threats: Some(ThreatMemo::new(memo_slots, ThreatBudget::default())),
             memo_slots,
+            victor_plies: None,
             generation: 1,
             session: None,
             session_history: Vec::new(),
@@ -255,6 +259,14 @@ impl<G: Tactics> DfPn<G> {
     /// holds as solved is true whatever found it.
     pub fn set_threat_search(&mut self, threats: Option<ThreatBudget>) {
         self.threats = threats.map(|budget| ThreatMemo::new(self.memo_slots, budget));
+    }
+
+    /// Sets where Victor's threat rules ([`crate::search::victor`]) settle a position before
+    /// any search, on games that describe themselves as gravity boards: at positions with at
+    /// least `plies` empty cells, a proof that the side to move cannot win (`None`: off). The
+    /// table stays, as for the threat-space search.
+    pub fn set_victor_plies(&mut self, plies: Option<u32>) {
+        self.victor_plies = plies;
     }
 
     /// Whether the side to move in `pos` wins by threats (its moves in `line`), by the search's
@@ -457,6 +469,19 @@ impl<G: Tactics> DfPn<G> {
             && memo.line(pos, &mut self.book.stats.threat_nodes, &mut self.scratch)
         {
             return Eval::Solved(self.question.won_by(pos.side_to_move()));
+        }
+        if let (Eval::Open(_), Some(plies)) = (eval, self.victor_plies)
+            && let Some(verdict) = self.question.cannot_win(pos.side_to_move())
+            && let Some((geometry, mine, theirs)) = pos.gravity_position()
+            && (geometry.board() & !(mine | theirs)).count_ones() >= plies
+        {
+            let options = victor::Options {
+                budget: victor::BOUND_BUDGET,
+                ..victor::Options::default()
+            };
+            if victor::mover_cannot_win(geometry, mine, theirs, &options).is_some() {
+                return Eval::Solved(verdict);
+            }
         }
         eval
     }

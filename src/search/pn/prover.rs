@@ -100,6 +100,17 @@ impl Question {
         if self.is_or(pos) { (1, n) } else { (n, 1) }
     }
 
+    /// The verdict a proof that `player` cannot win gives the question, if any: it disproves
+    /// the attacker's win and proves its opponent's draw.
+    #[inline]
+    pub(crate) fn cannot_win(&self, player: Player) -> Option<Verdict> {
+        match self.goal {
+            Goal::Win if player == self.attacker => Some(Verdict::Disproven),
+            Goal::NotLose if player != self.attacker => Some(Verdict::Proven),
+            _ => None,
+        }
+    }
+
     /// The question as "can `winner` win?", and whether it is that question's complement: "can
     /// A reach NotLose?" is "can't A's opponent win?", with the AND and OR nodes exchanged, so
     /// its proof number is the other's disproof number and the other way round.

@@ -151,6 +151,10 @@ pub enum Loosen {
     AfterevenAnyColumn,
 }
 
+/// The partial covers a search tries at each node where it asks the rules for a bound: most
+/// positions have no cover, and a long look for one costs more than the subtree it would save.
+pub const BOUND_BUDGET: u32 = 16;
+
 /// What the search may use.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
