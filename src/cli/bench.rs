@@ -9,12 +9,11 @@ use super::args::SolverArgs;
 use super::io::{Outcome, progress_bar};
 use clap::{Args, ValueEnum};
 use inarow::engine::bench::{
-    BUILTIN_SUITE, Verdict, bench_text, pentago_analysis, run_analysis, run_builtin,
+    BUILTIN_SUITE, Verdict, VictorRule, bench_text, pentago_analysis, run_analysis, run_builtin,
     run_conversions, run_full, run_pentago, run_victor,
 };
 use inarow::engine::{Engine, Options};
 use inarow::game::{Notation, Tactics, one_line};
-use inarow::search::victor::Rule;
 use inarow::with_game;
 use std::path::Path;
 
@@ -188,7 +187,7 @@ fn victor() -> Result<Outcome, String> {
             "victor {name}: positions={} claims={} trivial={} false={} rejected={} seconds={seconds:.1}",
             a.positions, a.claims, a.trivial, a.false_claims, a.rejected_witnesses
         );
-        for (i, rule) in Rule::ALL.iter().enumerate() {
+        for (i, rule) in VictorRule::ALL.iter().enumerate() {
             println!(
                 "victor {name}: {} used={} needed={}",
                 rule.name(),

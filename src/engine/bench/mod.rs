@@ -16,6 +16,7 @@ use crate::game::{
 };
 use crate::limits::Instant;
 use crate::search::victor;
+pub use crate::search::victor::Rule as VictorRule;
 use crate::with_game;
 use std::collections::HashMap;
 use std::path::Path;
