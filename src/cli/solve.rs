@@ -41,6 +41,11 @@ pub struct SolveArgs {
     /// on standard error as the jobs settle it. Games without repetitions.
     #[arg(long, value_name = "DEPTH")]
     jobs: Option<u32>,
+    /// With --jobs: a job that searches this many nodes without an answer is given up, and its
+    /// position grown two plies further into new jobs, so that the DAG deepens where the proof
+    /// needs it (0: every job runs to its end).
+    #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+    job_nodes: u64,
     /// Move strings (`4453`; `-` or "" = the empty board). Without any, reads standard input:
     /// the first field of each line.
     moves: Vec<String>,
@@ -135,8 +140,9 @@ fn by_jobs_in<G: Tactics + Notation>(
     }
     let limits = args.solver.limits()?;
     let threads = args.solver.thread_count()?;
+    let job_nodes = (args.job_nodes > 0).then_some(args.job_nodes);
     if ranks.rank() != 0 {
-        jobs::serve(&start, ranks, threads, &make, limits)?;
+        jobs::serve(&start, ranks, threads, &make, limits, job_nodes)?;
         return Ok(Outcome::Done);
     }
     let mut journal = match &args.checkpoint {
@@ -183,6 +189,7 @@ fn by_jobs_in<G: Tactics + Notation>(
             jobs::Keeping {
                 journal: journal.as_mut(),
                 settled: &mut settled,
+                job_nodes,
             },
         );
         let report = match report {
@@ -211,7 +218,7 @@ fn by_jobs_in<G: Tactics + Notation>(
                 writeln!(
                     out,
                     "jobs question={} depth={depth} workers={} dag_nodes={} merged={} \
-                     leaves={} started={} speculative={} wrong_guesses={}",
+                     leaves={} started={} speculative={} wrong_guesses={} splits={}",
                     if q == 0 { "wins" } else { "loses" },
                     report.workers,
                     s.nodes,
@@ -219,7 +226,8 @@ fn by_jobs_in<G: Tactics + Notation>(
                     s.leaves,
                     s.started,
                     s.speculative,
-                    s.wrong_guesses
+                    s.wrong_guesses,
+                    s.splits
                 )
                 .map_err(|e| format!("cannot write: {e}"))?;
             }

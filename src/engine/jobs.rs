@@ -5,8 +5,8 @@
 //!
 //! Messages (bytes, [`Ranks::send`]): to a worker rank, `1`, the job's number (8 bytes,
 //! little-endian) and the moves from the game's start to the job's position, or `0`: the end;
-//! back to rank 0, the job's number, its answer (`0` no win, `1` a win, `2` stopped by a limit)
-//! and the nodes it searched (8 bytes).
+//! back to rank 0, the job's number, its answer (`0` no win, `1` a win, `2` stopped by a limit,
+//! `3` given up at the job's own node budget) and the nodes it searched (8 bytes).
 
 use super::journal::Journal;
 use super::{Engine, Limits, Stop};
@@ -37,9 +37,19 @@ pub struct JobReport {
     pub workers: usize,
 }
 
-/// A job's answer: its number, whether its side to move wins (`None`: a limit stopped it) and
-/// the nodes it searched.
-type Answer = (u64, Option<bool>, u64);
+/// How a job ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum End {
+    /// Whether its side to move wins.
+    Answered(bool),
+    /// Given up at its own node budget: the search splits it.
+    OverBudget,
+    /// Stopped by the search's limits.
+    Stopped,
+}
+
+/// A job's answer: its number, how it ended and the nodes it searched.
+type Answer = (u64, End, u64);
 
 /// Engines on threads, each taking the next job from a shared queue.
 struct Pool<G: Tactics> {
@@ -50,10 +60,12 @@ struct Pool<G: Tactics> {
 }
 
 impl<G: Tactics> Pool<G> {
+    /// `job_nodes`: each job's own budget (`None`: none beyond `limits`).
     fn new(
         threads: usize,
         make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
         limits: Limits,
+        job_nodes: Option<u64>,
     ) -> Result<Pool<G>, String> {
         // Set once, when the search is over, to stop the jobs still running; one per pool.
         let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
@@ -63,8 +75,11 @@ impl<G: Tactics> Pool<G> {
         let mut handles = Vec::new();
         for _ in 0..threads.max(1) {
             let mut engine = make()?;
+            // The job's budget binds when it is below the search's own node limit.
+            let own_budget = job_nodes.filter(|&b| limits.nodes.is_none_or(|n| b < n));
             engine.set_limits(Limits {
                 interrupt: Some(stop),
+                nodes: own_budget.or(limits.nodes),
                 ..limits
             });
             let (queue, done) = (Arc::clone(&queue), done.clone());
@@ -73,8 +88,16 @@ impl<G: Tactics> Pool<G> {
                     let job = queue.lock().expect("no worker panics holding it").recv();
                     let Ok((id, pos)) = job else { break };
                     let report = engine.wins(&pos);
-                    let answer = report.score.map(|s| s > 0);
-                    if done.send((id, answer, report.nodes)).is_err() {
+                    let end = match (report.score, report.stopped) {
+                        (Some(s), _) => End::Answered(s > 0),
+                        (None, Some(Stop::Nodes))
+                            if own_budget.is_some() && !stop.load(Relaxed) =>
+                        {
+                            End::OverBudget
+                        }
+                        (None, _) => End::Stopped,
+                    };
+                    if done.send((id, end, report.nodes)).is_err() {
                         break;
                     }
                 }
@@ -110,12 +133,13 @@ fn job_message(id: u64, moves: &str) -> Vec<u8> {
     m
 }
 
-fn answer_message((id, wins, nodes): Answer) -> Vec<u8> {
+fn answer_message((id, end, nodes): Answer) -> Vec<u8> {
     let mut m = id.to_le_bytes().to_vec();
-    m.push(match wins {
-        Some(false) => 0,
-        Some(true) => 1,
-        None => 2,
+    m.push(match end {
+        End::Answered(false) => 0,
+        End::Answered(true) => 1,
+        End::Stopped => 2,
+        End::OverBudget => 3,
     });
     m.extend(nodes.to_le_bytes());
     m
@@ -123,12 +147,13 @@ fn answer_message((id, wins, nodes): Answer) -> Vec<u8> {
 
 fn read_answer(m: &[u8]) -> Answer {
     let word = |at: usize| u64::from_le_bytes(m[at..at + 8].try_into().expect("8 bytes"));
-    let wins = match m[8] {
-        0 => Some(false),
-        1 => Some(true),
-        _ => None,
+    let end = match m[8] {
+        0 => End::Answered(false),
+        1 => End::Answered(true),
+        3 => End::OverBudget,
+        _ => End::Stopped,
     };
-    (word(0), wins, word(9))
+    (word(0), end, word(9))
 }
 
 /// The moves from `start` to `pos`'s path, as one move string.
@@ -156,8 +181,9 @@ pub fn serve<G: Tactics + Notation>(
     threads: usize,
     make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
     limits: Limits,
+    job_nodes: Option<u64>,
 ) -> Result<(), String> {
-    let pool = Pool::new(threads, make, limits)?;
+    let pool = Pool::new(threads, make, limits, job_nodes)?;
     loop {
         while let Ok(answer) = pool.answers.try_recv() {
             ranks.send(0, &answer_message(answer));
@@ -192,6 +218,10 @@ pub struct Keeping<'a, G: Tactics> {
     /// Called when the jobs settle a move of the root: the move, and what it does for the
     /// root's side to move (`wins`, `does not win`, `loses`, `does not lose`).
     pub settled: &'a mut dyn FnMut(G::Move, &'static str),
+    /// Each job's own node budget: a job that spends it without an answer is given up and its
+    /// position grown two plies further into new jobs (`None`: every job runs to its end, or
+    /// to the search's limits).
+    pub job_nodes: Option<u64>,
 }
 
 /// Solves `pos` (reached from `start` by `moves`) by job-level search to `depth` plies, on
@@ -219,9 +249,10 @@ pub fn solve<G: Tactics + Notation>(
     let Keeping {
         mut journal,
         settled,
+        job_nodes,
     } = keeping;
     let began = Instant::now();
-    let pool = Pool::new(threads, make, limits)?;
+    let pool = Pool::new(threads, make, limits, job_nodes)?;
     let threads = threads.max(1);
     // Jobs out on each rank (rank 0: this pool), by number.
     let mut out: Vec<Vec<u64>> = vec![Vec::new(); ranks.size()];
@@ -238,6 +269,7 @@ pub fn solve<G: Tactics + Notation>(
     {
         let mut jobs = Jobs::new(pos, player, depth);
         if let Some(journal) = journal.as_deref() {
+            jobs.split_where(|leaf| journal.was_split(leaf.canonical_key()));
             jobs.know(|leaf| journal.get(leaf.canonical_key()));
         }
         let tag = (u64::from(serial) << 33) | ((q as u64) << 32);
@@ -276,7 +308,7 @@ pub fn solve<G: Tactics + Notation>(
                 }
             }
             // The next answer, from whichever worker.
-            let (rank, (id, wins, searched)) = loop {
+            let (rank, (id, end, searched)) = loop {
                 if let Ok(answer) = pool.answers.try_recv() {
                     break (0, answer);
                 }
@@ -294,10 +326,12 @@ pub fn solve<G: Tactics + Notation>(
             };
             out[rank].retain(|&j| j != id);
             nodes += searched;
-            if let (Some(journal), Some(key), Some(w)) =
-                (journal.as_deref_mut(), keys.remove(&id), wins)
-                && let Err(e) = journal.add(key, w)
-            {
+            let kept = match (journal.as_deref_mut(), keys.remove(&id), end) {
+                (Some(journal), Some(key), End::Answered(w)) => journal.add(key, w),
+                (Some(journal), Some(key), End::OverBudget) => journal.add_split(key),
+                _ => Ok(()),
+            };
+            if let Err(e) = kept {
                 pool.end();
                 return Err(e);
             }
@@ -305,9 +339,15 @@ pub fn solve<G: Tactics + Notation>(
             if id >> 32 != tag >> 32 {
                 continue;
             }
-            match wins {
-                Some(w) => jobs.solved((id & 0xffff_ffff) as usize, w),
-                None => {
+            match end {
+                End::Answered(w) => jobs.solved((id & 0xffff_ffff) as usize, w),
+                End::OverBudget => {
+                    jobs.split((id & 0xffff_ffff) as usize);
+                    if let Some(journal) = journal.as_deref() {
+                        jobs.know(|leaf| journal.get(leaf.canonical_key()));
+                    }
+                }
+                End::Stopped => {
                     stopped = Some(if limits.is_interrupted() {
                         Stop::Interrupted
                     } else if limits.nodes.is_some() {

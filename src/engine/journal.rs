@@ -4,7 +4,8 @@
 //!
 //! The file is text: a header line `inarow-jobs 1 GAME`, then a line for each answer,
 //! `KEY WINS CRC`: the job position's canonical key (32 hex digits), `1` if its side to move
-//! wins and `0` if not, and the CRC-32 of the two (8 hex digits). A line is written whole and
+//! wins, `0` if not and `s` if the job was given up at its node budget and its position split
+//! into deeper jobs, and the CRC-32 of the two (8 hex digits). A line is written whole and
 //! at once; a kill in the middle of one leaves a last line that does not check, which the next
 //! run drops. A bad line elsewhere is damage, and the file is refused.
 
@@ -13,27 +14,47 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+/// What a line says of a job.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Entry {
+    /// Whether its side to move wins.
+    Answer(bool),
+    /// Given up at its node budget and split into deeper jobs.
+    Split,
+}
+
 /// The answers so far, and the file that keeps them.
 pub struct Journal {
     path: PathBuf,
     file: File,
-    answers: HashMap<u128, bool>,
+    answers: HashMap<u128, Entry>,
 }
 
-fn record(key: u128, wins: bool) -> String {
-    let body = format!("{key:032x} {}", u8::from(wins));
+fn record(key: u128, entry: Entry) -> String {
+    let what = match entry {
+        Entry::Answer(wins) => {
+            if wins {
+                "1"
+            } else {
+                "0"
+            }
+        }
+        Entry::Split => "s",
+    };
+    let body = format!("{key:032x} {what}");
     format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
 }
 
-fn parse(line: &str) -> Option<(u128, bool)> {
+fn parse(line: &str) -> Option<(u128, Entry)> {
     let (body, crc) = line.rsplit_once(' ')?;
     if u32::from_str_radix(crc, 16).ok()? != crc32fast::hash(body.as_bytes()) {
         return None;
     }
     let (key, wins) = body.split_once(' ')?;
     let wins = match wins {
-        "0" => false,
-        "1" => true,
+        "0" => Entry::Answer(false),
+        "1" => Entry::Answer(true),
+        "s" => Entry::Split,
         _ => return None,
     };
     (key.len() == 32).then_some(())?;
@@ -104,10 +125,18 @@ impl Journal {
 
     /// The answer kept for the position of canonical key `key`: whether its side to move wins.
     pub fn get(&self, key: u128) -> Option<bool> {
-        self.answers.get(&key).copied()
+        match self.answers.get(&key) {
+            Some(Entry::Answer(wins)) => Some(*wins),
+            _ => None,
+        }
     }
 
-    /// The answers it holds.
+    /// Whether the job of the position of canonical key `key` was split into deeper jobs.
+    pub fn was_split(&self, key: u128) -> bool {
+        self.answers.get(&key) == Some(&Entry::Split)
+    }
+
+    /// The answers and splits it holds.
     pub fn len(&self) -> usize {
         self.answers.len()
     }
@@ -122,8 +151,20 @@ impl Journal {
     /// # Errors
     /// One line when the file cannot be written (a full disk).
     pub fn add(&mut self, key: u128, wins: bool) -> Result<(), String> {
-        if self.answers.insert(key, wins).is_none() {
-            self.write(&record(key, wins))?;
+        self.keep(key, Entry::Answer(wins))
+    }
+
+    /// Keeps that the job of `key` was split, on disk before it returns.
+    ///
+    /// # Errors
+    /// As [`Journal::add`].
+    pub fn add_split(&mut self, key: u128) -> Result<(), String> {
+        self.keep(key, Entry::Split)
+    }
+
+    fn keep(&mut self, key: u128, entry: Entry) -> Result<(), String> {
+        if self.answers.insert(key, entry).is_none() {
+            self.write(&record(key, entry))?;
         }
         Ok(())
     }
@@ -156,7 +197,8 @@ mod tests {
         drop(j);
         // A kill in the middle of a third line.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(&record(7, true).as_bytes()[..20]).unwrap();
+        f.write_all(&record(7, Entry::Answer(true)).as_bytes()[..20])
+            .unwrap();
         drop(f);
         let mut j = Journal::open(&path, "cube").unwrap();
         assert_eq!(
@@ -164,9 +206,14 @@ mod tests {
             (Some(true), Some(false), None, 2)
         );
         j.add(7, true).unwrap();
+        j.add_split(9).unwrap();
         drop(j);
         let j = Journal::open(&path, "cube").unwrap();
-        assert_eq!((j.get(7), j.len()), (Some(true), 3));
+        assert_eq!((j.get(7), j.len()), (Some(true), 4));
+        assert_eq!(
+            (j.get(9), j.was_split(9), j.was_split(7)),
+            (None, true, false)
+        );
     }
 
     #[test]
@@ -182,8 +229,9 @@ mod tests {
             format!("{} holds the jobs of cube, not of qubic", path.display())
         );
         let text = std::fs::read_to_string(&path).unwrap();
-        let flipped = record(0, true).replacen(" 1 ", " 0 ", 1);
-        std::fs::write(&path, text.replace(&record(0, true), &flipped)).unwrap();
+        let kept = record(0, Entry::Answer(true));
+        let flipped = kept.replacen(" 1 ", " 0 ", 1);
+        std::fs::write(&path, text.replace(&kept, &flipped)).unwrap();
         assert_eq!(
             Journal::open(&path, "cube").err().unwrap(),
             format!("{}: line 2 is damaged", path.display())

@@ -55,11 +55,17 @@ pub struct JobStats {
     pub speculative: usize,
     /// Jobs that came back a loss against their guess of a win.
     pub wrong_guesses: usize,
+    /// Jobs given up at their budget, their positions grown two plies further into new jobs.
+    pub splits: usize,
 }
 
 /// A job-level search in progress.
 pub struct Jobs<G: Game> {
     nodes: Vec<Node<G>>,
+    /// Each node's number by its position's canonical key.
+    index: HashMap<u128, usize>,
+    /// Whose win the search asks for: every leaf has it to move.
+    player: Player,
     stats: JobStats,
 }
 
@@ -71,26 +77,35 @@ impl<G: Game> Jobs<G> {
     /// job then asks whether the side to move wins).
     pub fn new(root: &G, player: Player, depth: u32) -> Jobs<G> {
         let mut jobs = Jobs {
-            nodes: Vec::new(),
+            nodes: vec![Node {
+                pos: *root,
+                path: Vec::new(),
+                kind: Kind::Leaf(Job::Waiting),
+            }],
+            index: HashMap::from([(root.canonical_key(), 0)]),
+            player,
             stats: JobStats::default(),
         };
-        let mut index: HashMap<u128, usize> = HashMap::new();
-        jobs.nodes.push(Node {
-            pos: *root,
-            path: Vec::new(),
-            kind: Kind::Leaf(Job::Waiting),
-        });
-        index.insert(root.canonical_key(), 0);
-        // Breadth first: the node numbers are the creation order.
-        let mut at = 0;
-        while at < jobs.nodes.len() {
-            let pos = jobs.nodes[at].pos;
-            let plies = pos.ply() - root.ply();
-            jobs.nodes[at].kind = match pos.status() {
-                Status::Win(p) => Kind::Known(p == player),
+        jobs.grow(0, depth);
+        jobs
+    }
+
+    /// Grows node `from` breadth first to `depth` plies below it or more, so that every new
+    /// leaf has the player to move; positions already in the DAG are linked, not grown again.
+    /// The node numbers are the creation order.
+    fn grow(&mut self, from: usize, depth: u32) {
+        let base = self.nodes[from].pos.ply();
+        let first_new = self.nodes.len();
+        let mut at = from;
+        while at < self.nodes.len() {
+            let pos = self.nodes[at].pos;
+            self.nodes[at].kind = match pos.status() {
+                Status::Win(p) => Kind::Known(p == self.player),
                 Status::Draw => Kind::Known(false),
-                Status::Ongoing if plies >= depth && pos.side_to_move() == player => {
-                    jobs.stats.leaves += 1;
+                Status::Ongoing
+                    if pos.ply() - base >= depth && pos.side_to_move() == self.player =>
+                {
+                    self.stats.leaves += 1;
                     Kind::Leaf(Job::Waiting)
                 }
                 Status::Ongoing => {
@@ -99,44 +114,63 @@ impl<G: Game> Jobs<G> {
                     let mut children = Vec::with_capacity(moves.len());
                     for &m in moves.iter() {
                         let child = pos.play(m);
-                        let id = *index.entry(child.canonical_key()).or_insert_with(|| {
-                            let mut path = jobs.nodes[at].path.clone();
-                            path.push(m);
-                            jobs.nodes.push(Node {
-                                pos: child,
-                                path,
-                                kind: Kind::Leaf(Job::Waiting),
-                            });
-                            jobs.nodes.len() - 1
-                        });
-                        if children.contains(&id) {
-                            jobs.stats.merged += 1;
-                        } else {
+                        let key = child.canonical_key();
+                        let id = match self.index.get(&key) {
+                            Some(&id) => {
+                                // Reached before: by another order of moves, a mirror image
+                                // or another move of this node.
+                                self.stats.merged += 1;
+                                id
+                            }
+                            None => {
+                                let mut path = self.nodes[at].path.clone();
+                                path.push(m);
+                                self.nodes.push(Node {
+                                    pos: child,
+                                    path,
+                                    kind: Kind::Leaf(Job::Waiting),
+                                });
+                                self.index.insert(key, self.nodes.len() - 1);
+                                self.nodes.len() - 1
+                            }
+                        };
+                        if !children.contains(&id) {
                             children.push(id);
                         }
                     }
                     Kind::Inner {
                         children,
-                        any: pos.side_to_move() == player,
+                        any: pos.side_to_move() == self.player,
                     }
                 }
             };
-            at += 1;
+            at = if at == from { first_new } else { at + 1 };
         }
-        jobs.stats.nodes = jobs.nodes.len();
-        jobs.stats.merged += jobs.count_merged();
-        jobs
+        self.stats.nodes = self.nodes.len();
     }
 
-    /// Edges into nodes reached by more than one parent.
-    fn count_merged(&self) -> usize {
-        let mut parents = vec![0usize; self.nodes.len()];
-        for node in &self.nodes {
-            if let Kind::Inner { children, .. } = &node.kind {
-                children.iter().for_each(|&c| parents[c] += 1);
+    /// Gives up the job of node `n` (too large for its budget): its position becomes an inner
+    /// node grown two plies further, whose new leaves are jobs. The seed's DAG grew so, where
+    /// the proof needed it.
+    pub fn split(&mut self, n: usize) {
+        self.stats.splits += 1;
+        self.stats.leaves -= 1;
+        self.grow(n, 2);
+    }
+
+    /// Splits every waiting job whose position `split` names, and those of its new jobs that
+    /// it names too (a journal's splits, replayed); returns how many.
+    pub fn split_where(&mut self, mut split: impl FnMut(&G) -> bool) -> usize {
+        let mut n = 0;
+        let mut at = 0;
+        while at < self.nodes.len() {
+            if self.nodes[at].kind == Kind::Leaf(Job::Waiting) && split(&self.nodes[at].pos) {
+                self.split(at);
+                n += 1;
             }
+            at += 1;
         }
-        parents.iter().map(|&p| p.saturating_sub(1)).sum()
+        n
     }
 
     /// Marks the waiting jobs whose answers `known` gives (whether the side to move wins, by

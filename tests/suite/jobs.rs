@@ -8,21 +8,23 @@ use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Game, MoveList, Status};
 use inarow::search::ranks::{Local, Solo};
 
-/// The weak value of `pos` by job-level search on `ranks` ranks (threads) of `threads` workers.
+/// The weak value of `pos` by job-level search on `ranks` ranks (threads) of `threads` workers,
+/// each job given `job_nodes` nodes before it is split; and whether some job was split.
 fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
     g: &G,
     moves: &[G::Move],
     depth: u32,
     threads: usize,
     ranks: usize,
-) -> Option<i32> {
+    job_nodes: Option<u64>,
+) -> (Option<i32>, bool) {
     let mut pos = *g;
     moves.iter().for_each(|&m| pos = pos.play(m));
     let make = || Ok(Engine::new(g, Options::default()));
     let run = |r: &dyn inarow::search::ranks::Ranks| {
         if r.rank() != 0 {
-            jobs::serve(g, r, threads, &make, Limits::default()).unwrap();
-            return None;
+            jobs::serve(g, r, threads, &make, Limits::default(), job_nodes).unwrap();
+            return (None, false);
         }
         let report = jobs::solve(
             0,
@@ -37,13 +39,14 @@ fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
             jobs::Keeping {
                 journal: None,
                 settled: &mut |_, _| {},
+                job_nodes,
             },
         )
         .unwrap();
         jobs::release(r);
         assert!(report.stopped.is_none());
         assert_eq!(report.workers, threads * ranks);
-        report.value
+        (report.value, report.questions.iter().any(|q| q.splits > 0))
     };
     if ranks == 1 {
         run(&Solo)
@@ -58,6 +61,7 @@ fn job_level_search_gives_the_solvers_value_on_threads_and_ranks() {
     let mut rng = SplitMix(0x70b5);
     with_connect!(start("connect4:5x4"), g => {
         let mut engine = Engine::new(&g, Options { weak: true, ..Options::default() });
+        let mut splits = 0;
         for n in 0..24 {
             // A random opening of 0 to 5 plies that keeps the game going.
             let mut moves = Vec::new();
@@ -75,11 +79,18 @@ fn job_level_search_gives_the_solvers_value_on_threads_and_ranks() {
             let want = engine.solve(&pos).score;
             for (depth, threads, ranks) in [(0, 1, 1), (1, 2, 1), (2, 1, 2), (3, 2, 2), (4, 2, 3)] {
                 assert_eq!(
-                    by_jobs(&g, &moves, depth, threads, ranks), want,
+                    by_jobs(&g, &moves, depth, threads, ranks, None).0, want,
                     "{moves:?} depth {depth}, {threads} threads, {ranks} ranks"
                 );
             }
+            // Jobs of at most 300 nodes: the DAG grows where they are too large.
+            for (depth, threads, ranks) in [(0, 1, 1), (1, 2, 2)] {
+                let (value, split) = by_jobs(&g, &moves, depth, threads, ranks, Some(300));
+                assert_eq!(value, want, "{moves:?} depth {depth}, split at 300 nodes");
+                splits += split as usize;
+            }
         }
+        assert!(splits > 0, "no job reached 300 nodes");
     });
 }
 
@@ -202,4 +213,54 @@ fn solve_jobs_keeps_each_answer_on_disk_and_a_killed_run_resumes_to_the_same_val
         format!("inarow: {file_arg} holds the jobs of connect4:6x5:k4, not of connect4:5x4:k4")
     );
     std::fs::remove_file(&file).unwrap();
+}
+
+/// Jobs over their node budget are split two plies further, the value stays the solver's, and
+/// the splits are kept on disk with the answers: a run started again grows the same DAG and
+/// searches nothing.
+#[test]
+fn jobs_over_their_budget_are_split_and_the_splits_kept_on_disk() {
+    let file = temp_file("split.answers");
+    let _ = std::fs::remove_file(&file);
+    let args = [
+        "solve",
+        "--jobs",
+        "2",
+        "--job-nodes",
+        "20000",
+        "--threads",
+        "2",
+        "--stats",
+        "--game",
+        "connect4:6x5",
+        "--checkpoint",
+        file.to_str().unwrap(),
+        "-",
+    ];
+    let first = inarow(&args, None);
+    first.assert_no_panic();
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    assert!(first.stdout.starts_with("- 0 nodes="), "{}", first.stdout);
+    let stats = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("jobs "))
+            .map(|l| {
+                l.split(" started=").next().unwrap().to_string()
+                    + " "
+                    + l.split(" splits=").nth(1).unwrap()
+            })
+            .collect()
+    };
+    let splits: usize = first
+        .stdout
+        .lines()
+        .filter_map(|l| l.split(" splits=").nth(1))
+        .map(|n| n.parse::<usize>().unwrap())
+        .sum();
+    assert!(splits > 0, "{}", first.stdout);
+    let again = inarow(&args, None);
+    assert_eq!(again.code, Some(0), "{}", again.stderr);
+    assert!(again.stdout.starts_with("- 0 nodes=0 "), "{}", again.stdout);
+    assert!(again.stdout.contains(" started=0 "), "{}", again.stdout);
+    assert_eq!(stats(&again.stdout), stats(&first.stdout));
 }
