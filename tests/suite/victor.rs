@@ -29,19 +29,12 @@ fn check_board(name: &str, geometry: &GravityGeometry, rules: &[Rule]) {
 
 #[test]
 fn every_claim_on_4x4_agrees_with_the_exhaustive_values() {
-    check_board(
-        "4x4 k4",
-        &GravityGeometry::grid(4, 4, 4).unwrap(),
-        &[
-            Rule::Claimeven,
-            Rule::Baseinverse,
-            Rule::Lowinverse,
-            Rule::Highinverse,
-            Rule::Baseclaim,
-            Rule::Threat,
-            Rule::Aftereven,
-        ],
-    );
+    // Every rule but the vertical, whose upper cell is odd: none on a board of even height.
+    let rules: Vec<Rule> = Rule::ALL
+        .into_iter()
+        .filter(|&r| r != Rule::Vertical)
+        .collect();
+    check_board("4x4 k4", &GravityGeometry::grid(4, 4, 4).unwrap(), &rules);
 }
 
 #[test]
