@@ -224,6 +224,13 @@ pub struct Keeping<'a, G: Tactics> {
     pub job_nodes: Option<u64>,
 }
 
+/// What the journal holds for the waiting jobs: the splits first (so the DAG grows as it did),
+/// then the answers.
+fn recall<G: Tactics>(jobs: &mut Jobs<G>, journal: &Journal) {
+    jobs.split_where(|leaf| journal.was_split(leaf.canonical_key()));
+    jobs.know(|leaf| journal.get(leaf.canonical_key()));
+}
+
 /// Solves `pos` (reached from `start` by `moves`) by job-level search to `depth` plies, on
 /// `threads` workers here and as many on each other rank (which must be [`serve`]-ing until
 /// [`release`]): whether the side to move wins, and if not whether the opponent does. Rank 0
@@ -269,8 +276,7 @@ pub fn solve<G: Tactics + Notation>(
     {
         let mut jobs = Jobs::new(pos, player, depth);
         if let Some(journal) = journal.as_deref() {
-            jobs.split_where(|leaf| journal.was_split(leaf.canonical_key()));
-            jobs.know(|leaf| journal.get(leaf.canonical_key()));
+            recall(&mut jobs, journal);
         }
         let tag = (u64::from(serial) << 33) | ((q as u64) << 32);
         // The root's moves told so far.
@@ -344,7 +350,7 @@ pub fn solve<G: Tactics + Notation>(
                 End::OverBudget => {
                     jobs.split((id & 0xffff_ffff) as usize);
                     if let Some(journal) = journal.as_deref() {
-                        jobs.know(|leaf| journal.get(leaf.canonical_key()));
+                        recall(&mut jobs, journal);
                     }
                 }
                 End::Stopped => {

@@ -260,23 +260,16 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         // when even a draw does. (That the other side cannot win is the same proof at each
         // child, where the child's turn comes.)
         if let Some(plies) = self.config.victor_plies
-            && m - n >= plies as i32
             && alpha >= 0
-            && let Some((geometry, mine, theirs)) = pos.gravity_position()
+            && victor::side_to_move_cannot_win(pos, plies)
         {
-            let options = victor::Options {
-                budget: victor::BOUND_BUDGET,
-                ..victor::Options::default()
-            };
-            if victor::mover_cannot_win(geometry, mine, theirs, &options).is_some() {
-                count!(self, n, bound_cuts);
-                // Kept, so that a transposition finds the bound without the rules.
-                if use_table {
-                    self.table
-                        .store(&mut self.log, key, 0, Bound::Upper, None, 1);
-                }
-                return 0;
+            count!(self, n, bound_cuts);
+            // Kept, so that a transposition finds the bound without the rules.
+            if use_table {
+                self.table
+                    .store(&mut self.log, key, 0, Bound::Upper, None, 1);
             }
+            return 0;
         }
 
         if let Some(budget) = self.config.threat_search {

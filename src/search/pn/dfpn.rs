@@ -472,16 +472,9 @@ impl<G: Tactics> DfPn<G> {
         }
         if let (Eval::Open(_), Some(plies)) = (eval, self.victor_plies)
             && let Some(verdict) = self.question.cannot_win(pos.side_to_move())
-            && let Some((geometry, mine, theirs)) = pos.gravity_position()
-            && (geometry.board() & !(mine | theirs)).count_ones() >= plies
+            && victor::side_to_move_cannot_win(pos, plies)
         {
-            let options = victor::Options {
-                budget: victor::BOUND_BUDGET,
-                ..victor::Options::default()
-            };
-            if victor::mover_cannot_win(geometry, mine, theirs, &options).is_some() {
-                return Eval::Solved(verdict);
-            }
+            return Eval::Solved(verdict);
         }
         eval
     }

@@ -40,7 +40,7 @@
 
 pub mod audit;
 
-use crate::game::GravityGeometry;
+use crate::game::{GravityGeometry, Tactics};
 use arrayvec::ArrayVec;
 
 /// A rule of Victor (see the module documentation).
@@ -154,6 +154,21 @@ pub enum Loosen {
 /// The partial covers a search tries at each node where it asks the rules for a bound: most
 /// positions have no cover, and a long look for one costs more than the subtree it would save.
 pub const BOUND_BUDGET: u32 = 16;
+
+/// The rules as a search's bound: whether, trying at most [`BOUND_BUDGET`] partial covers,
+/// they prove that the side to move in `pos` cannot win, where `pos` is a gravity board
+/// (`Tactics::gravity_position`) with at least `min_empty` empty cells.
+pub fn side_to_move_cannot_win<G: Tactics>(pos: &G, min_empty: u32) -> bool {
+    let Some((geometry, mine, theirs)) = pos.gravity_position() else {
+        return false;
+    };
+    let options = Options {
+        budget: BOUND_BUDGET,
+        ..Options::default()
+    };
+    (geometry.board() & !(mine | theirs)).count_ones() >= min_empty
+        && mover_cannot_win(geometry, mine, theirs, &options).is_some()
+}
 
 /// What the search may use.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
