@@ -131,7 +131,6 @@ fn connect_four_values_agree_with_alpha_beta() {
 }
 
 #[test]
-#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn popout_values_and_distances_agree_with_the_forward_searches() {
     let mut rng = SplitMix(0x90b);
     for (spec, samples) in [
@@ -307,7 +306,6 @@ fn an_interrupted_build_resumes_to_the_same_file() {
 }
 
 #[test]
-#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn a_small_memory_budget_keeps_the_cells_on_disk_and_gives_the_same_file() {
     // popout:5x4 needs 17.9 MB in memory; 14 MiB leaves slices of about 2.7 MB on disk.
     let runs = same_file_after_resuming("popout:5x4", &["--mem-mb", "14"], |path| {
@@ -328,7 +326,6 @@ fn a_small_memory_budget_keeps_the_cells_on_disk_and_gives_the_same_file() {
 }
 
 #[test]
-#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn a_compact_build_gives_the_same_file_and_resumes() {
     let runs = same_file_after_resuming("popout:4x5", &["--compact"], |path| {
         let partial = std::fs::read(format!("{path}.partial")).unwrap();
@@ -369,7 +366,6 @@ fn a_compact_build_gives_the_same_file_and_resumes() {
 }
 
 #[test]
-#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn every_storage_builds_the_byte_builds_file_on_one_thread_or_two() {
     // Connect Four 5x4's 14.3 M indices: a byte each in memory, half a byte (--compact), or
     // on disk in slices of about 1.7 MB (--mem-mb 13), each on one thread and on two.
