@@ -88,6 +88,12 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     }
     with_game!(args.solver.game.start()?, start => {
         let mut engine = args.solver.engine(&start, false)?;
+        // Ctrl-C stops the search (its score shown as `?`, exit 3, a checkpoint saved) instead
+        // of ending the process; a second Ctrl-C ends it.
+        engine.set_limits(Limits {
+            interrupt: Some(interrupt_flag()),
+            ..engine.limits()
+        });
         if let Some(file) = &args.proof
             && engine.method() == Algorithm::DfPn
             && !args.format.json
@@ -138,7 +144,10 @@ fn by_jobs_in<G: Tactics + Notation>(
             start.name()
         ));
     }
-    let limits = args.solver.limits()?;
+    let limits = Limits {
+        interrupt: Some(interrupt_flag()),
+        ..args.solver.limits()?
+    };
     let threads = args.solver.thread_count()?;
     let job_nodes = (args.job_nodes > 0).then_some(args.job_nodes);
     if ranks.rank() != 0 {
@@ -241,8 +250,7 @@ fn by_jobs_in<G: Tactics + Notation>(
 /// saved less often, so that saving takes at most a twentieth of the time.
 const SAVE_EVERY: Duration = Duration::from_secs(60);
 
-/// The checkpoint in `file` of `engine`'s table, loaded into it if the file exists; Ctrl-C then
-/// stops the search (and the checkpoint is saved) instead of ending the process.
+/// The checkpoint in `file` of `engine`'s table, loaded into it if the file exists.
 fn resume<G: Tactics>(start: &G, engine: &mut Engine<G>, file: &str) -> Result<Checkpoint, String> {
     let state = engine.state().ok_or_else(|| {
         format!(
@@ -251,10 +259,6 @@ fn resume<G: Tactics>(start: &G, engine: &mut Engine<G>, file: &str) -> Result<C
         )
     })?;
     let (checkpoint, loaded) = Checkpoint::open(Path::new(file), &start.name(), state)?;
-    engine.set_limits(Limits {
-        interrupt: Some(interrupt_flag()),
-        ..engine.limits()
-    });
     if loaded {
         eprintln!("inarow: resuming from the table in {file}");
     }

@@ -73,6 +73,45 @@ fn a_solve_stopped_by_limits_resumes_where_it_was() {
     }
 }
 
+/// Ctrl-C to `child`, once it catches SIGINT (its handler is in: a loaded machine may take a
+/// while to get there) and its search is under way.
+fn ctrl_c(child: &std::process::Child) {
+    let catches_sigint = || {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
+        status
+            .ok()
+            .and_then(|s| {
+                let mask = s.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+                u64::from_str_radix(mask.trim(), 16).ok()
+            })
+            .is_some_and(|mask| mask >> (libc::SIGINT - 1) & 1 == 1)
+    };
+    let began = std::time::Instant::now();
+    while !catches_sigint() && began.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+}
+
+/// Without a checkpoint too, Ctrl-C stops the search: its score `?`, exit 3 (README).
+#[test]
+fn ctrl_c_stops_a_plain_solve_with_an_unknown_score() {
+    let child = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["solve", "--game", "cube", "-"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the inarow binary runs");
+    ctrl_c(&child);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("interrupted after"), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "- ?");
+}
+
 #[test]
 fn ctrl_c_stops_a_two_thread_solve_which_then_resumes() {
     let file = temp_file("interrupted.ckpt");
@@ -91,25 +130,7 @@ fn ctrl_c_stops_a_two_thread_solve_which_then_resumes() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the inarow binary runs");
-    // Once the child catches SIGINT (its handler is in: a loaded machine may take a while to
-    // get there), and its search is under way, Ctrl-C.
-    let catches_sigint = || {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
-        status
-            .ok()
-            .and_then(|s| {
-                let mask = s.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
-                u64::from_str_radix(mask.trim(), 16).ok()
-            })
-            .is_some_and(|mask| mask >> (libc::SIGINT - 1) & 1 == 1)
-    };
-    let began = std::time::Instant::now();
-    while !catches_sigint() && began.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(400));
-    // SAFETY: sending a signal to our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    ctrl_c(&child);
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
