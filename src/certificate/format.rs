@@ -1,8 +1,9 @@
-//! The certificate file format, version 3 (versions 1 and 2 are read too: version 1 has no
+//! The certificate file format, version 4 (versions 1 to 3 are read too: version 1 has no
 //! threat lines; version 3 leaves out the positions whose symmetric image the walk settled
-//! before, which the verifier of version 2 would have asked for).
+//! before, which the verifier of version 2 would have asked for; version 4 adds rule lines).
+//! A certificate without rule lines is written as version 3, so that older verifiers read it.
 //!
-//! # File format (`inarow-proof 3`)
+//! # File format (`inarow-proof 4`)
 //! ```text
 //! inarow-proof 3
 //! game connect4:7x6:k4    # must equal the start position's Game::name()
@@ -17,6 +18,8 @@
 //! # threat lines:
 //! # PATH : M1 M2 ... Mk
 //! 3452 : 1 1 6
+//! # rule lines (goal notlose, gravity games): PATH ! WITNESS
+//! 3456 ! claimeven 0.2 0.3; baseinverse 1.4 2.4; aftereven 3.5 4.5
 //! ```
 //! Blank lines and everything from a `#` to the end of a line are ignored. The header lines come
 //! first, in this order. A path and a move never contain whitespace; the move is the last
@@ -31,6 +34,13 @@
 //! opponent, so a threat line proves nothing it does not check: it is a compact way to write the
 //! prover's moves of a forced sequence, and the moves after each of the opponent's replies to a
 //! position (P where the opponent moves) that all meet the same sequence.
+//!
+//! A rule line `PATH ! WITNESS` (goal `notlose` only, in a game with a gravity board,
+//! [`Game::gravity_position`](crate::game::Game::gravity_position)) settles the position after
+//! PATH, where the opponent moves: by Victor's threat rules the opponent cannot win there, so
+//! the prover does not lose. WITNESS is the rule applications the prover answers by, in the
+//! form of [`Witness::to_text`](super::victor::Witness::to_text); the verifier checks it
+//! against the position ([`victor::verify`](super::victor::verify)) and follows no move below.
 
 use super::Certificate;
 use crate::game::{Notation, format_moves};
@@ -38,8 +48,11 @@ use std::fmt::Write as _;
 
 /// The first word of every certificate.
 pub const MAGIC: &str = "inarow-proof";
-/// The format version this module writes and the verifier reads.
-pub const VERSION: u32 = 3;
+/// The newest format version: the one this module writes for a certificate with rule lines,
+/// and the highest the verifier reads.
+pub const VERSION: u32 = 4;
+/// The version written for a certificate without rule lines (nothing in it needs version 4).
+const VERSION_WITHOUT_RULES: u32 = 3;
 
 /// A sequence of moves from `from`, or `-` for none.
 pub(super) fn moves_text<G: Notation>(from: G, moves: &[G::Move]) -> String {
@@ -54,7 +67,12 @@ pub(super) fn moves_text<G: Notation>(from: G, moves: &[G::Move]) -> String {
 /// `root_moves` lead from it to `proof.root`.
 pub fn write<G: Notation>(start: &G, root_moves: &[G::Move], proof: &Certificate<G>) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{MAGIC} {VERSION}");
+    let version = if proof.witnesses.is_empty() {
+        VERSION_WITHOUT_RULES
+    } else {
+        VERSION
+    };
+    let _ = writeln!(s, "{MAGIC} {version}");
     let _ = writeln!(s, "game {}", start.name());
     let _ = writeln!(s, "root {}", moves_text(*start, root_moves));
     let _ = writeln!(s, "goal {}", proof.goal);
@@ -88,6 +106,25 @@ pub fn write<G: Notation>(start: &G, root_moves: &[G::Move], proof: &Certificate
             let _ = write!(s, " {}", node.format_move(m));
         }
         s.push('\n');
+    }
+    if !proof.witnesses.is_empty() {
+        let _ = writeln!(
+            s,
+            "# {} rule lines: PATH ! the threat rules by which the opponent, to move, cannot win",
+            proof.witnesses.len()
+        );
+    }
+    for (path, witness) in &proof.witnesses {
+        let node = path.iter().fold(proof.root, |p, &m| p.play(m));
+        let (geometry, _, _) = node
+            .gravity_position()
+            .expect("rule lines are written for gravity boards only");
+        let _ = writeln!(
+            s,
+            "{} ! {}",
+            moves_text(proof.root, path),
+            witness.to_text(geometry)
+        );
     }
     s
 }

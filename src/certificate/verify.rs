@@ -6,7 +6,8 @@
 //! it plays a move that wins at once if there is one, else it needs an entry whose move is legal
 //! or a threat line being followed (see [`format`](super::format)); at an opponent position it
 //! follows every legal move;
-//! a finished game must reach the goal (the prover won; or, for notlose, a draw); a position that
+//! a rule line settles its position when its witness holds there ([`victor::verify`]); a
+//! finished game must reach the goal (the prover won; or, for notlose, a draw); a position that
 //! repeats one on the current path is judged by the repetition rule (a draw by default; Connect
 //! Four never repeats). A position whose check did not meet a repetition is remembered as
 //! verified, in a game that never repeats with its whole symmetry class (its images under the
@@ -19,6 +20,7 @@
 
 use super::class_of;
 use super::format::{MAGIC, VERSION, moves_text};
+use super::victor::{self, Witness};
 use crate::game::{
     Goal, MoveList, Notation, Player, RepetitionRule, Status, one_line, play_moves, repetition_draw,
 };
@@ -45,6 +47,8 @@ pub struct VerifySummary {
     pub prover_positions: usize,
     /// Finished games reached.
     pub terminals: usize,
+    /// Positions settled by a rule line (Victor's threat rules), each counted in `positions`.
+    pub rule_positions: usize,
     /// Repetitions judged by the rule.
     pub repetitions: usize,
     /// Move lines in the file.
@@ -67,7 +71,11 @@ impl fmt::Display for VerifySummary {
             self.repetitions,
             self.lines,
             self.unused_lines
-        )
+        )?;
+        if self.rule_positions > 0 {
+            write!(f, "; {} settled by threat rules", self.rule_positions)?;
+        }
+        Ok(())
     }
 }
 
@@ -100,6 +108,8 @@ struct Frame<G: Notation> {
 enum Visit<G: Notation> {
     /// Settled at once (finished, repeated, or verified before); whether it was a repetition.
     Leaf(bool),
+    /// Settled by a rule line: remembered as verified, with its class.
+    Ruled(u128),
     Open(Frame<G>),
 }
 
@@ -134,12 +144,15 @@ fn check<G: Notation>(
             _ => Err(format!("line {n}: expected '{name} ...', found '{line}'")),
         }
     };
-    let (n, version) = header(MAGIC)?;
-    if !(1..=VERSION).any(|v| version == v.to_string()) {
-        return Err(format!(
-            "line {n}: format version '{version}', this verifier reads versions 1 to {VERSION}"
-        ));
-    }
+    let (n, version_text) = header(MAGIC)?;
+    let version = (1..=VERSION)
+        .find(|v| version_text == v.to_string())
+        .ok_or_else(|| {
+            format!(
+                "line {n}: format version '{version_text}', this verifier reads versions 1 to \
+                 {VERSION}"
+            )
+        })?;
     let (n, game) = header("game")?;
     if game != start.name() {
         return Err(format!(
@@ -171,6 +184,8 @@ fn check<G: Notation>(
     // key -> (move, line number); key -> (threat line, line number)
     let mut strategy: HashMap<u128, (G::Move, usize)> = HashMap::new();
     let mut threat_lines: HashMap<u128, (Vec<&str>, usize)> = HashMap::new();
+    // key -> (witness, line number)
+    let mut witnesses: HashMap<u128, (Witness, usize)> = HashMap::new();
     let mut line_count = 0;
     // The position a line's path reaches, which must still be in play.
     let node_at = |n: usize, path: &str| -> Result<G, String> {
@@ -188,6 +203,34 @@ fn check<G: Notation>(
     };
     for (n, line) in lines {
         line_count += 1;
+        if let Some((path, witness)) = line.split_once(" ! ") {
+            let path = path.trim();
+            if version < 4 {
+                return Err(format!("line {n}: a rule line needs format version 4"));
+            }
+            if goal != Goal::NotLose {
+                return Err(format!(
+                    "line {n}: a rule line proves a draw at best, and the goal is a win"
+                ));
+            }
+            let node = node_at(n, path)?;
+            if node.side_to_move() == prover {
+                return Err(format!(
+                    "line {n}: after '{path}' the prover moves; a rule line needs the opponent to"
+                ));
+            }
+            let (geometry, _, _) = node
+                .gravity_position()
+                .ok_or_else(|| format!("line {n}: this game has no gravity board for the rules"))?;
+            let witness =
+                Witness::parse(witness, geometry).map_err(|e| format!("line {n}: {e}"))?;
+            if witnesses.insert(node.key(), (witness, n)).is_some() {
+                return Err(format!(
+                    "line {n}: the position after '{path}' has two rule lines"
+                ));
+            }
+            continue;
+        }
         if let Some((path, sequence)) = line.split_once(" : ") {
             let path = path.trim();
             let node = node_at(n, path)?;
@@ -228,6 +271,7 @@ fn check<G: Notation>(
     let mut positions = 0;
     let mut prover_positions = 0;
     let mut terminals = 0;
+    let mut rule_positions = 0;
     let mut repetitions = 0;
     let mut on_path: HashSet<u128> = HashSet::new();
     let mut done: HashSet<u128> = HashSet::new();
@@ -264,6 +308,17 @@ fn check<G: Notation>(
         let class = class_of(&pos);
         if done.contains(&class) {
             return Ok(Visit::Leaf(false));
+        }
+        if let Some((witness, line)) = witnesses.get(&key) {
+            let (geometry, mover, follower) = pos
+                .gravity_position()
+                .expect("a rule line's position has a gravity board (checked when read)");
+            victor::verify(geometry, mover, follower, witness)
+                .map_err(|e| format!("the rule line {line} does not hold: {e}"))?;
+            used.insert(*line);
+            positions += 1;
+            rule_positions += 1;
+            return Ok(Visit::Ruled(class));
         }
         let mut legal = MoveList::new();
         pos.legal_moves(&mut legal);
@@ -344,7 +399,7 @@ fn check<G: Notation>(
     let mut path: Vec<G::Move> = Vec::new();
     let mut stack: Vec<Frame<G>> = Vec::new();
     match visit(root, None, &on_path, &done).map_err(|e| fail(&path, e))? {
-        Visit::Leaf(_) => {}
+        Visit::Leaf(_) | Visit::Ruled(_) => {}
         Visit::Open(f) => {
             on_path.insert(f.key);
             stack.push(f);
@@ -363,6 +418,10 @@ fn check<G: Notation>(
                     if let Some(top) = stack.last_mut() {
                         top.tainted |= tainted;
                     }
+                }
+                Visit::Ruled(class) => {
+                    path.pop();
+                    done.insert(class);
                 }
                 Visit::Open(f) => {
                     on_path.insert(f.key);
@@ -403,6 +462,7 @@ fn check<G: Notation>(
         positions,
         prover_positions,
         terminals,
+        rule_positions,
         repetitions,
         lines: line_count,
         unused_lines: line_count - used.len(),

@@ -254,6 +254,9 @@ pub struct Engine<G: Tactics> {
     nodes_at_start: u64,
     mem_bytes: usize,
     dfpn_threats: Option<ThreatBudget>,
+    /// Where the certifying df-pn uses Victor's threat rules (the certificates then carry
+    /// their witnesses): [`Config::victor_plies`](crate::search::Config).
+    victor_plies: Option<u32>,
     /// The game line being searched from: its last position is the one to solve, and the
     /// positions before it count for the repetition rule.
     game: GameLine<G>,
@@ -311,6 +314,7 @@ impl<G: Tactics> Engine<G> {
             nodes_at_start: 0,
             mem_bytes,
             dfpn_threats: options.dfpn_threats,
+            victor_plies: options.config.victor_plies,
             game: GameLine::new(*sample),
             oracles: own_solver
                 .then(oracle::own_solver)
@@ -732,12 +736,18 @@ impl<G: Tactics> Engine<G> {
     /// # Errors
     /// As [`Engine::certificates`].
     pub fn certify(&mut self, pos: &G) -> Result<Certified<G>, Error> {
-        let (mem_bytes, limits, threats) = (self.mem_bytes, self.limits, self.dfpn_threats);
+        let (mem_bytes, limits, threats, victor_plies) = (
+            self.mem_bytes,
+            self.limits,
+            self.dfpn_threats,
+            self.victor_plies,
+        );
         let stopped = |e: Stop| Error::Search(e.to_string());
         self.on_search_stack(|_| {
             let started = Instant::now();
             let mut dfpn = DfPn::try_new(mem_bytes, limits).map_err(Error::Memory)?;
             dfpn.set_threat_search(threats);
+            dfpn.set_victor_plies(victor_plies);
             let win = dfpn.prove(pos, Goal::Win).map_err(stopped)?;
             let mut verdicts = vec![(Goal::Win, win)];
             if win == Verdict::Disproven {

@@ -209,6 +209,14 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
     fn visit_indexed<V: IndexedVisitor<Self>>(visitor: V) -> Option<V::Output> {
         Some(visitor.indexed())
     }
+
+    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
+        Some((
+            self.grid().gravity_geometry(),
+            self.current.to_u128(),
+            self.last_mover_stones().to_u128(),
+        ))
+    }
 }
 
 impl<B: Bits, S: Shape> Bounded for Connect<B, S> {
@@ -374,14 +382,6 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
     #[inline(always)]
     fn has_winning_move(&self) -> bool {
         self.winning_cells(self.current) & self.playable() != B::ZERO
-    }
-
-    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
-        Some((
-            self.grid().gravity_geometry(),
-            self.current.to_u128(),
-            self.last_mover_stones().to_u128(),
-        ))
     }
 
     #[inline(always)]

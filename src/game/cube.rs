@@ -611,6 +611,19 @@ impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
     fn move_code(&self, m: u8) -> u16 {
         m as u16
     }
+
+    /// Stones are only added, and lines are made by stones alone: the other side may as well
+    /// move now.
+    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
+        static CUBE: OnceLock<GravityGeometry> = OnceLock::new();
+        GRAVITY.then(|| {
+            (
+                CUBE.get_or_init(GravityGeometry::cube),
+                self.mine() as u128,
+                self.theirs() as u128,
+            )
+        })
+    }
 }
 
 /// Each level mirrored left to right (x -> 3 - x).
@@ -783,19 +796,6 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
             }
             rm.rank = rank + 1000 * threats.count_ones() as i32;
         }
-    }
-
-    /// Stones are only added, and lines are made by stones alone: the other side may as well
-    /// move now.
-    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
-        static CUBE: OnceLock<GravityGeometry> = OnceLock::new();
-        GRAVITY.then(|| {
-            (
-                CUBE.get_or_init(GravityGeometry::cube),
-                self.mine() as u128,
-                self.theirs() as u128,
-            )
-        })
     }
 
     fn pass(&self) -> Option<Self> {

@@ -216,6 +216,14 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
         let _ = visitor;
         None
     }
+    /// The position as a gravity board: the board's columns and lines, the stones of the side
+    /// to move and the other side's. `None` (the default) where stones do not fall down columns.
+    /// Part of the rules, not an accelerator: the threat rules ([`crate::certificate::victor`])
+    /// read the board from it, and a certificate's checker trusts it as it trusts
+    /// [`Game::status`] (the games' tests check the two agree along random games).
+    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
+        None
+    }
 }
 
 /// How a game's moves are written and read, and its board drawn.
@@ -368,13 +376,6 @@ pub trait Tactics: Variant {
     /// nothing.
     fn strategy_bounds(&self) -> (i32, i32) {
         (i32::MIN, i32::MAX)
-    }
-
-    /// The position as a gravity board for the threat rules ([`crate::search::victor`]): the
-    /// board's columns and lines, the stones of the side to move and the other side's. `None`
-    /// (the default) where stones do not fall down columns.
-    fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
-        None
     }
 }
 

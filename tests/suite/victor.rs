@@ -20,6 +20,7 @@ fn check_board(name: &str, geometry: &GravityGeometry, rules: &[Rule]) {
     let a = check(name, geometry, Options::default());
     assert_eq!(a.false_claims, 0, "{name}: false claims");
     assert_eq!(a.rejected_witnesses, 0, "{name}: witnesses rejected");
+    assert_eq!(a.false_accepted, 0, "{name}: a false witness accepted");
     assert!(a.claims > a.positions / 10, "{name}: {a:?}");
     assert!(a.claims > a.trivial * 11 / 10, "{name}: {a:?}");
     for &r in rules {
@@ -65,10 +66,12 @@ fn a_broken_rule_shows_as_false_claims() {
         };
         let a = check(&format!("{loosen:?}"), g, options);
         assert!(a.false_claims > 0, "{loosen:?} made no false claim");
-        assert!(
-            a.rejected_witnesses > 0,
-            "{loosen:?}: the checker accepted every loosened witness"
+        // The checker certificates rely on turns every false claim down.
+        assert_eq!(
+            a.false_accepted, 0,
+            "{loosen:?}: the checker accepted a false claim's witness"
         );
+        assert!(a.rejected_witnesses >= a.false_claims, "{loosen:?}: {a:?}");
     }
 }
 
@@ -109,7 +112,7 @@ fn the_checker_rejects_tampered_witnesses() {
     assert!(victor::verify(&g, first, second, &misplaced).is_err());
 }
 
-/// What Connect Four and the cube hand the rules (`Tactics::gravity_position`) is their board:
+/// What Connect Four and the cube hand the rules (`Game::gravity_position`) is their board:
 /// along random games, the stones fill each column from the bottom, and a line of the
 /// description is complete exactly when the game says the last mover won.
 #[test]
@@ -286,4 +289,131 @@ fn the_rules_inside_alpha_beta_and_dfpn_change_no_value() {
     }
     with_connect!(super::common::start("connect4:6x4"), g => run(g, 60, 20, 0x39));
     run(inarow::game::cube::Gravity::default(), 12, 24, 0x3939);
+}
+
+/// Certificates that rest on the rules: `--proof` with `--victor-plies` writes rule lines
+/// (format version 4) where df-pn's defence rests on them, and the verifier checks each
+/// witness from the position. A witness made wrong, a rule line removed, a rule line in a
+/// version 3 file, or one where the prover moves, is rejected. Without the flag nothing
+/// changes: version 3, no rule line.
+#[test]
+fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
+    use super::cli::inarow;
+    use super::common::temp_file;
+    let file = temp_file("victor.proof");
+    let path = file.to_str().unwrap();
+    let plain = inarow(
+        &["solve", "--game", "connect4:5x4", "--proof", path, "-"],
+        None,
+    );
+    assert_eq!(plain.stdout.trim(), "- 0", "{}", plain.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("inarow-proof 3\n") && !text.contains(" ! "),
+        "{text}"
+    );
+
+    let r = inarow(
+        &[
+            "solve",
+            "--game",
+            "connect4:5x4",
+            "--victor-plies",
+            "2",
+            "--proof",
+            path,
+            "-",
+        ],
+        None,
+    );
+    assert_eq!(r.stdout.trim(), "- 0", "{}", r.stderr);
+    let v = inarow(&["verify", path], None);
+    assert_eq!(v.code, Some(0), "{}", v.stdout);
+    // A draw: both sides' certificates, each settling positions by the rules.
+    assert_eq!(
+        v.stdout.matches("settled by threat rules").count(),
+        2,
+        "{}",
+        v.stdout
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("inarow-proof 4\n"), "{text}");
+    let rule_lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(" ! "))
+        .collect();
+    assert!(rule_lines.len() > 20, "{text}");
+
+    let bad = temp_file("victor.damaged.proof");
+    let bad_path = bad.to_str().unwrap();
+    let rejected = |damaged: String, why: &str| {
+        std::fs::write(&bad, damaged).unwrap();
+        let err = inarow(&["verify", bad_path], None);
+        assert_eq!(err.code, Some(1), "{why}: {}", err.stdout);
+        assert!(err.stdout.contains("rejected: "), "{why}: {}", err.stdout);
+        err.stdout
+    };
+    let mut damaged_witnesses = 0;
+    for line in rule_lines.iter().step_by(5) {
+        let (path, witness) = line.split_once(" ! ").unwrap();
+        // Each application dropped in turn: the cover then leaves a cell unanswered or a line
+        // unrefuted, or, where the rest still holds, the verifier accepts a true witness.
+        let parts: Vec<&str> = witness.split("; ").collect();
+        for i in 0..parts.len() {
+            let rest: Vec<&str> = (0..parts.len())
+                .filter(|&j| j != i)
+                .map(|j| parts[j])
+                .collect();
+            let rest = if rest.is_empty() {
+                "-".to_string()
+            } else {
+                rest.join("; ")
+            };
+            std::fs::write(&bad, text.replacen(line, &format!("{path} ! {rest}"), 1)).unwrap();
+            let err = inarow(&["verify", bad_path], None);
+            if err.code != Some(0) {
+                assert!(err.stdout.contains("does not hold"), "{}", err.stdout);
+                damaged_witnesses += 1;
+            }
+        }
+        // A claimeven read as a vertical has its upper cell's parity wrong.
+        if witness.contains("claimeven") {
+            let out = rejected(
+                text.replacen(line, &line.replacen("claimeven", "vertical", 1), 1),
+                "claimeven as vertical",
+            );
+            assert!(out.contains("parity"), "{out}");
+        }
+    }
+    assert!(damaged_witnesses > 0);
+    // Without the line, the opponent's moves there need the prover's answers.
+    rejected(
+        text.replacen(&format!("{}\n", rule_lines[0]), "", 1),
+        "rule line removed",
+    );
+    let out = rejected(
+        text.replacen("inarow-proof 4", "inarow-proof 3", 2),
+        "version 3",
+    );
+    assert!(out.contains("needs format version 4"), "{out}");
+    // The root of the first player's certificate is the prover's move.
+    let out = rejected(
+        text.replacen("prover first\n", "prover first\n- ! claimeven 0.0 0.1\n", 1),
+        "rule line where the prover moves",
+    );
+    assert!(out.contains("the prover moves"), "{out}");
+    let out = rejected(
+        text.replacen(
+            rule_lines[0],
+            &format!(
+                "{} ! parity 0.0",
+                rule_lines[0].split_once(" ! ").unwrap().0
+            ),
+            1,
+        ),
+        "unknown rule",
+    );
+    assert!(out.contains("'parity' is no rule"), "{out}");
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&bad);
 }

@@ -269,6 +269,11 @@ impl<G: Tactics> DfPn<G> {
         self.victor_plies = plies;
     }
 
+    /// What [`DfPn::set_victor_plies`] set.
+    pub fn victor_plies(&self) -> Option<u32> {
+        self.victor_plies
+    }
+
     /// Whether the side to move in `pos` wins by threats (its moves in `line`), by the search's
     /// own threat-space search and its memo; false when that search is off.
     pub fn threat_line(&mut self, pos: &G, line: &mut Vec<G::Move>) -> bool {

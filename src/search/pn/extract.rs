@@ -12,6 +12,12 @@
 //! move that only reaches the goal thanks to a repetition of the walk's own path is not offered
 //! by the history-free df-pn answers, so extraction may then fail where a proof exists
 //! ([`ExtractError::NotProven`]); it never writes a wrong one.
+//!
+//! Where the df-pn search uses Victor's threat rules ([`DfPn::set_victor_plies`]) and the
+//! prover need only not lose, a position where the opponent moves and the rules show that it
+//! cannot win gets a rule line with the witness ([`victor::witness`], with the budget of a
+//! lone claim, so every position df-pn settled by the rules is found again, and more), and
+//! nothing below it is written.
 
 use super::dfpn::DfPn;
 use super::prover::Question;
@@ -20,6 +26,7 @@ use crate::certificate::{Certificate, ThreatLine, class_of};
 use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
 use crate::limits::Stop;
 use crate::search::threats::replays;
+use crate::search::victor::{self, Witness};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -92,6 +99,7 @@ pub fn extract_proof<G: Tactics>(
         moves: Vec::new(),
         lines: Vec::new(),
         threat_lines: Vec::new(),
+        witnesses: Vec::new(),
         journal: Vec::new(),
     };
     match ex.extract(root) {
@@ -101,6 +109,7 @@ pub fn extract_proof<G: Tactics>(
             goal,
             lines: ex.lines,
             threat_lines: ex.threat_lines,
+            witnesses: ex.witnesses,
         }),
         Err(Fail::Stop(s)) => Err(ExtractError::Stopped(s)),
         Err(Fail::Dead) => Err(ExtractError::NotProven(format!(
@@ -136,6 +145,7 @@ struct Extractor<'a, G: Tactics> {
     moves: Vec<G::Move>,
     lines: Vec<(Vec<G::Move>, G::Move)>,
     threat_lines: Vec<ThreatLine<G::Move>>,
+    witnesses: Vec<(Vec<G::Move>, Witness)>,
     journal: Vec<Undo>,
 }
 
@@ -163,6 +173,12 @@ impl<G: Tactics> Extractor<'_, G> {
         }
         let class = class_of(pos);
         if self.done.contains(&class) {
+            return Ok(false);
+        }
+        if let Some(witness) = self.rule_witness(pos) {
+            self.witnesses.push((self.moves.clone(), witness));
+            self.done.insert(class);
+            self.journal.push(Undo::Done(class));
             return Ok(false);
         }
         self.on_path.insert(key);
@@ -247,6 +263,7 @@ impl<G: Tactics> Extractor<'_, G> {
                 self.journal.len(),
                 self.lines.len(),
                 self.threat_lines.len(),
+                self.witnesses.len(),
             );
             if let Entry::Vacant(slot) = self.chosen.entry(key) {
                 slot.insert(mv);
@@ -293,13 +310,26 @@ impl<G: Tactics> Extractor<'_, G> {
         Ok(tainted)
     }
 
+    /// The rules' witness that the opponent, to move in `pos`, cannot win, where the prover
+    /// need only not lose and the solver uses the rules.
+    fn rule_witness(&self, pos: &G) -> Option<Witness> {
+        let plies = self.solver.victor_plies()?;
+        let Question { goal, .. } = self.question;
+        (goal == Goal::NotLose && !self.question.is_or(pos))
+            .then(|| victor::witness(pos, plies, victor::Options::default().budget))
+            .flatten()
+    }
+
     /// The side to move's threat line in `pos`, if the solver's threat-space search finds one.
     fn threat_win(&mut self, pos: &G) -> Option<Vec<G::Move>> {
         let mut line = Vec::new();
         self.solver.threat_line(pos, &mut line).then_some(line)
     }
 
-    fn rollback(&mut self, (journal, lines, threat_lines): (usize, usize, usize)) {
+    fn rollback(
+        &mut self,
+        (journal, lines, threat_lines, witnesses): (usize, usize, usize, usize),
+    ) {
         for undo in self.journal.drain(journal..) {
             match undo {
                 Undo::Chosen(k) => {
@@ -312,6 +342,7 @@ impl<G: Tactics> Extractor<'_, G> {
         }
         self.lines.truncate(lines);
         self.threat_lines.truncate(threat_lines);
+        self.witnesses.truncate(witnesses);
     }
 }
 

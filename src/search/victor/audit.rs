@@ -89,8 +89,12 @@ pub struct Audit {
     pub other_cannot_win: u64,
     /// Claims the exact value contradicts.
     pub false_claims: u64,
-    /// Witnesses [`super::verify`] rejects.
+    /// Witnesses [`super::verify`] rejects, as the search wrote them or as a certificate
+    /// writes them ([`Witness::to_text`], read back without the lines each refutes).
     pub rejected_witnesses: u64,
+    /// False claims whose witness [`super::verify`] accepts, in either form: what would let a
+    /// wrong certificate through (0 unless the rules are unsound).
+    pub false_accepted: u64,
     /// Claimed positions whose witnesses use each rule ([`Rule::ALL`]'s order).
     pub uses: [u64; Rule::ALL.len()],
     /// Claimed positions that lose every claim without each rule, when counted.
@@ -107,6 +111,7 @@ impl Audit {
         total.other_cannot_win += self.other_cannot_win;
         total.false_claims += self.false_claims;
         total.rejected_witnesses += self.rejected_witnesses;
+        total.false_accepted += self.false_accepted;
         for i in 0..Rule::ALL.len() {
             total.uses[i] += self.uses[i];
             total.needs[i] += self.needs[i];
@@ -145,11 +150,22 @@ pub fn audit(geometry: &GravityGeometry, options: &Options, needs: bool) -> Audi
         if mover.as_ref().is_some_and(empty) || reply.as_ref().is_some_and(|(_, w)| empty(w)) {
             audit.trivial += 1;
         }
+        // Checks a witness in both forms: (rejected in either, false and accepted in either).
+        let check = |mover: u128, follower: u128, w: &Witness, wrong: bool| {
+            let written = Witness::parse(&w.to_text(geometry), geometry).expect("reads back");
+            let ok = [w, &written].map(|w| super::verify(geometry, mover, follower, w).is_ok());
+            (
+                ok.contains(&false) as u64,
+                (wrong && ok.contains(&true)) as u64,
+            )
+        };
         let mut used = [false; Rule::ALL.len()];
         if let Some(w) = &mover {
             audit.mover_cannot_win += 1;
             audit.false_claims += (value == 1) as u64;
-            audit.rejected_witnesses += super::verify(geometry, to_move, other, w).is_err() as u64;
+            let (rejected, accepted) = check(to_move, other, w, value == 1);
+            audit.rejected_witnesses += rejected;
+            audit.false_accepted += accepted;
             for (i, &r) in Rule::ALL.iter().enumerate() {
                 used[i] |= w.uses(r);
             }
@@ -162,8 +178,9 @@ pub fn audit(geometry: &GravityGeometry, options: &Options, needs: bool) -> Audi
                 .find(|&&x| filled >> x & 1 == 0)
                 .copied()
                 .expect("the claim's column has room");
-            audit.rejected_witnesses +=
-                super::verify(geometry, other, to_move | 1 << cell, w).is_err() as u64;
+            let (rejected, accepted) = check(other, to_move | 1 << cell, w, value == -1);
+            audit.rejected_witnesses += rejected;
+            audit.false_accepted += accepted;
             for (i, &r) in Rule::ALL.iter().enumerate() {
                 used[i] |= w.uses(r);
             }

@@ -1,128 +1,16 @@
-//! Victor's threat rules (Allis, "A knowledge-based approach of Connect-Four", 1988) on any
-//! gravity board ([`GravityGeometry`]: columns of cells, lines as cell masks; no game named).
-//!
-//! **The follower's strategy.** One side, the *follower*, answers every move of the other side,
-//! the *mover* (the side to move), by a fixed local rule. The empty cells are split into
-//! disjoint *rule applications*, each with its own answers, so that whatever cell the mover
-//! takes, the follower answers in the same application and always can:
-//! - a **claimeven** or **vertical** is two cells directly above each other: the mover can only
-//!   take the lower one first, and the follower then takes the upper one. A claimeven's upper
-//!   cell is an even cell (counting from the column's top: the top cell, two below it, ...; on
-//!   boards of even height Allis' even rows), a vertical's an odd one;
-//! - a **baseinverse** is two directly playable cells of two columns: the mover gets one;
-//! - a **lowinverse** / **highinverse** is that pairing stacked two / three levels up the same
-//!   two columns from their lowest empty cells: each level's cells become playable together,
-//!   so the mover gets one of each level;
-//! - a **baseclaim** is three directly playable cells `a`, `b`, `c` and `d` above `b`: the
-//!   follower answers `a` by `c`, `b` by `c`, `c` by `b`, then pairs what is left; the mover
-//!   never gets both `a` and `d`, nor both `b` and `c`;
-//! - a **threat** (Allis' odd threat, in general): a follower's winning cell `t` with the cell
-//!   below it empty, as the upper cell of a pair; the mover who takes the cell below loses at
-//!   once, so it never gets `t` nor anything above it, and those cells need no answer;
-//! - an **aftereven** is a follower line whose empty cells are all upper cells of the pairs
-//!   above: the follower completes it when the last of them is filled, so a mover line that
-//!   needs a cell above each of them comes too late.
-//!
-//! Every empty cell lies in one application (or above a threat), so the follower always has an
-//! answer; a mover line is *refuted* when one application keeps the mover from holding all of
-//! it. When every line the mover could still make is refuted, the mover cannot win. Which side
-//! follows decides nothing here: the parity is in the cover (a column needs an even number of
-//! its empty cells in pairs, unless a threat ends it or an inverse takes an odd number), so
-//! Allis' zugzwang control comes out of the search for a cover. The side to move may also
-//! become the follower after one move ([`Claim::OtherSideCannotWin`]).
-//!
-//! These are the rules in their static form: the follower's answers depend only on the cell
-//! played, and applications never share a cell or (for inverses and baseclaims) a column below
-//! them. Allis' before and specialbefore rest on answers that change with the play; in this
-//! form a vertical already gives the follower its upper cell, so what they refute is refuted
-//! by the verticals and aftereven. [`verify`] re-checks a witness from the position alone.
-//! [`audit`] checks every claim on every position of small boards against their exact values.
+//! The search for Victor's threat rules (Allis, 1988) on any gravity board: the cover search
+//! that finds a witness ([`mover_cannot_win`]), the claims it makes, and the bound the searches
+//! use. The rules themselves, the witness and its checker ([`verify`]) are the certificate
+//! layer's ([`crate::certificate::victor`]), so that a certificate citing them does not rest on
+//! this search. [`audit`] checks every claim on every position of small boards against their
+//! exact values.
 
 pub mod audit;
 
-use crate::game::{GravityGeometry, Tactics};
+pub use crate::certificate::victor::{Application, Loosen, Rule, Witness, verify};
+use crate::certificate::victor::{Board, aftereven_refutes, cells_of, refutes, split_pairs};
+use crate::game::{Game, GravityGeometry};
 use arrayvec::ArrayVec;
-
-/// A rule of Victor (see the module documentation).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rule {
-    /// Two cells of a column, the upper one even: the follower gets it.
-    Claimeven,
-    /// Two cells of a column, the upper one odd: the follower gets it.
-    Vertical,
-    /// Two directly playable cells: the mover gets one.
-    Baseinverse,
-    /// Two columns' two lowest empty cells paired level by level.
-    Lowinverse,
-    /// Two columns' three lowest empty cells paired level by level.
-    Highinverse,
-    /// Three directly playable cells and the cell above the second.
-    Baseclaim,
-    /// A follower's winning cell above an empty cell: nothing at or above it goes to the mover.
-    Threat,
-    /// A follower line made of the pairs' upper cells, completed before any mover line above it.
-    Aftereven,
-}
-
-impl Rule {
-    /// Every rule, in order.
-    pub const ALL: [Rule; 8] = [
-        Rule::Claimeven,
-        Rule::Vertical,
-        Rule::Baseinverse,
-        Rule::Lowinverse,
-        Rule::Highinverse,
-        Rule::Baseclaim,
-        Rule::Threat,
-        Rule::Aftereven,
-    ];
-
-    /// Its name in lower case, as Allis writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rule::Claimeven => "claimeven",
-            Rule::Vertical => "vertical",
-            Rule::Baseinverse => "baseinverse",
-            Rule::Lowinverse => "lowinverse",
-            Rule::Highinverse => "highinverse",
-            Rule::Baseclaim => "baseclaim",
-            Rule::Threat => "threat",
-            Rule::Aftereven => "aftereven",
-        }
-    }
-
-    fn bit(self) -> u16 {
-        1 << self as u16
-    }
-}
-
-/// One rule application of a witness.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Application {
-    /// The rule.
-    pub rule: Rule,
-    /// Its cells, in the rule's order: claimeven, vertical, threat: lower, upper; the
-    /// inverses: the two columns' cells level by level (`a1, b1, a2, b2, ...`); baseclaim:
-    /// `a, b, c, d`; aftereven: the follower line's empty cells.
-    pub cells: Vec<u32>,
-    /// The mover's lines (cell masks) it refutes.
-    pub refutes: Vec<u128>,
-}
-
-/// Why a side cannot win: the rule applications the follower plays by, each with the lines it
-/// refutes; every line the mover could still make is among them.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Witness {
-    /// The applications: first those that split the empty cells, then the aftereven ones.
-    pub applications: Vec<Application>,
-}
-
-impl Witness {
-    /// Whether some application is of this rule.
-    pub fn uses(&self, rule: Rule) -> bool {
-        self.applications.iter().any(|a| a.rule == rule)
-    }
-}
 
 /// What the rules prove about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,36 +26,30 @@ pub enum Claim {
     },
 }
 
-/// A precondition the search may be told to skip, so that tests can show that the exhaustive
-/// check finds the false claims that follow. Never set outside tests.
-#[doc(hidden)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Loosen {
-    /// Let a column's pairs leave its top cell unanswered (claimeven without its parity).
-    OddStacks,
-    /// Let a baseclaim refute `a` with `b` too (the mover can take `a`, then `b`).
-    BaseclaimFirstPair,
-    /// Let an aftereven refute mover lines above any one of its cells, not all.
-    AfterevenAnyColumn,
-}
-
 /// The partial covers a search tries at each node where it asks the rules for a bound: most
 /// positions have no cover, and a long look for one costs more than the subtree it would save.
 pub const BOUND_BUDGET: u32 = 16;
 
 /// The rules as a search's bound: whether, trying at most [`BOUND_BUDGET`] partial covers,
 /// they prove that the side to move in `pos` cannot win, where `pos` is a gravity board
-/// (`Tactics::gravity_position`) with at least `min_empty` empty cells.
-pub fn side_to_move_cannot_win<G: Tactics>(pos: &G, min_empty: u32) -> bool {
-    let Some((geometry, mine, theirs)) = pos.gravity_position() else {
-        return false;
-    };
+/// (`Game::gravity_position`) with at least `min_empty` empty cells.
+pub fn side_to_move_cannot_win<G: Game>(pos: &G, min_empty: u32) -> bool {
+    witness(pos, min_empty, BOUND_BUDGET).is_some()
+}
+
+/// The rules' witness that the side to move in `pos` cannot win, trying at most `budget`
+/// partial covers, where `pos` is a gravity board with at least `min_empty` empty cells. A
+/// larger budget finds every cover a smaller one does (the search only goes on further).
+pub fn witness<G: Game>(pos: &G, min_empty: u32, budget: u32) -> Option<Witness> {
+    let (geometry, mine, theirs) = pos.gravity_position()?;
+    if (geometry.board() & !(mine | theirs)).count_ones() < min_empty {
+        return None;
+    }
     let options = Options {
-        budget: BOUND_BUDGET,
+        budget,
         ..Options::default()
     };
-    (geometry.board() & !(mine | theirs)).count_ones() >= min_empty
-        && mover_cannot_win(geometry, mine, theirs, &options).is_some()
+    mover_cannot_win(geometry, mine, theirs, &options)
 }
 
 /// What the search may use.
@@ -203,95 +85,6 @@ impl Options {
 
     fn allows(&self, rule: Rule) -> bool {
         self.rules & rule.bit() != 0
-    }
-}
-
-/// The cells of a set, lowest first.
-fn cells_of(mut set: u128) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let c = set.trailing_zeros();
-            set &= set - 1;
-            c
-        })
-    })
-}
-
-/// A position seen from the follower: the cells, columns and lines it needs, computed once.
-struct Board<'g> {
-    geometry: &'g GravityGeometry,
-    empty: u128,
-    /// The index of each column's lowest empty cell (its height if full).
-    base: Vec<usize>,
-    /// The mover's lines without a follower stone, with the columns they cross.
-    targets: Vec<(u128, u64)>,
-    /// The follower's lines without a mover stone, with the columns they cross.
-    own: Vec<(u128, u64)>,
-    /// Empty cells that complete a follower line.
-    follower_wins: u128,
-}
-
-impl<'g> Board<'g> {
-    /// `None` when the game is over (a line made, or the board full) or the stones are no
-    /// gravity position.
-    fn new(geometry: &'g GravityGeometry, mover: u128, follower: u128) -> Option<Board<'g>> {
-        let filled = mover | follower;
-        let empty = geometry.board() & !filled;
-        if mover & follower != 0 || filled & !geometry.board() != 0 || empty == 0 {
-            return None;
-        }
-        let mut base = Vec::with_capacity(geometry.columns().len());
-        for column in geometry.columns() {
-            let f = column.iter().take_while(|&&c| filled >> c & 1 == 1).count();
-            if column[f..].iter().any(|&c| filled >> c & 1 == 1) {
-                return None;
-            }
-            base.push(f);
-        }
-        let mut targets = Vec::new();
-        let mut own = Vec::new();
-        let mut follower_wins = 0;
-        for (i, &line) in geometry.lines().iter().enumerate() {
-            if line & !mover == 0 || line & !follower == 0 {
-                return None;
-            }
-            if line & follower == 0 {
-                targets.push((line, geometry.line_columns(i)));
-            }
-            if line & mover == 0 {
-                own.push((line, geometry.line_columns(i)));
-                let missing = line & !follower;
-                if missing.count_ones() == 1 {
-                    follower_wins |= missing;
-                }
-            }
-        }
-        Some(Board {
-            geometry,
-            empty,
-            base,
-            targets,
-            own,
-            follower_wins,
-        })
-    }
-
-    fn column(&self, c: usize) -> &[u32] {
-        &self.geometry.columns()[c]
-    }
-
-    fn empties(&self, c: usize) -> usize {
-        self.column(c).len() - self.base[c]
-    }
-
-    /// Whether the cell at index `i` of column `c` is even: an even number of cells above it.
-    fn is_even(&self, c: usize, i: usize) -> bool {
-        (self.column(c).len() - 1 - i).is_multiple_of(2)
-    }
-
-    /// The cells of column `c` above index `i`.
-    fn above(&self, c: usize, i: usize) -> u128 {
-        self.geometry.above(self.column(c)[i])
     }
 }
 
@@ -620,72 +413,6 @@ impl Search<'_, '_> {
     }
 }
 
-/// How many pairs of cells an inverse or baseclaim splits.
-fn split_count(rule: Rule) -> usize {
-    match rule {
-        Rule::Baseinverse => 1,
-        Rule::Lowinverse | Rule::Baseclaim => 2,
-        Rule::Highinverse => 3,
-        _ => 0,
-    }
-}
-
-/// The pairs of cells of which the mover gets at most one, for an inverse or a baseclaim.
-fn split_pairs(rule: Rule, cells: &[u32], loosen: Option<Loosen>) -> ArrayVec<u128, 3> {
-    let two = |x: u32, y: u32| 1u128 << x | 1u128 << y;
-    match rule {
-        Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse => {
-            cells.chunks(2).map(|p| two(p[0], p[1])).collect()
-        }
-        Rule::Baseclaim if cells.len() == 4 => {
-            let [a, b, c, d] = [cells[0], cells[1], cells[2], cells[3]];
-            let mut pairs: ArrayVec<u128, 3> = [two(a, d), two(b, c)].into_iter().collect();
-            if loosen == Some(Loosen::BaseclaimFirstPair) {
-                pairs.push(two(a, b));
-            }
-            pairs
-        }
-        _ => ArrayVec::new(),
-    }
-}
-
-/// Whether the follower line `own` (every empty cell of it sure to the follower) refutes the
-/// mover's `line` as an aftereven: the line holds a cell above each of its empty cells.
-fn aftereven_refutes(board: &Board, own: u128, line: u128, loosen: Option<Loosen>) -> bool {
-    let mut needed = cells_of(own & board.empty).map(|x| {
-        let (c, i) = locate(board.geometry, x);
-        line & board.above(c, i) != 0
-    });
-    if loosen == Some(Loosen::AfterevenAnyColumn) {
-        needed.any(|b| b)
-    } else {
-        needed.all(|b| b)
-    }
-}
-
-/// The column and index of a cell.
-fn locate(geometry: &GravityGeometry, cell: u32) -> (usize, usize) {
-    geometry.place(cell)
-}
-
-/// Whether application `a` refutes the mover's `line` (for a cover's applications; aftereven
-/// is judged by [`aftereven_refutes`]).
-fn refutes(board: &Board, rule: Rule, cells: &[u32], line: u128, loosen: Option<Loosen>) -> bool {
-    match rule {
-        Rule::Claimeven | Rule::Vertical => line >> cells[1] & 1 == 1,
-        Rule::Threat => line & (1 << cells[1] | board.geometry.above(cells[1])) != 0,
-        Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse | Rule::Baseclaim => {
-            split_pairs(rule, cells, loosen)
-                .iter()
-                .any(|&p| p & !line == 0)
-        }
-        Rule::Aftereven => {
-            let own = cells.iter().fold(0u128, |m, &x| m | 1 << x);
-            aftereven_refutes(board, own, line, loosen)
-        }
-    }
-}
-
 /// Whether the follower (`follower`'s stones; the other side, `mover`, to move) can keep the
 /// mover from making any line, by the rules: the witness, or `None` when the rules find no
 /// cover (or the game is over).
@@ -783,133 +510,4 @@ pub fn other_side_cannot_win(
         }
     }
     None
-}
-
-/// Checks a witness from the position alone, trusting nothing the search computed: the cover's
-/// applications lie where their rules allow, answer every empty cell once (or lie above a
-/// threat), and refute the lines they list; every line the mover could still make is listed.
-///
-/// # Errors
-/// What is wrong, in words.
-pub fn verify(
-    geometry: &GravityGeometry,
-    mover: u128,
-    follower: u128,
-    witness: &Witness,
-) -> Result<(), String> {
-    let board =
-        Board::new(geometry, mover, follower).ok_or("the game is over or no gravity position")?;
-    if board.targets.is_empty() {
-        // Nothing to refute: every line holds a follower stone.
-        return Ok(());
-    }
-    let bit = |x: u32| 1u128 << x;
-    let mut covered = 0u128;
-    let mut dead = 0u128;
-    let mut sure = 0u128;
-    let playable = |x: u32| {
-        let (c, i) = locate(geometry, x);
-        board.empty >> x & 1 == 1 && i == board.base[c]
-    };
-    let directly_above = |lower: u32, upper: u32| {
-        let (c, i) = locate(geometry, lower);
-        geometry.columns()[c].get(i + 1) == Some(&upper)
-    };
-    let cover = witness
-        .applications
-        .iter()
-        .filter(|a| a.rule != Rule::Aftereven);
-    for a in cover {
-        let cells = a.cells.iter().fold(0u128, |m, &x| m | bit(x));
-        if cells.count_ones() as usize != a.cells.len() || cells & !board.empty != 0 {
-            return Err(format!("{}: cells not distinct and empty", a.rule.name()));
-        }
-        if cells & (covered | dead) != 0 {
-            return Err(format!("{}: a cell answered twice", a.rule.name()));
-        }
-        covered |= cells;
-        match a.rule {
-            Rule::Claimeven | Rule::Vertical | Rule::Threat => {
-                let [lower, upper] = a.cells[..] else {
-                    return Err(format!("{}: two cells", a.rule.name()));
-                };
-                if !directly_above(lower, upper) {
-                    return Err(format!("{}: not one above the other", a.rule.name()));
-                }
-                let (c, i) = locate(geometry, upper);
-                if a.rule == Rule::Threat {
-                    let wins = geometry
-                        .lines()
-                        .iter()
-                        .any(|&l| l & !follower == bit(upper));
-                    if !wins {
-                        return Err("threat: no follower line ends on its upper cell".into());
-                    }
-                    dead |= board.above(c, i);
-                } else if board.is_even(c, i) != (a.rule == Rule::Claimeven) {
-                    return Err(format!("{}: the upper cell's parity", a.rule.name()));
-                }
-                sure |= bit(upper);
-            }
-            Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse => {
-                let levels = split_count(a.rule);
-                if a.cells.len() != 2 * levels {
-                    return Err(format!("{}: {} cells", a.rule.name(), 2 * levels));
-                }
-                for l in 0..levels {
-                    let (x, y) = (a.cells[2 * l], a.cells[2 * l + 1]);
-                    let ok = if l == 0 {
-                        playable(x) && playable(y) && locate(geometry, x).0 != locate(geometry, y).0
-                    } else {
-                        directly_above(a.cells[2 * l - 2], x)
-                            && directly_above(a.cells[2 * l - 1], y)
-                    };
-                    if !ok {
-                        return Err(format!("{}: level {l} misplaced", a.rule.name()));
-                    }
-                }
-            }
-            Rule::Baseclaim => {
-                let [a_, b, c, d] = a.cells[..] else {
-                    return Err("baseclaim: four cells".into());
-                };
-                let columns = [a_, b, c].map(|x| locate(geometry, x).0);
-                if ![a_, b, c].iter().all(|&x| playable(x))
-                    || columns[0] == columns[1]
-                    || columns[1] == columns[2]
-                    || columns[0] == columns[2]
-                    || !directly_above(b, d)
-                {
-                    return Err("baseclaim: misplaced".into());
-                }
-            }
-            Rule::Aftereven => unreachable!(),
-        }
-    }
-    if covered & dead != 0 || (covered | dead) & board.empty != board.empty {
-        return Err("some empty cell has no answer, or one above a threat has".into());
-    }
-    let mut listed = Vec::new();
-    for a in &witness.applications {
-        if a.rule == Rule::Aftereven {
-            let own = a.cells.iter().fold(0u128, |m, &x| m | bit(x));
-            let is_line = geometry
-                .lines()
-                .iter()
-                .any(|&l| l & mover == 0 && l & board.empty == own);
-            if !is_line || own & !sure != 0 {
-                return Err("aftereven: not a follower line of sure cells".into());
-            }
-        }
-        for &line in &a.refutes {
-            if !refutes(&board, a.rule, &a.cells, line, None) {
-                return Err(format!("{} does not refute line {line:#x}", a.rule.name()));
-            }
-            listed.push(line);
-        }
-    }
-    if let Some(&(line, _)) = board.targets.iter().find(|(l, _)| !listed.contains(l)) {
-        return Err(format!("line {line:#x} is not refuted"));
-    }
-    Ok(())
 }
