@@ -5,7 +5,7 @@
 //!
 //! # File format (`inarow-proof 4`)
 //! ```text
-//! inarow-proof 3
+//! inarow-proof 4
 //! game connect4:7x6:k4    # must equal the start position's Game::name()
 //! root 4453               # moves from the game's start to the root ('-': the start itself)
 //! goal win                # or notlose

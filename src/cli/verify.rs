@@ -10,7 +10,7 @@ use inarow::with_game;
 
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// A certificate file (`inarow-proof 3` format; versions 1 and 2 are read too).
+    /// A certificate file (`inarow-proof` format, versions 1 to 4).
     file: String,
 }
 
