@@ -8,7 +8,7 @@
 //! inarow-proof 4
 //! game connect4:7x6:k4    # must equal the start position's Game::name()
 //! root 4453               # moves from the game's start to the root ('-': the start itself)
-//! goal win                # or notlose
+//! goal notlose            # or win (rule lines: notlose only)
 //! prover first            # the side that has the proof: first or second (player)
 //! # one line per position where the prover moves:
 //! # PATH MOVE  (PATH = one sequence of moves from the root reaching it, '-' for the root;
