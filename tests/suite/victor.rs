@@ -295,7 +295,7 @@ fn the_rules_inside_alpha_beta_and_dfpn_change_no_value() {
 /// (format version 4) where df-pn's defence rests on them, and the verifier checks each
 /// witness from the position. A witness made wrong, a rule line removed, a rule line in a
 /// version 3 file, or one where the prover moves, is rejected. Without the flag nothing
-/// changes: version 3, no rule line.
+/// changes: version 3, no rule line. On 5x4 and on a drawn cube position.
 #[test]
 fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
     use super::cli::inarow;
@@ -414,6 +414,32 @@ fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
         "unknown rule",
     );
     assert!(out.contains("'parity' is no rule"), "{out}");
+    // The cube: a drawn position of 40 stones (from `gen --game cube --stones 40`), each side's
+    // certificate settling positions by the rules over its 76 lines.
+    let cube = "43e8bbd41295509ee9be91d36020083ba32adda1";
+    let r = inarow(
+        &[
+            "solve",
+            "--game",
+            "cube",
+            "--weak",
+            "--victor-plies",
+            "8",
+            "--proof",
+            path,
+            cube,
+        ],
+        None,
+    );
+    assert_eq!(r.stdout.trim(), format!("{cube} 0"), "{}", r.stderr);
+    let v = inarow(&["verify", path], None);
+    assert_eq!(v.code, Some(0), "{}", v.stdout);
+    assert_eq!(
+        v.stdout.matches("settled by threat rules").count(),
+        2,
+        "{}",
+        v.stdout
+    );
     let _ = std::fs::remove_file(&file);
     let _ = std::fs::remove_file(&bad);
 }
