@@ -313,29 +313,29 @@ fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
         "{text}"
     );
 
-    let r = inarow(
-        &[
-            "solve",
-            "--game",
-            "connect4:5x4",
-            "--victor-plies",
-            "2",
-            "--proof",
-            path,
-            "-",
-        ],
-        None,
-    );
-    assert_eq!(r.stdout.trim(), "- 0", "{}", r.stderr);
-    let v = inarow(&["verify", path], None);
-    assert_eq!(v.code, Some(0), "{}", v.stdout);
     // A draw: both sides' certificates, each settling positions by the rules.
-    assert_eq!(
-        v.stdout.matches("settled by threat rules").count(),
-        2,
-        "{}",
-        v.stdout
-    );
+    let proves_a_draw_by_the_rules = |game: &str, plies: &str, moves: &str| {
+        let r = inarow(
+            &[
+                "solve",
+                "--game",
+                game,
+                "--weak",
+                "--victor-plies",
+                plies,
+                "--proof",
+                path,
+                moves,
+            ],
+            None,
+        );
+        assert_eq!(r.stdout.trim(), format!("{moves} 0"), "{}", r.stderr);
+        let v = inarow(&["verify", path], None);
+        assert_eq!(v.code, Some(0), "{}", v.stdout);
+        let settled = v.stdout.matches("settled by threat rules").count();
+        assert_eq!(settled, 2, "{}", v.stdout);
+    };
+    proves_a_draw_by_the_rules("connect4:5x4", "2", "-");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.starts_with("inarow-proof 4\n"), "{text}");
     let rule_lines: Vec<&str> = text
@@ -416,30 +416,7 @@ fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
     assert!(out.contains("'parity' is no rule"), "{out}");
     // The cube: a drawn position of 40 stones (from `gen --game cube --stones 40`), each side's
     // certificate settling positions by the rules over its 76 lines.
-    let cube = "43e8bbd41295509ee9be91d36020083ba32adda1";
-    let r = inarow(
-        &[
-            "solve",
-            "--game",
-            "cube",
-            "--weak",
-            "--victor-plies",
-            "8",
-            "--proof",
-            path,
-            cube,
-        ],
-        None,
-    );
-    assert_eq!(r.stdout.trim(), format!("{cube} 0"), "{}", r.stderr);
-    let v = inarow(&["verify", path], None);
-    assert_eq!(v.code, Some(0), "{}", v.stdout);
-    assert_eq!(
-        v.stdout.matches("settled by threat rules").count(),
-        2,
-        "{}",
-        v.stdout
-    );
+    proves_a_draw_by_the_rules("cube", "8", "43e8bbd41295509ee9be91d36020083ba32adda1");
     let _ = std::fs::remove_file(&file);
     let _ = std::fs::remove_file(&bad);
 }
