@@ -32,7 +32,7 @@
 //! follows decides nothing here: the parity is in the cover (a column needs an even number of
 //! its empty cells in pairs, unless a threat ends it or an inverse takes an odd number), so
 //! Allis' zugzwang control comes out of the search for a cover. The side to move may also
-//! become the follower after one move ([`Claim::OtherSideCannotWin`]).
+//! become the follower after one move (the search's `Claim::OtherSideCannotWin`).
 //!
 //! These are the rules in their static form: the follower's answers depend only on the cell
 //! played, and applications never share a cell or (for inverses and baseclaims) a column below
