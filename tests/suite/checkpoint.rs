@@ -95,46 +95,45 @@ fn ctrl_c(child: &std::process::Child) {
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
 }
 
-/// Without a checkpoint too, Ctrl-C stops the search: its score `?`, exit 3 (README).
-#[test]
-fn ctrl_c_stops_a_plain_solve_with_an_unknown_score() {
+/// Runs `inarow ARGS`, sends it Ctrl-C once its handler is set, and checks that it stopped as
+/// interrupted (exit 3, `interrupted after` on standard error): its standard output and error.
+fn interrupted(args: &[&str]) -> (String, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_inarow"))
-        .args(["solve", "--game", "cube", "-"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the inarow binary runs");
     ctrl_c(&child);
     let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("interrupted after"), "{stderr}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "- ?");
+    (String::from_utf8_lossy(&out.stdout).to_string(), stderr)
+}
+
+/// Without a checkpoint too, Ctrl-C stops the search: its score `?`, exit 3 (README).
+#[test]
+fn ctrl_c_stops_a_plain_solve_with_an_unknown_score() {
+    let (stdout, _) = interrupted(&["solve", "--game", "cube", "-"]);
+    assert_eq!(stdout.trim(), "- ?");
 }
 
 #[test]
 fn ctrl_c_stops_a_two_thread_solve_which_then_resumes() {
     let file = temp_file("interrupted.ckpt");
     let path = file.to_str().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_inarow"))
-        .args([
-            "solve",
-            "--stats",
-            "--threads",
-            "2",
-            "--game",
-            "connect4:6x6",
-        ])
-        .args(["--checkpoint", path, "-"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the inarow binary runs");
-    ctrl_c(&child);
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert!(stderr.contains("interrupted after"), "{stderr}");
+    let (_, stderr) = interrupted(&[
+        "solve",
+        "--stats",
+        "--threads",
+        "2",
+        "--game",
+        "connect4:6x6",
+        "--checkpoint",
+        path,
+        "-",
+    ]);
     assert!(stderr.contains("saved"), "{stderr}");
     // 6x6 is a second-player win on the last move (Tromp): a score of -1.
     let resumed = inarow(

@@ -690,7 +690,6 @@ const QUBIC_HARD: [&str; 14] = [
 ];
 
 #[test]
-#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn hard_qubic_positions_are_solved_by_default() {
     use super::common::temp_file;
     let file = temp_file("qubic_hard.txt");
@@ -717,7 +716,7 @@ fn hard_qubic_positions_are_solved_by_default() {
 }
 
 #[test]
-#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
+#[ignore = "24 s alone: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn certificate_extraction_reuses_the_search() {
     // The extraction reads the proof from df-pn's table. This position's search stores a
     // proven node whose proving child a full bucket once replaced: the extraction then proved

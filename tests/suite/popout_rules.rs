@@ -635,7 +635,6 @@ fn random_games<G: Repeating<Move = PopMove> + Tactics + Notation>(
 }
 
 #[test]
-#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn bitboards_agree_with_a_grid_model() {
     let boards = [
         ("popout", 300),

@@ -585,7 +585,6 @@ fn build_on_ranks(
 }
 
 #[test]
-#[ignore = "long: run by `cargo test --release -- --ignored` (CI runs it)"]
 fn ranks_build_the_same_file_as_one_process() {
     for spec in ["popout:4x5", "popout:5x4", "connect4:5x4"] {
         let one = temp_file(&format!("retro-one-{spec}.db"));
