@@ -391,6 +391,8 @@ impl<G: Playable> SolverOf<G> {
             ..Options::default()
         };
         let mut engine = inarow::engine::Engine::try_new(&start, options.clone())?;
+        // A solver is reused: its table is touched once now, not inside its first searches.
+        engine.ready();
         if settings.book {
             engine.use_builtin_book(&start);
         }

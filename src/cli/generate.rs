@@ -53,6 +53,7 @@ fn generate<G: Tactics + Notation>(
 ) -> Result<Outcome, String> {
     let lines = reasonable_lines(start, args.stones, args.count, args.seed)?;
     let mut engine = Engine::try_new(&start, options)?;
+    engine.ready();
     let bar = progress_bar(
         lines.len(),
         &format!("{} {} stones", start.name(), args.stones),

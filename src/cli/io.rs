@@ -5,6 +5,7 @@ use inarow::engine::Limits;
 use inarow::game::{GameLine, Notation, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 /// Runs `work` with a spinner on standard error (drawn only on a terminal, and only once the
@@ -20,15 +21,17 @@ const NOTICE_AFTER: Duration = Duration::from_secs(2);
 /// [`with_progress`], printing `notice` on standard error (terminal or not) if the work is
 /// still running after [`NOTICE_AFTER`].
 pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl FnOnce() -> T) -> T {
-    let done = AtomicBool::new(false);
+    // The work's end wakes the drawing thread at once: a quick answer waits for nothing.
+    let (done, finished) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        scope.spawn(move || {
             let start = Instant::now();
             let first = inarow::engine::nodes_searched();
             let mut bar: Option<ProgressBar> = None;
             let mut notice = notice;
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
+            while finished.recv_timeout(Duration::from_millis(100))
+                == Err(RecvTimeoutError::Timeout)
+            {
                 if start.elapsed() >= NOTICE_AFTER
                     && let Some(text) = notice.take()
                 {
@@ -57,7 +60,7 @@ pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl F
             }
         });
         let result = work();
-        done.store(true, Ordering::Relaxed);
+        drop(done);
         result
     })
 }

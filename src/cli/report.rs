@@ -661,6 +661,7 @@ fn measure_cube(
         ..Options::default()
     };
     let mut engine = Engine::try_new(&start, options)?;
+    engine.ready();
     let mut rows = Vec::new();
     let mut outcome = Outcome::Done;
     for &n in &stones {

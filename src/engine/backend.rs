@@ -42,6 +42,9 @@ pub(super) trait Backend<G: Game>: Send {
     fn set_limits(&mut self, limits: Limits);
     /// Forgets what was learnt (the tables).
     fn reset(&mut self);
+    /// Touches the memory of its tables now, so that no later search meets a page fault
+    /// there: for an engine that is reused and timed.
+    fn ready(&mut self) {}
     /// Nodes since the backend was made.
     fn nodes(&self) -> u64;
     /// The memory the backend holds or may hold.
@@ -54,7 +57,7 @@ pub(super) trait Backend<G: Game>: Send {
     }
     /// What the searches have learnt, for a backend that keeps it in a table (alpha-beta): what
     /// a checkpoint saves and restores.
-    fn state(&self) -> Option<SearchState> {
+    fn state(&mut self) -> Option<SearchState> {
         None
     }
     /// What the search's nodes did, by ply (alpha-beta built with the feature `profile`).
@@ -202,6 +205,9 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
     fn reset(&mut self) {
         AlphaBeta::reset(self);
     }
+    fn ready(&mut self) {
+        AlphaBeta::ready(self);
+    }
     fn nodes(&self) -> u64 {
         AlphaBeta::nodes(self)
     }
@@ -215,7 +221,7 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
         AlphaBeta::set_oracle(self, Some(oracle));
         Ok(())
     }
-    fn state(&self) -> Option<SearchState> {
+    fn state(&mut self) -> Option<SearchState> {
         Some(AlphaBeta::state(self))
     }
     fn profile(&self) -> Option<Profile> {
@@ -416,6 +422,11 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
         }
         if let Some(w) = &mut self.win {
             w.reset();
+        }
+    }
+    fn ready(&mut self) {
+        if let Some(w) = &mut self.win {
+            w.ready();
         }
     }
     fn nodes(&self) -> u64 {

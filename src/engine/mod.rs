@@ -342,6 +342,14 @@ impl<G: Tactics> Engine<G> {
         }
     }
 
+    /// Touches the memory of the engine's tables now, so that no later search pays for its
+    /// first touch (page faults): call it once on an engine that will be reused and timed
+    /// (benchmarks, a server's engines). A search otherwise touches its table on a helper
+    /// thread as it runs, using the part touched so far.
+    pub fn ready(&mut self) {
+        self.backend.ready();
+    }
+
     /// Answers from the book that ships for this game ([`Book::builtin`]), if there is one and
     /// the algorithm reads books; whether it does.
     pub fn use_builtin_book(&mut self, sample: &G) -> bool {
@@ -379,8 +387,9 @@ impl<G: Tactics> Engine<G> {
         self.backend.profile()
     }
 
-    /// What the searches have learnt, when the method keeps it in a table (alpha-beta).
-    pub fn state(&self) -> Option<SearchState> {
+    /// What the searches have learnt, when the method keeps it in a table (alpha-beta); the
+    /// table is readied first ([`Engine::ready`]).
+    pub fn state(&mut self) -> Option<SearchState> {
         self.backend.state()
     }
 

@@ -27,7 +27,9 @@ use crate::memory::{HUGE_PAGE, zeroed, zeroed_huge};
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, fence};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 /// How a full bucket chooses what to overwrite (Breuker; connect-four-3d).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -145,7 +147,35 @@ pub struct Table {
     /// Entries were loaded from a file ([`Table::restore`]): no write log knows them, so the
     /// next clear sweeps the whole table.
     restored: AtomicBool,
+    readiness: Arc<Readiness>,
 }
+
+/// How much of the table's memory has been touched. The allocator hands out lazily mapped zero
+/// pages, and the first touch of each (a huge page: 2 MiB zeroed; on a virtual machine up to
+/// milliseconds) would otherwise land inside a search. The pages are touched in order, at once
+/// by [`Table::ready`] or on a helper thread ([`Table::start_readying`]) while a search uses a
+/// small first table ([`FirstTable`]).
+struct Readiness {
+    /// Slots (from the start of the table) whose pages have been touched.
+    slots: CachePadded<AtomicUsize>,
+    /// Set when a helper was started or the table readied at once.
+    started: AtomicBool,
+    /// Asks the helper to stop (the table is being dropped).
+    stop: AtomicBool,
+    helper: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// A value alone on its cache line: the helper's writes to it do not evict the table's other
+/// fields, which every probe reads.
+#[repr(align(64))]
+struct CachePadded<T>(T);
+
+/// The table's words as the helper sees them: the allocation outlives the helper, which
+/// [`Table`]'s `Drop` stops and joins.
+struct Words(*const AtomicU64, usize);
+// SAFETY: the words are atomics, shared between threads by design; the pointer stays valid
+// while the helper runs (joined before the table's storage is freed).
+unsafe impl Send for Words {}
 
 impl Table {
     /// A table of at most `mb` MiB for keys of `key_bits` bits; `mb = 0` gives a table that
@@ -162,9 +192,15 @@ impl Table {
     /// # Errors
     /// A message when a table of `mb` MiB cannot be allocated.
     pub fn try_new(mb: usize, scheme: Scheme, key_bits: u32) -> Result<Table, String> {
-        let ways = if scheme == Scheme::TwoBig { 2 } else { 1 };
         let too_big = || format!("cannot allocate a transposition table of {mb} MiB");
         let bytes = mb.checked_mul(1 << 20).ok_or_else(too_big)?;
+        Self::with_bytes(bytes, scheme, key_bits, true).ok_or_else(too_big)
+    }
+
+    /// A table of at most `bytes`, on huge pages if `huge` and the system has them, or `None`
+    /// when it cannot be allocated.
+    fn with_bytes(bytes: usize, scheme: Scheme, key_bits: u32, huge: bool) -> Option<Table> {
+        let ways = if scheme == Scheme::TwoBig { 2 } else { 1 };
         // Fewer than 2^32 buckets keep the fast remainder exact.
         let most = |slot_bytes: usize| ((bytes / (slot_bytes * ways)) as u64).min(u32::MAX as u64);
         let mut buckets = prev_prime(most(8));
@@ -173,7 +209,7 @@ impl Table {
         if wide {
             buckets = prev_prime(most(8 * WIDE_STRIDE));
         }
-        let (storage, base) = allocate(buckets as usize * ways * stride).ok_or_else(too_big)?;
+        let (storage, base) = allocate(buckets as usize * ways * stride, huge)?;
         let table = Table {
             storage,
             base,
@@ -188,11 +224,120 @@ impl Table {
             ways,
             scheme,
             restored: AtomicBool::new(false),
+            readiness: Arc::new(Readiness {
+                slots: CachePadded(AtomicUsize::new(0)),
+                started: AtomicBool::new(false),
+                stop: AtomicBool::new(false),
+                helper: Mutex::new(None),
+            }),
         };
-        // Not touched here: the allocator hands out lazily mapped zero pages, so a table takes
-        // memory only as searches reach its parts, and none where another solver (Pentago's
-        // midgame solver) answers every position.
-        Ok(table)
+        // Not touched here: a table takes memory only once a search starts on it, and none
+        // where another solver (Pentago's midgame solver) answers every position.
+        if !TOUCH_PAGES || storage_bytes(&table) <= SMALL_TABLE {
+            table
+                .readiness
+                .slots
+                .0
+                .store(table.slots(), Ordering::Relaxed);
+            table.readiness.started.store(true, Ordering::Relaxed);
+        }
+        Some(table)
+    }
+
+    /// A small table for a search to start on while this one's pages are touched on a
+    /// helper thread, or `None` if this one is small enough to need none (see [`FirstTable`]).
+    pub fn first_table(&self, key_bits: u32) -> Option<Table> {
+        if self.is_ready() || self.bytes() <= 2 * FIRST_TABLE_BYTES {
+            return None;
+        }
+        // Small pages: each is touched in a microsecond as the search first reaches it.
+        Self::with_bytes(FIRST_TABLE_BYTES, self.scheme, key_bits, false)
+    }
+
+    /// Copies every entry into `dest` (under its own replacement scheme); the slots written
+    /// go to `log`. Call it while no search runs on either table.
+    pub fn copy_into(&self, dest: &Table, log: &mut WriteLog) {
+        if self.buckets == 0 {
+            return;
+        }
+        // A packed entry keeps the key modulo 2^40 and its bucket the key modulo P: the key is
+        // found again by the Chinese remainder theorem, k = c + 2^40 t, t = (b - c) / 2^40 mod P.
+        let p = self.buckets as u128;
+        let inverse = pow_mod((1u128 << CHECK_BITS) % p, p - 2, p);
+        for slot in 0..self.slots() {
+            let (word, key) = if self.is_wide() {
+                match self.read_wide(slot) {
+                    Some(read) => read,
+                    None => continue,
+                }
+            } else {
+                let word = self.word(slot);
+                let (bucket, check) = ((slot / self.ways) as u128, (word & CHECK_MASK) as u128);
+                let t = (bucket + p - check % p) % p * inverse % p;
+                (word, check + (t << CHECK_BITS))
+            };
+            if word == 0 {
+                continue;
+            }
+            let entry = unpack(word);
+            let work = (word >> WORK_SHIFT) as u32;
+            let nodes = if work == 0 { 0 } else { 1u64 << (work - 1) };
+            dest.store(log, key, entry.value, entry.bound, entry.best, nodes);
+        }
+    }
+
+    /// Touches the table's pages on a helper thread, unless that was done or started before;
+    /// [`Table::ready`] waits for it.
+    pub fn start_readying(&self) {
+        if self.readiness.started.load(Ordering::Acquire) {
+            return;
+        }
+        // Held while the helper starts: only one thread ever touches the pages.
+        let mut slot = self.readiness.helper.lock().expect("helper lock");
+        if self.readiness.started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let words = Words(
+            self.storage[self.base..].as_ptr(),
+            self.storage.len() - self.base,
+        );
+        let (stride, readiness) = (self.stride, self.readiness.clone());
+        let helper = std::thread::Builder::new()
+            .name("table pages".into())
+            .spawn(move || touch_pages(words, stride, &readiness));
+        match helper {
+            Ok(handle) => *slot = Some(handle),
+            // No thread to spare: touch them here.
+            Err(_) => self.touch_here(),
+        }
+    }
+
+    /// Touches every page of the table now (waiting for the helper if one is at work), so
+    /// that no later search meets a page fault in it: for a table that is reused and timed
+    /// (benchmarks, a server's engines).
+    pub fn ready(&self) {
+        let mut slot = self.readiness.helper.lock().expect("helper lock");
+        if !self.readiness.started.swap(true, Ordering::AcqRel) {
+            self.touch_here();
+        }
+        if let Some(helper) = slot.take() {
+            helper
+                .join()
+                .expect("the table's page toucher does not panic");
+        }
+    }
+
+    /// Whether every page of the table has been touched.
+    pub fn is_ready(&self) -> bool {
+        self.readiness.slots.0.load(Ordering::Acquire) == self.slots()
+    }
+
+    fn touch_here(&self) {
+        let words = Words(
+            self.storage[self.base..].as_ptr(),
+            self.storage.len() - self.base,
+        );
+        touch_pages(words, self.stride, &self.readiness);
     }
 
     /// Memory held by the table, in bytes.
@@ -253,6 +398,7 @@ impl Table {
     /// # Errors
     /// The first error of `input`, an end of input before the table is full among them.
     pub fn restore(&self, input: &mut dyn Read, crc: &mut crc32fast::Hasher) -> io::Result<()> {
+        self.ready();
         let mut bytes = vec![0u8; 1 << 19];
         self.restored.store(true, Ordering::Relaxed);
         for chunk in self.storage[self.base..].chunks(bytes.len() / 8) {
@@ -481,6 +627,174 @@ impl Table {
     }
 }
 
+impl Drop for Table {
+    fn drop(&mut self) {
+        self.readiness.stop.store(true, Ordering::Relaxed);
+        let helper = self.readiness.helper.lock().expect("helper lock").take();
+        if let Some(helper) = helper {
+            let _ = helper.join();
+        }
+    }
+}
+
+/// Bytes of the table a search starts on while its full table is readied ([`FirstTable`]).
+pub const FIRST_TABLE_BYTES: usize = 4 << 20;
+/// Nodes a search runs on its first table before it moves to the full one.
+pub const FIRST_TABLE_NODES: u64 = 1 << 20;
+/// Nodes after which the full table's pages start to be touched: most searches end sooner and
+/// never need it (a helper thread slows the first milliseconds of a search).
+const FULL_TABLE_AFTER: u64 = 1 << 14;
+
+/// A transposition table that starts small. The first touch of a large table's pages is
+/// costly (2 MiB zeroed a huge page), so a search does not wait for it: it starts on a small
+/// table, a helper thread touches the full one once the search has lasted a little, and after
+/// [`FIRST_TABLE_NODES`] nodes (a tenth of a second) the search moves its entries over and
+/// goes on there, waiting for the helper only if it has not finished. The move comes at a node count, not a time, so node counts are the
+/// same on every run. A table readied at once ([`FirstTable::ready`]) skips the first table.
+pub struct FirstTable {
+    /// The table searches use now.
+    pub current: Arc<Table>,
+    /// The full table while the searches are still on the first one.
+    pending: Option<Arc<Table>>,
+    /// Nodes searched on the first table, over every search since it was made.
+    nodes: u64,
+}
+
+impl FirstTable {
+    /// The full `table`, with a first table in front of it if it is large.
+    pub fn new(table: Table, key_bits: u32) -> FirstTable {
+        match table.first_table(key_bits) {
+            Some(first) => FirstTable {
+                current: Arc::new(first),
+                pending: Some(Arc::new(table)),
+                nodes: 0,
+            },
+            None => FirstTable {
+                current: Arc::new(table),
+                pending: None,
+                nodes: 0,
+            },
+        }
+    }
+
+    /// The full table (the one saved and restored, whose size is reported).
+    pub fn full(&self) -> &Arc<Table> {
+        self.pending.as_ref().unwrap_or(&self.current)
+    }
+
+    /// Counts `nodes` more searched (every few thousand) and says when to move to the full
+    /// table ([`FirstTable::grow`]); starts touching its pages before that. The count runs over
+    /// every search since the table was made, so a solver reused for many small searches moves
+    /// too.
+    #[inline]
+    pub fn should_grow(&mut self, nodes: u64) -> bool {
+        let Some(full) = &self.pending else {
+            return false;
+        };
+        self.nodes += nodes;
+        if self.nodes >= FULL_TABLE_AFTER {
+            full.start_readying();
+        }
+        self.nodes >= FIRST_TABLE_NODES
+    }
+
+    /// Moves to the full table (its pages touched first), its entries copied over; `log` is
+    /// replaced by one for the full table. Call it while no search runs on either table.
+    pub fn grow(&mut self, log: &mut WriteLog) {
+        if let Some(full) = self.pending.take() {
+            full.ready();
+            *log = full.write_log();
+            self.current.copy_into(&full, log);
+            self.current = full;
+        }
+    }
+
+    /// Touches the full table's pages now and uses it from now on: for a table that is
+    /// reused and timed.
+    pub fn ready(&mut self, log: &mut WriteLog) {
+        self.grow(log);
+        self.current.ready();
+    }
+}
+
+/// `base^exp mod m` (m below 2^64).
+fn pow_mod(mut base: u128, mut exp: u128, m: u128) -> u128 {
+    let mut result = 1 % m;
+    base %= m;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            result = result * base % m;
+        }
+        base = base * base % m;
+        exp >>= 1;
+    }
+    result
+}
+
+/// Whether pages are touched ahead of the searches: on the web the memory is the module's own,
+/// already committed, and there are no threads to spare.
+const TOUCH_PAGES: bool = !cfg!(target_family = "wasm");
+/// Tables up to this size are touched as searches reach them (a few small pages).
+const SMALL_TABLE: usize = 1 << 20;
+/// Bytes the helper touches between two advances of the mark.
+const TOUCH_STEP: usize = HUGE_PAGE;
+
+fn storage_bytes(table: &Table) -> usize {
+    (table.storage.len() - table.base) * 8
+}
+
+/// Backs `words` with memory step by step, advancing `readiness.slots` after each step, until
+/// done or asked to stop. It changes no word, so searches may run meanwhile.
+fn touch_pages(Words(start, len): Words, stride: usize, readiness: &Readiness) {
+    let step = TOUCH_STEP / 8;
+    let mut done = readiness.slots.0.load(Ordering::Acquire) * stride;
+    while done < len && !readiness.stop.load(Ordering::Relaxed) {
+        let end = (done + step).min(len);
+        // SAFETY: `done..end` lies inside the table's words, which outlive this call.
+        unsafe { populate(start.add(done), end - done) };
+        done = end;
+        readiness
+            .slots
+            .0
+            .fetch_max(done / stride, Ordering::Release);
+    }
+}
+
+/// Backs `len` words from `start` with writable memory, changing none: the kernel's populate
+/// call, or else an atomic add of zero to a word of each page.
+///
+/// # Safety
+/// The words must be inside one live allocation.
+unsafe fn populate(start: *const AtomicU64, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        let (page, addr) = (4096, start as usize);
+        let (first, last) = (addr.next_multiple_of(page), (addr + len * 8) / page * page);
+        // SAFETY: the range lies inside the caller's allocation; populating changes no data.
+        if last <= first
+            || unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_POPULATE_WRITE,
+                )
+            } == 0
+        {
+            // The partial pages at either end are touched below.
+            for i in [0, len.saturating_sub(1)] {
+                // SAFETY: inside the range.
+                unsafe { (*start.add(i)).fetch_add(0, Ordering::Relaxed) };
+            }
+            return;
+        }
+    }
+    const PAGE_WORDS: usize = 4096 / 8;
+    for i in (0..len).step_by(PAGE_WORDS) {
+        // SAFETY: inside the range.
+        unsafe { (*start.add(i)).fetch_add(0, Ordering::Relaxed) };
+    }
+}
+
 /// `key` mixed and mapped onto `0..n` (a multiply-shift range reduction): the slot of a key in
 /// the tables that index by hash rather than by remainder.
 #[inline(always)]
@@ -493,10 +807,10 @@ pub(crate) fn spread(key: u128, n: usize) -> usize {
 }
 
 /// A zeroed vector of at least `words` entries and the offset at which an aligned run of them
-/// starts. On Linux the run is marked for transparent huge pages: a probe then costs one cache
-/// miss instead of a cache miss and a page walk.
-fn allocate(words: usize) -> Option<(Vec<AtomicU64>, usize)> {
-    if words * 8 < HUGE_PAGE {
+/// starts. With `huge`, on Linux, the run is marked for transparent huge pages: a probe then
+/// costs one cache miss instead of a cache miss and a page walk.
+fn allocate(words: usize, huge: bool) -> Option<(Vec<AtomicU64>, usize)> {
+    if words * 8 < HUGE_PAGE || !huge {
         return Some((zeroed(words)?, 0));
     }
     let storage = zeroed_huge::<AtomicU64>(words + HUGE_PAGE / 8)?;
@@ -535,6 +849,79 @@ fn prev_prime(n: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Minor page faults of the calling thread so far.
+    #[cfg(target_os = "linux")]
+    fn minor_faults() -> i64 {
+        // SAFETY: getrusage writes the struct it is given.
+        unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            assert_eq!(libc::getrusage(libc::RUSAGE_THREAD, &mut usage), 0);
+            usage.ru_minflt
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_readied_table_takes_no_page_fault() {
+        let t = Table::new(16, Scheme::TwoBig, 49);
+        t.ready();
+        assert!(t.is_ready());
+        // A log with no room: it keeps nothing, and takes no memory.
+        let mut log = WriteLog::default();
+        let before = minor_faults();
+        let mut key = 1u128;
+        for _ in 0..(1 << 18) {
+            key = (key * 6364136223846793005 + 1442695040888963407) % (1 << 49);
+            t.store(&mut log, key, 1, Bound::Exact, None, 1);
+            assert!(t.probe(key).is_some());
+        }
+        // 16 MiB of table, every part of it written: 4096 small pages or 8 huge ones had they
+        // not been touched before. (The test's own stack may take a page or two.)
+        let faults = minor_faults() - before;
+        assert!(faults <= 4, "{faults} faults");
+    }
+
+    #[test]
+    fn a_copy_keeps_every_entry() {
+        // Packed keys (found again from bucket and check bits) and wide ones (kept whole).
+        for key_bits in [49, 100] {
+            let small = Table::new(1, Scheme::TwoBig, key_bits);
+            let large = Table::new(8, Scheme::TwoBig, key_bits);
+            let (mut log, mut large_log) = (small.write_log(), large.write_log());
+            let mut kept = Vec::new();
+            let mut key = 7u128;
+            for i in 0..20_000 {
+                key = (key * 6364136223846793005 + 1442695040888963407) % (1 << key_bits.min(64));
+                let key = key | (((i as u128) << 64) % (1u128 << key_bits));
+                let bound = [Bound::Lower, Bound::Upper, Bound::Exact][i % 3];
+                small.store(
+                    &mut log,
+                    key,
+                    (i % 41) as i32 - 20,
+                    bound,
+                    Some((i % 7) as u16),
+                    i as u64,
+                );
+                kept.push(key);
+            }
+            small.copy_into(&large, &mut large_log);
+            // The large table may drop an entry where its own buckets collide, but never
+            // answers another key's.
+            let (mut found, mut copied) = (0, 0);
+            for &key in &kept {
+                if let Some(e) = small.probe(key) {
+                    found += 1;
+                    if let Some(copy) = large.probe(key) {
+                        assert_eq!(copy, e, "key {key:#x}");
+                        copied += 1;
+                    }
+                }
+            }
+            assert!(found > 10_000, "{found} entries");
+            assert!(copied * 100 > found * 99, "{copied} of {found} copied");
+        }
+    }
 
     #[test]
     fn primes() {

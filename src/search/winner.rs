@@ -21,7 +21,7 @@
 //! moves that [`Repeating::is_backward`] (PopOut's pops) and that do not win at once. The remaining
 //! allowance is part of the table's key, so answers under different allowances never mix.
 
-use super::tt::{Bound, Scheme, Table, WriteLog};
+use super::tt::{Bound, FirstTable, Scheme, Table, WriteLog};
 use crate::game::{GameLine, MAX_MOVES, MoveList, Player, Repeating, Repetition, Status, Tactics};
 use crate::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use arrayvec::ArrayVec;
@@ -48,7 +48,7 @@ const EXTRA_BITS: u32 = 13;
 
 /// The search and its table, kept between questions.
 pub struct WinSearch<G: Repeating + Tactics> {
-    table: Table,
+    tables: FirstTable,
     log: WriteLog,
     symmetry: bool,
     repetition: Repetition,
@@ -79,10 +79,11 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         symmetry: bool,
         repetition: Repetition,
     ) -> Result<Self, String> {
-        let table = Table::try_new(tt_mb, Scheme::TwoBig, sample.key_bits() + EXTRA_BITS)?;
+        let key_bits = sample.key_bits() + EXTRA_BITS;
+        let tables = FirstTable::new(Table::try_new(tt_mb, Scheme::TwoBig, key_bits)?, key_bits);
         Ok(WinSearch {
-            log: table.write_log(),
-            table,
+            log: tables.current.write_log(),
+            tables,
             symmetry,
             repetition,
             path: Vec::new(),
@@ -105,7 +106,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
 
     /// Memory held by the transposition table, in bytes.
     pub fn table_bytes(&self) -> usize {
-        self.table.bytes()
+        self.tables.full().bytes()
     }
 
     /// Lowers the depth limit below [`MAX_DEPTH`] (for tests: a line of play deeper than
@@ -120,9 +121,14 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         self.stopped = None;
     }
 
+    /// Touches every page of the table now (see [`Table::ready`]).
+    pub fn ready(&mut self) {
+        self.tables.ready(&mut self.log);
+    }
+
     /// Forgets the table, the history heuristic and the node count.
     pub fn reset(&mut self) {
-        self.table.clear(&mut self.log);
+        self.tables.current.clear(&mut self.log);
         self.history = [[0; MAX_MOVES]; 2];
         self.nodes = 0;
     }
@@ -222,6 +228,9 @@ impl<G: Repeating + Tactics> WinSearch<G> {
     /// answer depends on the path.
     fn search(&mut self, pos: &G, backward_left: u32) -> (bool, bool) {
         self.nodes += 1;
+        if self.nodes & 0xfff == 0 && self.tables.should_grow(0x1000) {
+            self.tables.grow(&mut self.log);
+        }
         if let Err(reason) = self.clock.tick() {
             self.stopped = Some(reason);
         } else if self.path.len() - self.history_len >= self.max_depth as usize {
@@ -258,7 +267,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         }
         let key = self.table_key(pos, backward_left);
         let mut tt_move = None;
-        if let Some(e) = self.table.probe(key) {
+        if let Some(e) = self.tables.current.probe(key) {
             if e.bound == Bound::Exact {
                 return (e.value > 0, false);
             }
@@ -326,7 +335,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         }
         if !tainted {
             let code = deciding.map(|m| pos.move_code(m));
-            self.table.store(
+            self.tables.current.store(
                 &mut self.log,
                 key,
                 result as i32,

@@ -24,5 +24,6 @@ mod rules;
 mod serve;
 mod signature;
 mod sizes;
+mod table_pages;
 mod twist;
 mod victor;

@@ -18,7 +18,7 @@ pub mod profile;
 
 pub use config::{Config, Driver};
 
-use super::tt::{Table, WriteLog};
+use super::tt::{FirstTable, Table, WriteLog};
 #[cfg(doc)]
 use crate::game::Game;
 use crate::game::{Bounded, MAX_MOVES, Tactics};
@@ -56,7 +56,11 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     /// Key the table by canonical keys in this search: the symmetry technique is on and
     /// images of positions may meet below the root ([`Game::images_may_meet`]).
     symmetric: bool,
+    /// The table this thread searches with: the first table or the full one (see
+    /// [`FirstTable`]).
     table: Arc<Table>,
+    /// The main thread's view of both tables (`None` on helpers).
+    tables: Option<FirstTable>,
     log: WriteLog,
     shared: Arc<Shared>,
     helpers: Vec<AlphaBeta<G>>,
@@ -104,11 +108,11 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// # Errors
     /// A message when the table of `config.tt_mb` MiB cannot be allocated.
     pub fn try_new(sample: &G, config: Config) -> Result<Self, String> {
-        let table = Arc::new(Table::try_new(
-            config.tt_mb,
-            config.scheme,
+        let tables = FirstTable::new(
+            Table::try_new(config.tt_mb, config.scheme, sample.key_bits())?,
             sample.key_bits(),
-        )?);
+        );
+        let table = tables.current.clone();
         let shared = Shared::new();
         let helper_stack = (sample.max_plies() as usize + 16) * STACK_PER_PLY;
         let worker = |config: Config| AlphaBeta {
@@ -116,6 +120,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             config,
             log: table.write_log(),
             table: table.clone(),
+            tables: None,
             shared: shared.clone(),
             helpers: Vec::new(),
             helper_stack,
@@ -135,6 +140,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             _game: std::marker::PhantomData,
         };
         let mut main = worker(config.clone());
+        main.tables = Some(tables);
         main.helpers = (1..config.threads)
             .map(|_| worker(config.clone()))
             .collect();
@@ -166,8 +172,10 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         None
     }
 
-    /// What the searches have learnt: a checkpoint saves it, and a run resumes from it.
-    pub fn state(&self) -> SearchState {
+    /// What the searches have learnt: a checkpoint saves it, and a run resumes from it. The
+    /// full table is readied first (see [`AlphaBeta::ready`]).
+    pub fn state(&mut self) -> SearchState {
+        self.ready();
         SearchState {
             table: self.table.clone(),
             tests: self.shared.tests.clone(),
@@ -176,7 +184,43 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
 
     /// Memory held by the transposition table, in bytes.
     pub fn table_bytes(&self) -> usize {
-        self.table.bytes()
+        self.tables
+            .as_ref()
+            .map_or(self.table.bytes(), |t| t.full().bytes())
+    }
+
+    /// Touches every page of the table now, so that no search meets a page fault in it: for a
+    /// solver that is reused and timed. Without it a search starts on a small first table
+    /// while a helper thread touches the full one ([`FirstTable`]).
+    pub fn ready(&mut self) {
+        if let Some(tables) = &mut self.tables {
+            tables.ready(&mut self.log);
+        }
+        self.use_current_table();
+    }
+
+    /// Moves the searches from the first table to the full one (see [`FirstTable`]); only
+    /// while the helpers are idle.
+    #[cold]
+    fn grow(&mut self) {
+        if let Some(tables) = &mut self.tables {
+            tables.grow(&mut self.log);
+        }
+        self.use_current_table();
+    }
+
+    /// Points every thread at the table in use, with a log for it.
+    fn use_current_table(&mut self) {
+        let Some(current) = self.tables.as_ref().map(|t| t.current.clone()) else {
+            return;
+        };
+        self.table = current.clone();
+        for helper in &mut self.helpers {
+            if !Arc::ptr_eq(&helper.table, &current) {
+                helper.log = current.write_log();
+                helper.table = current.clone();
+            }
+        }
     }
 
     /// Forgets the table, the history, the root tests' results and the node count.

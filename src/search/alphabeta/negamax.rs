@@ -41,7 +41,11 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             .fetch_add(self.nodes - self.checked, Ordering::Relaxed)
             + (self.nodes - self.checked);
         crate::limits::count_nodes(self.nodes - self.checked);
+        let nodes = self.nodes - self.checked;
         self.checked = self.nodes;
+        if !self.parallel && self.tables.as_mut().is_some_and(|t| t.should_grow(nodes)) {
+            self.grow();
+        }
         if self.limits.nodes.is_some_and(|n| all >= n) {
             self.stopped = Some(Halt::Limit(Stop::Nodes));
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {

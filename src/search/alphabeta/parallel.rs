@@ -138,6 +138,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             Some(Halt::Limit(s)) => return Err(s),
             Some(Halt::Yield) => self.stopped = None,
         }
+        // Every thread on the full table from here on.
+        self.grow();
         self.shared.done.store(false, Ordering::Relaxed);
         let mut helpers = std::mem::take(&mut self.helpers);
         let job = &job;
