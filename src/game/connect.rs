@@ -318,44 +318,66 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
         Some(line_score(g.lines(), mine, theirs, g.k, Some(rows)))
     }
 
-    /// Two bounds on how well the side to move can do (when it has no immediate win):
+    /// Bounds on how well the side to move can do (when it has no immediate win), each worked
+    /// out only where it could be inside the window `(alpha, beta)`:
     /// - no quick win: it can win with its second move (ply + 3) only by completing a line with one
     ///   more stone on a cell playable now, at a cell at most two above a playable one. If no such
     ///   line exists, its earliest win is ply + 5.
+    /// - a side that cannot make a line with its stones and every empty cell cannot win.
     /// - claimeven (Allis), with an even height and the first player to move: the second player
     ///   answers a move in a column holding an even number of stones on top of it, and a move in
     ///   a column holding an odd number in another such column (there is always one: the stones
     ///   are even in number). It so takes every empty cell of an even row (1-based) but the ones
-    ///   playable now, which the first player may get. If the first player cannot make a line
-    ///   with its stones and every other empty cell, it cannot win; if the second player then can
-    ///   with its own and the cells it is sure of, it wins.
+    ///   playable now, which the first player may get. If every line the first player could make
+    ///   with its stones and every other empty cell lies directly above a line the second player
+    ///   makes with its own and the cells it is sure of (Steininger), the first player cannot
+    ///   win: the second completes its line first. If the second player has such a line, it wins.
     #[inline(always)]
-    fn strategy_bounds(&self) -> (i32, i32) {
+    fn strategy_bounds(&self, alpha: i32, beta: i32) -> (i32, i32) {
         let d = self.grid();
         let n = self.ply;
-        let playable = self.playable();
-        let reachable = playable | (playable << 1) | (playable << 2);
-        let mut highest = i32::MAX;
-        if self.winning_cells(self.current | playable) & reachable == B::ZERO {
-            // A win at ply + 5 if the board lasts that long, else at best a draw.
-            highest = ((d.cells() as i32 - 3 - n as i32) / 2).max(0);
+        let empty = self.board() ^ self.mask;
+        let (mut lowest, mut highest) = (i32::MIN, i32::MAX);
+        let quick = ((d.cells() as i32 - 3 - n as i32) / 2).max(0);
+        if quick < beta {
+            let playable = self.playable();
+            let reachable = playable | (playable << 1) | (playable << 2);
+            if self.winning_cells(self.current | playable) & reachable == B::ZERO {
+                // A win at ply + 5 if the board lasts that long, else at best a draw.
+                highest = quick;
+            }
+        }
+        if alpha < 0 && !self.has_line(self.last_mover_stones() | empty) {
+            lowest = 0;
         }
         if d.height % 2 == 1 || n % 2 == 1 {
-            return (i32::MIN, highest);
+            if beta > 0 && highest > 0 && !self.has_line(self.current | empty) {
+                highest = 0;
+            }
+            return (lowest, highest);
         }
+        // The second player's win comes by ply `cells` at the latest: the bounds below are at
+        // most 0 and at least -(height / 2).
+        if beta <= -(d.height as i32 / 2) || highest <= -(d.height as i32 / 2) {
+            return (lowest, highest);
+        }
+        let playable = self.playable();
         // Cells of 0-based even rows: the rows the first player gets.
         let first_rows = B::from_u128(
             d.bottom_bits::<u128>()
                 * (0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << d.height) - 1)),
         );
-        let empty = self.board() ^ self.mask;
-        if self.has_line(self.current | (empty & (first_rows | playable))) {
-            return (i32::MIN, highest);
-        }
         let claimed = empty & !first_rows & !playable;
-        let second = self.last_mover_stones();
-        if !self.has_line(second | claimed) {
-            return (i32::MIN, highest.min(0));
+        let second = self.last_mover_stones() | claimed;
+        let first = self.current | (empty & !claimed);
+        if !d.lines_lie_above(first, second) {
+            if beta > 0 && highest > 0 && !self.has_line(self.current | empty) {
+                highest = 0;
+            }
+            return (lowest, highest);
+        }
+        if !self.has_line(second) {
+            return (lowest, highest.min(0));
         }
         // The second player wins, by the time its line's last cell is filled, at the latest:
         // the cells above that cell are still empty then. The first player delays the line
@@ -364,7 +386,7 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
         let mut top = 1;
         while top + 1 < d.height {
             let rows_to_top = d.bottom_bits::<u128>() * ((1u128 << (top + 1)) - 1);
-            if self.has_line(second | (claimed & B::from_u128(rows_to_top))) {
+            if self.has_line(self.last_mover_stones() | (claimed & B::from_u128(rows_to_top))) {
                 break;
             }
             top += 2;
@@ -374,7 +396,7 @@ impl<B: Bits, S: Shape> Tactics for Connect<B, S> {
         let mut last_ply = d.cells() - (d.height - 1 - top);
         last_ply -= last_ply % 2;
         (
-            i32::MIN,
+            lowest,
             highest.min(-((d.cells() as i32 + 2 - last_ply as i32) / 2)),
         )
     }

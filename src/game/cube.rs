@@ -825,7 +825,7 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
     ///     threat and what it gets as the leader in the other columns: the first player follows
     ///     and wins when that cell is played at last.
     #[inline(always)]
-    fn strategy_bounds(&self) -> (i32, i32) {
+    fn strategy_bounds(&self, _alpha: i32, _beta: i32) -> (i32, i32) {
         let (mine, theirs) = (self.mine(), self.theirs());
         if !has_line(!theirs) {
             return (i32::MIN, 0);

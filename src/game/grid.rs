@@ -278,17 +278,47 @@ impl Grid {
 
     #[inline(always)]
     fn has_line_k<B: Bits>(&self, p: B, k: u32) -> bool {
-        let run = |s: u32| {
-            let mut m = p;
-            let mut len = 1;
-            while len < k {
-                let step = len.min(k - len);
-                m = m & (m >> (step * s));
-                len += step;
-            }
-            m != B::ZERO
-        };
+        let run = |s: u32| self.line_starts(p, s, k) != B::ZERO;
         (self.vertical && run(1)) || self.lateral[..self.lateral_count].iter().any(|&s| run(s))
+    }
+
+    /// Whether every line of k in `upper` lies directly above a line of k in `lower` in the same
+    /// direction: the same cells moved up in their columns. Columns fill from the bottom, so if
+    /// each player fills only its own cells, every such line of `upper` is completed after its
+    /// line of `lower`.
+    #[inline(always)]
+    pub(crate) fn lines_lie_above<B: Bits>(&self, upper: B, lower: B) -> bool {
+        let directions = self.vertical.then_some(1).into_iter();
+        directions
+            .chain(self.lateral[..self.lateral_count].iter().copied())
+            .all(|s| {
+                let starts = self.line_starts(upper, s, self.k);
+                starts == B::ZERO
+                    || starts & !self.above_lowest(self.line_starts(lower, s, self.k)) == B::ZERO
+            })
+    }
+
+    /// The first cell (the lowest bit) of every line of `k` in `p` in the direction of shift `s`.
+    #[inline(always)]
+    fn line_starts<B: Bits>(&self, p: B, s: u32, k: u32) -> B {
+        let mut m = p;
+        let mut len = 1;
+        while len < k {
+            let step = len.min(k - len);
+            m = m & (m >> (step * s));
+            len += step;
+        }
+        m
+    }
+
+    /// In every column, the cells above the lowest one of `set` (none in a column without one).
+    #[inline(always)]
+    fn above_lowest<B: Bits>(&self, set: B) -> B {
+        // Each column's spare top bit stops the borrow: `x ^ (x - 1)` is a column's cells up to
+        // its lowest bit.
+        let bottom = self.bottom_bits::<B>();
+        let x = set | (bottom << self.height);
+        self.board_bits::<B>() & !(x ^ x.wrapping_sub(bottom))
     }
 
     /// The set mirrored left to right.

@@ -372,9 +372,12 @@ pub trait Tactics: Variant {
 
     /// Bounds `(lowest, highest)` on the score of the side to move in a [`Bounded`] game that
     /// follow from a strategy one side can play to the end (Connect Four: no quick win; Allis'
-    /// claimeven). Asked only when the side to move has no immediate win. The default knows
-    /// nothing.
-    fn strategy_bounds(&self) -> (i32, i32) {
+    /// claimeven). Asked only when the side to move has no immediate win, by a search with the
+    /// window `(alpha, beta)`: a game may leave out (as `i32::MIN` / `i32::MAX`) a bound that
+    /// could not fall inside it, an upper bound that could not be below `beta` or a lower bound
+    /// that could not be above `alpha`. `(i32::MIN, i32::MAX)` asks for every bound. The
+    /// default knows nothing.
+    fn strategy_bounds(&self, _alpha: i32, _beta: i32) -> (i32, i32) {
         (i32::MIN, i32::MAX)
     }
 }

@@ -480,7 +480,7 @@ fn strategy_bounds_hold() {
             if pos.has_winning_move() || pos.ply() + 2 >= pos.max_plies() {
                 return Ok(());
             }
-            let (lo, hi) = pos.strategy_bounds();
+            let (lo, hi) = pos.strategy_bounds(i32::MIN, i32::MAX);
             let value = memos[b].value(&pos);
             prop_assert!(
                 lo <= value && value <= hi,

@@ -476,7 +476,7 @@ fn cube_strategy_bounds_hold() {
         if pos.ply() < 64 - empty || pos.status() != Status::Ongoing || pos.has_winning_move() {
             continue;
         }
-        let (lo, hi) = pos.strategy_bounds();
+        let (lo, hi) = pos.strategy_bounds(i32::MIN, i32::MAX);
         reference.reset();
         let value = reference.solve(&pos, false).unwrap();
         assert!(

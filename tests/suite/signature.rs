@@ -12,7 +12,7 @@ use inarow::engine::bench::run_builtin;
 use inarow::game::{Connect, Game, MoveList, Standard, Tactics};
 use inarow::search::{AlphaBeta, Config, Driver, Scheme};
 
-const SIGNATURE: u64 = 2959770;
+const SIGNATURE: u64 = 2008881;
 
 /// 7x6 positions of 14 to 23 plies, reached by random moves that neither win nor lose at once.
 fn generated_positions(count: usize) -> Vec<Connect<u64, Standard>> {

@@ -14,9 +14,9 @@ pub enum Driver {
     /// Null-window searches that bisect the score range, biased towards 0 (Pons).
     Bisection,
     /// Exponential search from the extremes (tests at 1, 2, 4, 8 … steps in from the highest
-    /// and the lowest score, alternately): a short forced win or loss is cheap to prove because
-    /// its window limits the depth, so the far tests cost little. Then exponential search
-    /// outward from 0, where a long game's score lies, and bisection of what is left.
+    /// and the lowest score, alternately, short of the scores near 0): a short forced win or
+    /// loss is cheap to prove because its window limits the depth, so the far tests cost
+    /// little. Then MTD(f) from 0, where a long game's score lies.
     Gallop,
     /// MTD(f): null-window searches walking from a first guess of 0.
     Mtdf,

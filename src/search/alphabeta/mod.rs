@@ -68,6 +68,8 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     helper_stack: usize,
     /// Whether other threads are searching now.
     parallel: bool,
+    /// Each ply's list of children to search (see `negamax`), kept to be reused.
+    frames: Vec<Vec<negamax::Child<G>>>,
     /// History heuristic counters, by side to move and move code.
     history: [[u32; MAX_MOVES]; 2],
     nodes: u64,
@@ -125,6 +127,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             helpers: Vec::new(),
             helper_stack,
             parallel: false,
+            frames: (0..=sample.max_plies() + 1).map(|_| Vec::new()).collect(),
             history: [[0; MAX_MOVES]; 2],
             nodes: 0,
             threat_nodes: 0,

@@ -8,14 +8,13 @@
 
 use super::AlphaBeta;
 use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
-use crate::game::{Bounded, MAX_MOVES, MoveList, RankedMove, SafeChoice, Status, Tactics};
+use crate::game::{Bounded, Game, MoveList, RankedMove, SafeChoice, Status, Tactics};
 use crate::limits::Instant;
 use crate::limits::Stop;
 use crate::search::score::{final_score, win_at};
 use crate::search::threats::wins_by_threats;
 use crate::search::tt::Bound;
 use crate::search::victor;
-use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
 
 /// Counts what a node did, by ply, when built with the `profile` feature (nothing otherwise).
@@ -69,15 +68,26 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     }
 
     /// The score of a child for the side to move at its parent: its final score if the move
-    /// ended the game, else the search's.
+    /// ended the game, else the search's of the end of its forced line.
     #[inline(always)]
     fn child_score(&mut self, child: &G, alpha: i32, beta: i32) -> i32 {
-        if !G::ONLY_MOVER_WINS
-            && let Some(score) = final_score(child)
-        {
-            return -score;
+        let line = self.follow_line(child, alpha, beta);
+        let (lo, hi) = line.score_bounds();
+        if lo == hi {
+            return lo;
         }
-        -self.negamax(child, -beta, -alpha)
+        self.search_line(&line, alpha, beta)
+    }
+
+    /// The score, for the side to move at the parent, of the child whose forced line is
+    /// `line`: a search of the line's end, whose value is the child's or its negation.
+    #[inline(always)]
+    fn search_line(&mut self, line: &ForcedLine<G>, alpha: i32, beta: i32) -> i32 {
+        if line.flipped {
+            self.node(&line.end, alpha, beta, line.bounds)
+        } else {
+            -self.node(&line.end, -beta, -alpha, line.bounds)
+        }
     }
 
     /// The score of a position where every move loses within a ply: at the opponent's next move
@@ -106,7 +116,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// when any move can lose for its mover; two plies later each when only the mover wins. The
     /// game's strategy bounds may narrow them.
     #[inline(always)]
-    fn own_bounds(&self, pos: &G) -> (i32, i32) {
+    fn own_bounds(&self, pos: &G, alpha: i32, beta: i32) -> (i32, i32) {
         let (m, n) = (pos.max_plies(), pos.ply());
         let (lowest, highest) = if G::ONLY_MOVER_WINS {
             (-win_at(m, n + 4), win_at(m, n + 3))
@@ -114,22 +124,26 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             (-win_at(m, n + 3), win_at(m, n + 2))
         };
         if self.config.strategy_bounds {
-            let (lo, hi) = pos.strategy_bounds();
+            let (lo, hi) = pos.strategy_bounds(alpha.max(lowest), beta.min(highest));
             (lowest.max(lo), highest.min(hi))
         } else {
             (lowest, highest)
         }
     }
 
-    /// Bounds on the score of `pos` (whose side to move has no immediate win) from checks that
-    /// search nothing: a line of forced moves (a single safe move each) followed to its end,
-    /// which is exact if a side is left without a safe move or the game ends, else bounded by
-    /// the plies left and the game's strategy bounds.
+    /// `child`'s line of forced moves (a single safe move each) followed to its end, where a
+    /// side has a choice, or none, or the game ends; with bounds on the end's value from
+    /// checks that search nothing: exact if a side is left without a safe move or the game
+    /// ends, else the end's plies left and the game's strategy bounds (for the parent's window
+    /// `(alpha, beta)`). Positions inside the line are never searched: nothing is stored for
+    /// them, and their values are the end's.
     #[inline(always)]
-    fn quick_bounds(&self, pos: &G) -> (i32, i32) {
-        let mut p = *pos;
-        let mut negate = false;
-        let (lo, hi) = loop {
+    fn follow_line(&self, child: &G, alpha: i32, beta: i32) -> ForcedLine<G> {
+        let mut p = *child;
+        let mut flipped = false;
+        // The window of the position reached, for its side to move.
+        let (mut alpha, mut beta) = (-beta, -alpha);
+        let bounds = loop {
             if !G::ONLY_MOVER_WINS
                 && let Some(score) = final_score(&p)
             {
@@ -145,18 +159,39 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 // A forced move keeps the invariant: a safe move never lets the opponent win.
                 SafeChoice::Forced(mv) if self.config.forced_lines => {
                     p = p.play(mv);
-                    negate = !negate;
+                    flipped = !flipped;
+                    (alpha, beta) = (beta.saturating_neg(), alpha.saturating_neg());
                 }
-                _ => break self.own_bounds(&p),
+                _ => break self.own_bounds(&p, alpha, beta),
             }
         };
-        if negate { (-hi, -lo) } else { (lo, hi) }
+        ForcedLine {
+            end: p,
+            flipped,
+            bounds,
+        }
     }
 
     /// Fail-soft negamax with bounds from the number of plies left and from the table: a result
     /// at or below `alpha` is an upper bound on the score, one at or above `beta` a lower bound,
     /// and one between them the score.
-    pub fn negamax(&mut self, pos: &G, mut alpha: i32, mut beta: i32) -> i32 {
+    ///
+    /// Below the root every position searched is the end of a forced line (see
+    /// [`AlphaBeta::follow_line`]): its side to move has several safe moves.
+    pub fn negamax(&mut self, pos: &G, alpha: i32, beta: i32) -> i32 {
+        let bounds = self.own_bounds(pos, alpha, beta);
+        self.node(pos, alpha, beta, bounds)
+    }
+
+    /// [`AlphaBeta::negamax`] with the position's own bounds (see [`AlphaBeta::own_bounds`])
+    /// known: a line's end comes with those its parent found.
+    fn node(
+        &mut self,
+        pos: &G,
+        mut alpha: i32,
+        mut beta: i32,
+        (lowest, highest): (i32, i32),
+    ) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(pos.status() == Status::Ongoing && !pos.has_winning_move());
         self.nodes += 1;
@@ -166,6 +201,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         if self.stopped.is_some() {
             return 0;
         }
+        let (alpha_in, beta_in) = (alpha, beta);
         let m = pos.max_plies() as i32;
         let n = pos.ply() as i32;
         count!(self, n, nodes);
@@ -184,48 +220,108 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
+        let mut frame = self.take_frame(n);
         if moves.is_empty() {
             count!(self, n, forced);
-            return self.lost_within_a_ply(pos);
+            let score = self.lost_within_a_ply(pos);
+            return self.give_frame(n, frame, score);
         }
         // Neither side can win before the board is full.
         if G::ONLY_MOVER_WINS && n + 2 >= m {
             count!(self, n, bound_cuts);
-            return 0;
+            return self.give_frame(n, frame, 0);
         }
-        let (lowest, highest) = self.own_bounds(pos);
         if alpha < lowest {
             alpha = lowest;
             if alpha >= beta {
                 count!(self, n, bound_cuts);
-                return alpha;
+                return self.give_frame(n, frame, alpha);
             }
         }
         if beta > highest {
             beta = highest;
             if alpha >= beta {
                 count!(self, n, bound_cuts);
-                return beta;
+                return self.give_frame(n, frame, beta);
             }
         }
         if moves.len() == 1 {
+            // Only at the root (below it forced lines are followed by the parent), or with
+            // forced lines not followed: nothing to choose, so nothing worth a table entry.
             count!(self, n, forced);
-            // A forced move: nothing to choose, so nothing worth a table entry.
-            return self.child_score(&pos.play(moves[0].mv), alpha, beta);
+            let only = moves[0].mv;
+            let score = self.child_score(&pos.play(only), alpha, beta);
+            return self.give_frame(n, frame, score);
         }
 
-        // Every child's bucket is fetched at once, so that the memory latencies overlap one
-        // another and the work below (most of the search's time is spent waiting for the
-        // table); early in the game the children are also looked up (ETC, below).
+        // The best score found so far (a lower bound on the position's score, from children
+        // settled without a search), or, from the searches, an upper bound on it (fail-soft: a
+        // result outside the window bounds the true score as tightly as the search found, for
+        // the table and for the driver's next test).
+        let mut value = i32::MIN;
+        let mut best = None;
+
+        // Every child's forced line is followed to its end. A child whose bounds refute the
+        // window ends the search before any child is searched (Steininger): found at once,
+        // where the move order could put it last. A child whose bounds say it cannot raise
+        // alpha is not searched, nor one whose value they settle. The ends to search have
+        // their buckets fetched at once, so that the memory latencies overlap one another and
+        // the work below (most of the search's time is spent waiting for the table); early in
+        // the game they are also looked up (ETC, below).
         let (num, den) = G::CHILD_LOOKUPS_UNTIL;
         let child_lookups = den as i32 * n < num as i32 * m;
-        let mut keys = ArrayVec::<u128, MAX_MOVES>::new();
-        if use_table {
-            for rm in &moves {
-                let key = self.key(&pos.play(rm.mv));
+        let table_plies = self.config.table_min_plies_left as i32;
+        for &rm in &moves {
+            let line = self.follow_line(&pos.play(rm.mv), alpha, beta);
+            self.child_checks += 1;
+            if self.child_checks & (CHECK_INTERVAL - 1) == 0 {
+                self.check_limits();
+                if self.stopped.is_some() {
+                    return self.give_frame(n, frame, 0);
+                }
+            }
+            let (lo, hi) = line.score_bounds();
+            if lo == hi || self.config.child_bounds {
+                if lo >= beta {
+                    count!(self, n, child_bound_cuts);
+                    return self.give_frame(n, frame, lo);
+                }
+                if hi <= alpha {
+                    count!(self, n, child_bound_skips);
+                    value = value.max(hi);
+                    continue;
+                }
+                if lo == hi {
+                    // Settled, and inside the window: it raises alpha.
+                    count!(self, n, child_bound_skips);
+                    value = lo;
+                    alpha = lo;
+                    best = Some(rm.mv);
+                    continue;
+                }
+            }
+            let key = if use_table && m - line.end.ply() as i32 >= table_plies {
+                let key = self.key(&line.end);
                 self.table.prefetch(key);
-                if child_lookups {
-                    keys.push(key);
+                key
+            } else {
+                0
+            };
+            frame.push(Child { mv: rm, line, key });
+        }
+        if frame.is_empty() {
+            count!(self, n, all_ruled_out);
+            return self.give_frame(n, frame, value);
+        }
+        // Every child has a safe move (a child without one would have cut: a win at ply n + 3
+        // is the highest score left), so the earliest win is at ply n + 5.
+        if G::ONLY_MOVER_WINS && self.config.child_bounds {
+            let highest = win_at(m as u32, n as u32 + 5);
+            if beta > highest {
+                beta = highest;
+                if alpha >= beta {
+                    count!(self, n, bound_cuts);
+                    return self.give_frame(n, frame, beta);
                 }
             }
         }
@@ -240,20 +336,20 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             match e.bound {
                 Bound::Exact => {
                     count!(self, n, table_cuts);
-                    return e.value;
+                    return self.give_frame(n, frame, e.value);
                 }
                 Bound::Lower if e.value > alpha => {
                     alpha = e.value;
                     if alpha >= beta {
                         count!(self, n, table_cuts);
-                        return alpha;
+                        return self.give_frame(n, frame, alpha);
                     }
                 }
                 Bound::Upper if e.value < beta => {
                     beta = e.value;
                     if alpha >= beta {
                         count!(self, n, table_cuts);
-                        return beta;
+                        return self.give_frame(n, frame, beta);
                     }
                 }
                 _ => {}
@@ -273,7 +369,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 self.table
                     .store(&mut self.log, key, 0, Bound::Upper, None, 1);
             }
-            return 0;
+            return self.give_frame(n, frame, 0);
         }
 
         if let Some(budget) = self.config.threat_search {
@@ -282,132 +378,92 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             let lowest_win = win_at(m as u32, n as u32 + 2 * budget.depth + 1);
             if beta <= lowest_win && wins_by_threats(pos, budget, &mut self.threat_nodes) {
                 count!(self, n, threat_wins);
-                return lowest_win;
+                return self.give_frame(n, frame, lowest_win);
             }
         }
 
-        // The best score found so far, or an upper bound on it (fail-soft: a result outside the
-        // window bounds the true score as tightly as the search found, for the table and for
-        // the driver's next test).
-        let mut value = i32::MIN;
-        if self.config.child_bounds {
-            // A child whose quick bounds already refute the window (it has no safe move, or the
-            // opponent's strategy bound) ends the search before any child is searched
-            // (Steininger): found at once, where the move order could put it last. A child
-            // whose bounds say it cannot raise alpha is not searched at all.
+        // ETC at the lines' ends: a child whose stored bound already refutes the window ends
+        // the search here, and one whose stored bound says it cannot raise alpha is not
+        // searched.
+        if self.config.etc && child_lookups {
             let mut kept = 0;
-            for i in 0..moves.len() {
-                let (lo, hi) = self.quick_bounds(&pos.play(moves[i].mv));
-                self.child_checks += 1;
-                if self.child_checks & (CHECK_INTERVAL - 1) == 0 {
-                    self.check_limits();
-                    if self.stopped.is_some() {
-                        return 0;
-                    }
-                }
-                if -hi >= beta {
-                    count!(self, n, child_bound_cuts);
-                    return -hi;
-                }
-                if -lo > alpha {
-                    moves[kept] = moves[i];
-                    if !keys.is_empty() {
-                        keys[kept] = keys[i];
-                    }
-                    kept += 1;
-                } else {
-                    count!(self, n, child_bound_skips);
-                    value = value.max(-lo);
-                }
-            }
-            if kept == 0 {
-                count!(self, n, all_ruled_out);
-                return value;
-            }
-            moves.truncate(kept);
-            keys.truncate(kept);
-            // Every child has a safe move (a child without one would have cut: a win at ply
-            // n + 3 is the highest score left), so the earliest win is at ply n + 5.
-            if G::ONLY_MOVER_WINS {
-                let highest = win_at(m as u32, n as u32 + 5);
-                if beta > highest {
-                    beta = highest;
-                    if alpha >= beta {
-                        count!(self, n, bound_cuts);
-                        return beta;
-                    }
-                }
-            }
-        }
-
-        // ETC: a child whose stored bound already refutes the window ends the search here, and
-        // one whose stored bound says it cannot raise alpha is not searched.
-        if self.config.etc && !keys.is_empty() {
-            let mut kept = 0;
-            for i in 0..moves.len() {
-                if let Some(e) = self.table.probe(keys[i]) {
-                    if e.bound != Bound::Lower && -e.value >= beta {
+            for i in 0..frame.len() {
+                let child = frame[i];
+                if child.key != 0
+                    && let Some(e) = self.table.probe(child.key)
+                {
+                    // Bounds on the end's value, then on the move's score.
+                    let (lo, hi) = match e.bound {
+                        Bound::Exact => (e.value, e.value),
+                        Bound::Lower => (e.value, i32::MAX),
+                        Bound::Upper => (i32::MIN, e.value),
+                    };
+                    let (lo, hi) = if child.line.flipped {
+                        (lo, hi)
+                    } else {
+                        (hi.saturating_neg(), lo.saturating_neg())
+                    };
+                    if lo >= beta {
                         count!(self, n, etc_cuts);
-                        return -e.value;
+                        return self.give_frame(n, frame, lo);
                     }
-                    if e.bound != Bound::Upper && -e.value <= alpha {
+                    if hi <= alpha {
                         count!(self, n, etc_skips);
-                        value = value.max(-e.value);
+                        value = value.max(hi);
                         continue;
                     }
                 }
-                moves[kept] = moves[i];
+                frame[kept] = child;
                 kept += 1;
             }
             if kept == 0 {
                 count!(self, n, all_ruled_out);
-                return value;
+                return self.give_frame(n, frame, value);
             }
-            moves.truncate(kept);
+            frame.truncate(kept);
         }
 
-        self.order(pos, &mut moves, tt_move);
+        self.order(pos, &mut moves, &mut frame, tt_move);
+        let children = &frame;
         count!(self, n, searched);
         // Children are one ply deeper: this ply's count grows only by this node's children.
         #[cfg(feature = "profile")]
         let searched_before = self.profile.at(n as usize).children_searched;
 
         let nodes_before = self.nodes;
-        let mut best = None;
         let split = self.parallel && m - n >= SPLIT_MIN_PLIES_LEFT;
-        // Indices into `moves` (at most MAX_MOVES = 320): u16 keeps the frame small.
-        let mut deferred = ArrayVec::<u16, MAX_MOVES>::new();
+        // Places in `frame` of the moves deferred because another thread had them.
+        let mut deferred_list = Vec::new();
         let mut next = 0;
         loop {
             // Every move in order, then the ones deferred because another thread had them.
-            let (i, first_pass) = if next < moves.len() {
+            let (i, first_pass) = if next < children.len() {
                 (next, true)
-            } else if let Some(&i) = deferred.get(next - moves.len()) {
-                (i as usize, false)
+            } else if let Some(&i) = deferred_list.get(next - children.len()) {
+                (i, false)
             } else {
                 break;
             };
             next += 1;
-            let rm = moves[i];
-            let child = pos.play(rm.mv);
+            let child = children[i];
             let claim = if split && first_pass && i > 0 {
-                match self.shared.claim(self.key(&child)) {
+                match self.shared.claim(self.key(&child.line.end)) {
                     Some(claim) => Some(claim),
                     None => {
-                        deferred.push(i as u16);
+                        deferred_list.push(i);
                         continue;
                     }
                 }
             } else {
                 None
             };
-            let score = self.child_score(&child, alpha, beta);
+            let score = self.search_line(&child.line, alpha, beta);
             count!(self, n, children_searched);
             if let Some(claim) = claim {
                 self.shared.release(claim);
             }
             if self.stopped.is_some() {
-                return 0;
+                return self.give_frame(n, frame, 0);
             }
             if score >= beta {
                 count!(self, n, beta_cuts);
@@ -415,7 +471,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 if self.profile.at(n as usize).children_searched == searched_before + 1 {
                     count!(self, n, first_move_cuts);
                 }
-                let code = pos.move_code(rm.mv);
+                let code = pos.move_code(child.mv.mv);
                 if self.config.history {
                     let h = &mut self.history[n as usize & 1][code as usize];
                     *h = h.saturating_add(((m - n) * (m - n)) as u32);
@@ -430,17 +486,26 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                         self.nodes - nodes_before,
                     );
                 }
-                return score;
+                return self.give_frame(n, frame, score);
             }
             value = value.max(score);
             if score > alpha {
                 alpha = score;
-                best = Some(rm.mv);
+                best = Some(child.mv.mv);
             }
         }
-        let (bound, code) = match best {
-            Some(mv) => (Bound::Exact, Some(pos.move_code(mv))),
-            None => (Bound::Upper, tt_move),
+        // Every bound used above is true of the position, so a value inside the window the
+        // search was given is exact, whichever bound raised alpha (Steininger).
+        let bound = if value <= alpha_in {
+            Bound::Upper
+        } else if value >= beta_in {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let code = match best {
+            Some(mv) => Some(pos.move_code(mv)),
+            None => tt_move,
         };
         if use_table {
             self.table.store(
@@ -452,21 +517,49 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 self.nodes - nodes_before,
             );
         }
-        value
+        self.give_frame(n, frame, value)
     }
 
-    /// Sorts moves best first: the table's move, then threat rank, then history; ties keep the
-    /// game's order (a stable insertion sort: lists are short).
+    /// The list of children of a node at ply `ply`, empty. Each ply keeps its own, so that
+    /// the recursion's stack frames stay small and the lists' memory is reused.
     #[inline(always)]
-    fn order(&self, pos: &G, moves: &mut MoveList<RankedMove<G::Move>>, tt_move: Option<u16>) {
+    fn take_frame(&mut self, ply: i32) -> Vec<Child<G>> {
+        let mut children = std::mem::take(&mut self.frames[ply as usize]);
+        children.clear();
+        children
+    }
+
+    /// Gives the list back to its ply and returns `result`.
+    #[inline(always)]
+    fn give_frame(&mut self, ply: i32, children: Vec<Child<G>>, result: i32) -> i32 {
+        self.frames[ply as usize] = children;
+        result
+    }
+
+    /// Sorts the children best first: the table's move, then threat rank, then history; ties
+    /// keep the game's order (a stable insertion sort: lists are short).
+    #[inline(always)]
+    fn order(
+        &self,
+        pos: &G,
+        ranked: &mut MoveList<RankedMove<G::Move>>,
+        children: &mut [Child<G>],
+        tt_move: Option<u16>,
+    ) {
         if self.config.threat_order {
-            pos.rank_moves(moves);
+            // Ranked in the move list, which is free now.
+            ranked.clear();
+            ranked.extend(children.iter().map(|c| c.mv));
+            pos.rank_moves(ranked);
+            for (c, r) in children.iter_mut().zip(ranked.iter()) {
+                c.mv.rank = r.rank;
+            }
         }
         let history = &self.history[pos.ply() as usize & 1];
-        for rm in moves.iter_mut() {
-            let code = pos.move_code(rm.mv);
+        for c in children.iter_mut() {
+            let code = pos.move_code(c.mv.mv);
             let mut key = if self.config.threat_order {
-                rm.rank << 20
+                c.mv.rank << 20
             } else {
                 0
             };
@@ -476,14 +569,43 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             if self.config.tt_move && tt_move == Some(code) {
                 key = i32::MAX;
             }
-            rm.rank = key;
+            c.mv.rank = key;
         }
-        for i in 1..moves.len() {
+        for i in 1..children.len() {
             let mut j = i;
-            while j > 0 && moves[j - 1].rank < moves[j].rank {
-                moves.swap(j - 1, j);
+            while j > 0 && children[j - 1].mv.rank < children[j].mv.rank {
+                children.swap(j - 1, j);
                 j -= 1;
             }
         }
     }
+}
+
+/// A child's line of forced moves, followed by [`AlphaBeta::follow_line`].
+#[derive(Copy, Clone)]
+struct ForcedLine<G> {
+    /// Where the line ends: a side to move with several safe moves (or none, or the game over).
+    end: G,
+    /// Whether the line has an odd number of moves: the child's value is then the negation of
+    /// the end's.
+    flipped: bool,
+    /// Bounds on the end's value, for its side to move (equal: the value).
+    bounds: (i32, i32),
+}
+
+impl<G> ForcedLine<G> {
+    /// Bounds on the score of the move that led to the line, for the side that made it.
+    #[inline(always)]
+    fn score_bounds(&self) -> (i32, i32) {
+        let (lo, hi) = self.bounds;
+        if self.flipped { (lo, hi) } else { (-hi, -lo) }
+    }
+}
+
+/// A child to search: its move, its forced line, and the table key of the line's end (0: none).
+#[derive(Copy, Clone)]
+pub(super) struct Child<G: Game> {
+    mv: RankedMove<G::Move>,
+    line: ForcedLine<G>,
+    key: u128,
 }
