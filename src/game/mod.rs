@@ -350,6 +350,15 @@ pub trait Tactics: Variant {
     /// leaves the game's order.
     fn rank_moves(&self, _moves: &mut [RankedMove<Self::Move>]) {}
 
+    /// The ordering hint [`Tactics::rank_moves`] gives the move `mv`, from `child`, the
+    /// position it leads to: for a search that has played the move already. The default asks
+    /// [`Tactics::rank_moves`].
+    fn rank_child(&self, mv: Self::Move, _child: &Self) -> i32 {
+        let mut one = [RankedMove { mv, rank: 0 }];
+        self.rank_moves(&mut one);
+        one[0].rank
+    }
+
     /// The moves that do not lose within a ply (as [`Tactics::safe_moves`]) and make a threat:
     /// a move after which the mover could win at once if the opponent did nothing, so that the
     /// opponent must answer it. What threat-space search plays; the default knows none, and

@@ -272,7 +272,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         let child_lookups = den as i32 * n < num as i32 * m;
         let table_plies = self.config.table_min_plies_left as i32;
         for &rm in &moves {
-            let line = self.follow_line(&pos.play(rm.mv), alpha, beta);
+            let child = pos.play(rm.mv);
+            let line = self.follow_line(&child, alpha, beta);
             self.child_checks += 1;
             if self.child_checks & (CHECK_INTERVAL - 1) == 0 {
                 self.check_limits();
@@ -307,7 +308,16 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             } else {
                 0
             };
-            frame.push(Child { mv: rm, line, key });
+            let rank = if self.config.threat_order {
+                pos.rank_child(rm.mv, &child)
+            } else {
+                0
+            };
+            frame.push(Child {
+                mv: RankedMove { mv: rm.mv, rank },
+                line,
+                key,
+            });
         }
         if frame.is_empty() {
             count!(self, n, all_ruled_out);
@@ -423,7 +433,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             frame.truncate(kept);
         }
 
-        self.order(pos, &mut moves, &mut frame, tt_move);
+        self.order(pos, &mut frame, tt_move);
         let children = &frame;
         count!(self, n, searched);
         // Children are one ply deeper: this ply's count grows only by this node's children.
@@ -539,22 +549,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// Sorts the children best first: the table's move, then threat rank, then history; ties
     /// keep the game's order (a stable insertion sort: lists are short).
     #[inline(always)]
-    fn order(
-        &self,
-        pos: &G,
-        ranked: &mut MoveList<RankedMove<G::Move>>,
-        children: &mut [Child<G>],
-        tt_move: Option<u16>,
-    ) {
-        if self.config.threat_order {
-            // Ranked in the move list, which is free now.
-            ranked.clear();
-            ranked.extend(children.iter().map(|c| c.mv));
-            pos.rank_moves(ranked);
-            for (c, r) in children.iter_mut().zip(ranked.iter()) {
-                c.mv.rank = r.rank;
-            }
-        }
+    fn order(&self, pos: &G, children: &mut [Child<G>], tt_move: Option<u16>) {
         let history = &self.history[pos.ply() as usize & 1];
         for c in children.iter_mut() {
             let code = pos.move_code(c.mv.mv);
