@@ -278,8 +278,15 @@ impl Grid {
 
     #[inline(always)]
     fn has_line_k<B: Bits>(&self, p: B, k: u32) -> bool {
-        let run = |s: u32| self.line_starts(p, s, k) != B::ZERO;
-        (self.vertical && run(1)) || self.lateral[..self.lateral_count].iter().any(|&s| run(s))
+        if self.vertical && self.line_starts(p, 1, k) != B::ZERO {
+            return true;
+        }
+        for i in 0..self.lateral_count {
+            if self.line_starts(p, self.lateral[i], k) != B::ZERO {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether every line of k in `upper` lies directly above a line of k in `lower` in the same
@@ -288,14 +295,20 @@ impl Grid {
     /// line of `lower`.
     #[inline(always)]
     pub(crate) fn lines_lie_above<B: Bits>(&self, upper: B, lower: B) -> bool {
-        let directions = self.vertical.then_some(1).into_iter();
-        directions
-            .chain(self.lateral[..self.lateral_count].iter().copied())
-            .all(|s| {
-                let starts = self.line_starts(upper, s, self.k);
-                starts == B::ZERO
-                    || starts & !self.above_lowest(self.line_starts(lower, s, self.k)) == B::ZERO
-            })
+        let lie_above = |s: u32| {
+            let starts = self.line_starts(upper, s, self.k);
+            starts == B::ZERO
+                || starts & !self.above_lowest(self.line_starts(lower, s, self.k)) == B::ZERO
+        };
+        if self.vertical && !lie_above(1) {
+            return false;
+        }
+        for i in 0..self.lateral_count {
+            if !lie_above(self.lateral[i]) {
+                return false;
+            }
+        }
+        true
     }
 
     /// The first cell (the lowest bit) of every line of `k` in `p` in the direction of shift `s`.

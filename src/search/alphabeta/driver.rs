@@ -1,8 +1,10 @@
 //! Root drivers: how a sequence of (mostly null-window) searches finds the exact score.
 
+use super::parallel::Halt;
 use super::{AlphaBeta, Driver};
 use crate::game::{Bounded, Tactics};
 use crate::search::score::{final_score, win_at};
+use std::sync::atomic::Ordering;
 
 /// Tests the galloping driver makes from the extremes (measured on the public sets).
 const GALLOP_TESTS: u32 = 8;
@@ -125,16 +127,25 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// that resumes replays the tests made and goes on with the one that was under way.
     fn narrow(&mut self, pos: &G, test: i32, lo: &mut i32, hi: &mut i32) -> i32 {
         let key = pos.canonical_key();
-        let r = match self.shared.tests.get(key, test) {
-            Some(r) => r,
-            None => {
-                let r = self.negamax(pos, test, test + 1);
-                if self.stopped.is_some() {
+        let r = loop {
+            if let Some(r) = self.shared.tests.get(key, test) {
+                break r;
+            }
+            self.test = Some((key, test));
+            let r = self.negamax(pos, test, test + 1);
+            self.test = None;
+            match self.stopped {
+                None => {
+                    self.shared.tests.record(key, test, r);
+                    self.shared.answered.fetch_add(1, Ordering::Relaxed);
+                    break r;
+                }
+                // Another thread's answer, read above.
+                Some(Halt::Answered) => self.stopped = None,
+                Some(_) => {
                     *lo = *hi;
                     return r;
                 }
-                self.shared.tests.record(key, test, r);
-                r
             }
         };
         if r <= test {

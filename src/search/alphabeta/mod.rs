@@ -82,6 +82,10 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     child_checks: u64,
     /// Node count at which a solo run yields to the helpers.
     solo_until: Option<u64>,
+    /// The root driver's test under way (the root's canonical key and the test), and the
+    /// count of tests answered by any thread when it was last looked at.
+    test: Option<(u128, i32)>,
+    answered_seen: u64,
     limits: Limits,
     deadline: Option<Instant>,
     stopped: Option<Halt>,
@@ -134,6 +138,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             checked: 0,
             child_checks: 0,
             solo_until: None,
+            test: None,
+            answered_seen: 0,
             limits: Limits::default(),
             deadline: None,
             stopped: None,

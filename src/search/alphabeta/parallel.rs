@@ -21,6 +21,8 @@ pub(super) enum Halt {
     Limit(Stop),
     /// Another thread finished first, or the solo run ended: the work is not needed.
     Yield,
+    /// Another thread answered the root driver's test under way: the driver takes its answer.
+    Answered,
 }
 
 /// What the threads of one search share besides the table.
@@ -33,6 +35,8 @@ pub(super) struct Shared {
     busy: Vec<AtomicU64>,
     /// The null-window tests the root drivers made.
     pub tests: Arc<Tests>,
+    /// Tests answered so far: a thread whose test another has answered stops it.
+    pub answered: AtomicU64,
 }
 
 /// The results of the root drivers' null-window tests, by the root's canonical key and the
@@ -88,6 +92,7 @@ impl Shared {
             nodes: AtomicU64::new(0),
             busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
             tests: Arc::default(),
+            answered: AtomicU64::new(0),
         })
     }
 
@@ -136,7 +141,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         match self.stopped {
             None => return Ok(solo),
             Some(Halt::Limit(s)) => return Err(s),
-            Some(Halt::Yield) => self.stopped = None,
+            Some(Halt::Yield | Halt::Answered) => self.stopped = None,
         }
         // Every thread on the full table from here on.
         self.grow();
@@ -168,7 +173,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             match halt {
                 None => return Ok(result),
                 Some(Halt::Limit(s)) => limit = Some(s),
-                Some(Halt::Yield) => {}
+                Some(Halt::Yield | Halt::Answered) => {}
             }
         }
         let stopped = limit.unwrap_or(Stop::Time);

@@ -81,6 +81,9 @@ pub(super) struct Tree<G: Game> {
     pub(super) free_link: u32,
     pub(super) free_links: usize,
     pub(super) map: HashMap<Key, u32, KeyBuild>,
+    /// The buckets the map holds: its capacity says less once removals leave tombstones, so
+    /// the count is kept from when the map last grew.
+    map_buckets: usize,
     pub(super) dag: bool,
     pub(super) question: Question,
     pub(super) heuristic: bool,
@@ -104,6 +107,7 @@ impl<G: Game> Tree<G> {
             free_link: NONE,
             free_links: 0,
             map: HashMap::default(),
+            map_buckets: 0,
             dag: true,
             question: Question::new(Player::First, Goal::Win),
             heuristic,
@@ -135,12 +139,17 @@ impl<G: Game> Tree<G> {
         self.path.clear();
     }
 
-    pub(super) fn map_bytes(capacity: usize) -> usize {
+    /// The buckets a hash map of `capacity` entries holds (seven eighths of them used).
+    fn buckets(capacity: usize) -> usize {
         if capacity == 0 {
             0
         } else {
-            (capacity * 8 / 7).next_power_of_two() * (size_of::<(Key, u32)>() + 1)
+            (capacity * 8 / 7).next_power_of_two()
         }
+    }
+
+    fn map_bytes(buckets: usize) -> usize {
+        buckets * (size_of::<(Key, u32)>() + 1)
     }
 
     /// The bytes the search's structures hold.
@@ -148,7 +157,7 @@ impl<G: Game> Tree<G> {
         self.nodes.capacity() * size_of::<Node<G>>()
             + self.kids.capacity() * size_of::<u32>()
             + self.links.capacity() * size_of::<Link>()
-            + Self::map_bytes(self.map.capacity())
+            + Self::map_bytes(self.map_buckets)
             + self
                 .free_blocks
                 .iter()
@@ -181,15 +190,16 @@ impl<G: Game> Tree<G> {
             0
         };
         let links_cap = grown(self.links.len(), self.links.capacity(), new_links);
-        let map_cap = if self.dag && self.map.len() + n > self.map.capacity() {
-            (self.map.len() + n).max(self.map.capacity() + 1)
+        // A map that grows at least doubles its buckets.
+        let map_buckets = if self.dag && self.map.len() + n > self.map.capacity() {
+            Self::buckets(self.map.len() + n).max(2 * self.map_buckets)
         } else {
-            self.map.capacity()
+            self.map_buckets
         };
         let extra = (nodes_cap - self.nodes.capacity()) * size_of::<Node<G>>()
             + (kids_cap - self.kids.capacity()) * size_of::<u32>()
             + (links_cap - self.links.capacity()) * size_of::<Link>()
-            + Self::map_bytes(map_cap).saturating_sub(Self::map_bytes(self.map.capacity()))
+            + Self::map_bytes(map_buckets - self.map_buckets)
             + size_of::<u32>() * 64;
         if self.bytes() + extra > budget {
             return false;
@@ -199,6 +209,7 @@ impl<G: Game> Tree<G> {
         self.links.reserve_exact(links_cap - self.links.len());
         if self.dag {
             self.map.reserve(n);
+            self.map_buckets = self.map_buckets.max(Self::buckets(self.map.capacity()));
         }
         true
     }

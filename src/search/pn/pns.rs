@@ -288,7 +288,11 @@ mod tests {
         let mut pn2 = Pn2::new(MIB, Limits::default(), false);
         let pos = crate::game::play_moves(board(5, 4, 4), "33").unwrap().0;
         assert_eq!(pns.prove(&pos, Goal::NotLose), Err(Stop::Memory));
-        assert!(pns.stats().peak_bytes <= MIB);
+        assert!(
+            pns.stats().peak_bytes <= MIB,
+            "peak {}",
+            pns.stats().peak_bytes
+        );
         assert_eq!(pn2.prove(&pos, Goal::NotLose), Ok(Verdict::Proven));
         assert!(pn2.stats().peak_bytes <= MIB);
     }
