@@ -195,8 +195,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// at or below `alpha` is an upper bound on the score, one at or above `beta` a lower bound,
     /// and one between them the score.
     ///
-    /// Below the root every position searched is the end of a forced line (see
-    /// [`AlphaBeta::follow_line`]): its side to move has several safe moves.
+    /// Below the root every position searched is the end of a forced line: its side to move
+    /// has several safe moves.
     pub fn negamax(&mut self, pos: &G, alpha: i32, beta: i32) -> i32 {
         let bounds = self.own_bounds(pos, alpha, beta);
         self.node(pos, alpha, beta, bounds)
