@@ -68,7 +68,10 @@
 //!
 //! let bad = "connect4:1x1".parse::<GameSpec>().unwrap_err();
 //! assert!(matches!(bad, Error::Spec(_)));
-//! assert_eq!(bad.to_string(), "bad game spec 'connect4:1x1': k = 4 on a 1x1 board: k must be between 2 and 1");
+//! assert_eq!(
+//!     bad.to_string(),
+//!     "bad game spec 'connect4:1x1': k = 4 does not fit a 1x1 board: a line of 4 needs a width or a height of at least 4"
+//! );
 //! ```
 
 #![warn(missing_docs)]

@@ -75,7 +75,7 @@ enum Command {
 }
 
 pub fn run() -> Result<Outcome, String> {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|error| usage_error(error));
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Analyze(args) => analyze::run(args),
@@ -92,6 +92,59 @@ pub fn run() -> Result<Outcome, String> {
         Command::Games(args) => games::run(args),
         Command::Report(args) => report::run(args),
     }
+}
+
+/// Ends the command on a command-line error: help and the version as clap prints them, anything
+/// else as one line `inarow: ...` (clap's message, its suggestions and the help to read), exit 2.
+fn usage_error(error: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        error.exit();
+    }
+    let command = command_named(std::env::args().skip(1));
+    eprintln!(
+        "inarow: {}; see '{command} --help'",
+        one_line(&error.render().to_string())
+    );
+    std::process::exit(error.exit_code());
+}
+
+/// clap's several-line message (`error: ...`, `tip: ...`, usage, `For more information ...`) as
+/// one line: the error and its tips.
+fn one_line(rendered: &str) -> String {
+    let mut message = String::new();
+    for line in rendered.lines().map(str::trim) {
+        if let Some(error) = line.strip_prefix("error: ") {
+            message.push_str(error);
+        } else if let Some(tip) = line.strip_prefix("tip: ") {
+            message.push_str(&format!(" ({tip})"));
+        }
+    }
+    message
+}
+
+/// The (sub)command the arguments name, as its help is asked for: `inarow`, `inarow solve`,
+/// `inarow book build`.
+fn command_named(args: impl Iterator<Item = String>) -> String {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let mut name = "inarow".to_string();
+    for arg in args {
+        let Some(sub) = command.find_subcommand(&arg).cloned() else {
+            if arg.starts_with('-') {
+                continue;
+            }
+            break;
+        };
+        name = format!("{name} {arg}");
+        command = sub;
+    }
+    name
 }
 
 /// Runs `f` on this process's ranks: MPI's when built with the feature and started by an MPI

@@ -77,10 +77,19 @@ impl Grid {
                 "board {width}x{height}: width and height must be at least 1"
             ));
         }
-        if k < 2 || k > width.max(height) {
+        if k < 2 {
+            return Err(format!("k = {k}: a line needs at least 2 stones"));
+        }
+        if k > width.max(height) {
+            // Say what would fit rather than an empty range like "between 2 and 1".
+            let fits = if width.max(height) >= 2 {
+                format!(", and k from 2 to {} fits this board", width.max(height))
+            } else {
+                String::new()
+            };
             return Err(format!(
-                "k = {k} on a {width}x{height} board: k must be between 2 and {}",
-                width.max(height)
+                "k = {k} does not fit a {width}x{height} board: a line of {k} needs a width or a \
+                 height of at least {k}{fits}"
             ));
         }
         if (height as u64 + 1) * width as u64 > Self::MAX_BITS as u64 {

@@ -1132,3 +1132,32 @@ fn pentago_from_18_stones_is_analysed_exactly_within_ten_seconds() {
     assert_eq!(r.stdout.lines().count(), 144, "{}", r.stdout);
     assert!(!r.stdout.contains('~'), "{}", r.stdout);
 }
+
+#[test]
+fn command_line_mistakes_are_one_line_with_clap_suggestion() {
+    for (args, needle) in [
+        (&["solve", "--frobnicate", "44"][..], "'--frobnicate'"),
+        (&["solve", "--time", "abc", "44"], "'abc'"),
+        (&["frob"], "'frob'"),
+        (&["anlyze", "44"], "'analyze'"),
+        (&["solve", "--stat", "44"], "'--stats'"),
+        // A board too small for k says what would fit, not an empty range.
+        (&["solve", "--game", "connect4:1x1", "-"], "at least 4"),
+        (
+            &["solve", "--game", "connect4:3x3:k5", "-"],
+            "k from 2 to 3",
+        ),
+    ] {
+        let r = inarow(args, None);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert_one_line_error(&r, args, needle);
+        assert!(!r.stderr.contains("between"), "{args:?}: {}", r.stderr);
+        assert_eq!(r.stdout, "", "{args:?}");
+    }
+    let r = inarow(&["solve", "--frobnicate", "44"], None);
+    assert!(r.stderr.contains("'inarow solve --help'"), "{}", r.stderr);
+    // Help is still help: several lines on standard output, exit 0.
+    let r = inarow(&["solve", "--help"], None);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.lines().count() > 5, "{}", r.stdout);
+}

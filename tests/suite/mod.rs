@@ -18,6 +18,7 @@ mod popout_rules;
 mod popout_solve;
 mod proof_numbers;
 mod public_sets;
+mod readme;
 mod report;
 mod retro;
 mod rules;
