@@ -66,6 +66,26 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
     })
 }
 
+/// The most moves `hint` lists (the best ones).
+const HINTS_SHOWN: usize = 10;
+
+/// A side as the web page names it, with the mark the terminal draws.
+fn colour(first: bool) -> &'static str {
+    if first { "Red (X)" } else { "Yellow (O)" }
+}
+
+impl Humans {
+    /// Who plays which colour, for the banner.
+    fn sides(self) -> &'static str {
+        match self {
+            Humans::First => "You are Red (X) and move first; the engine is Yellow (O).",
+            Humans::Second => "The engine is Red (X) and moves first; you are Yellow (O).",
+            Humans::Both => "Two players: Red (X) moves first, Yellow (O) second.",
+            Humans::None => "The engine plays both sides: Red (X) first, Yellow (O) second.",
+        }
+    }
+}
+
 /// `repetition`: the rule that draws a repeated position, in games that repeat.
 /// `advisor`: the engine that answers `hint`, if not `engine` itself.
 fn play<G: Tactics + Notation>(
@@ -80,9 +100,10 @@ fn play<G: Tactics + Notation>(
     let mut input = stdin.lock().lines();
     let mut game = GameLine::new(start);
     println!(
-        "{}: moves are {}.\nCommands: 'hint' values every move; 'undo'; 'quit'.",
+        "{}: moves are {}.\n{}\nCommands: 'hint' values every move; 'undo'; 'quit'.",
         start.name(),
-        start.describe_moves()
+        start.describe_moves(),
+        humans.sides()
     );
     loop {
         let pos = *game.position();
@@ -93,7 +114,7 @@ fn play<G: Tactics + Notation>(
         }
         match pos.status() {
             Status::Win(p) => {
-                println!("{p:?} player wins.");
+                println!("{} wins.", colour(p == inarow::game::Player::First));
                 return Ok(Outcome::Done);
             }
             Status::Draw => {
@@ -116,7 +137,7 @@ fn play<G: Tactics + Notation>(
             game.play(mv);
             continue;
         }
-        print!("{:?} to move> ", pos.side_to_move());
+        print!("{} to move> ", colour(first_to_move));
         std::io::stdout().flush().ok();
         let Some(line) = input.next() else {
             return Ok(Outcome::Done);
@@ -127,8 +148,9 @@ fn play<G: Tactics + Notation>(
             "undo" | "u" => {
                 // Take back to the human's previous turn.
                 let back = if humans == Humans::Both { 1 } else { 2 };
-                for _ in 0..back {
-                    game.undo();
+                let undone = (0..back).filter(|_| game.undo().is_some()).count();
+                if undone < back {
+                    println!("Nothing to undo: no move of yours has been played yet.");
                 }
             }
             "hint" | "h" | "?" => {
@@ -137,9 +159,24 @@ fn play<G: Tactics + Notation>(
                     adviser.analyse(&game, Limits::within(think))
                 });
                 println!("  ({})", analysis.source);
-                for (mv, value) in analysis.moves {
-                    println!("  {} {value}", pos.format_move(mv));
+                let count = analysis.moves.len();
+                // The best few: a long list (Pentago's first moves) scrolls off the screen.
+                let shown = if count > HINTS_SHOWN + 2 {
+                    HINTS_SHOWN
+                } else {
+                    count
+                };
+                for (mv, value) in &analysis.moves[..shown] {
+                    println!("  {} {value}", pos.format_move(*mv));
                 }
+                if shown < count {
+                    println!("  ... and {} more moves, none better", count - shown);
+                }
+                println!(
+                    "  (values for {}: > 0 wins, the larger the sooner in Connect Four and the \
+                     cube; 0 draws; < 0 loses; ~N an estimate)",
+                    colour(first_to_move)
+                );
             }
             token => match pos.parse_move(token) {
                 Ok(mv) => game.play(mv),

@@ -673,7 +673,7 @@ fn self_play_on_4x4_is_a_draw() {
     assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
     assert_eq!(
         r.stdout.lines().last(),
-        Some("First player wins."),
+        Some("Red (X) wins."),
         "{}",
         r.stdout
     );
@@ -1160,4 +1160,46 @@ fn command_line_mistakes_are_one_line_with_clap_suggestion() {
     let r = inarow(&["solve", "--help"], None);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout.lines().count() > 5, "{}", r.stdout);
+}
+
+#[test]
+fn play_speaks_to_a_first_time_player() {
+    // Colours as on the page, a word when undo has nothing to take back, hints explained.
+    let r = inarow(
+        &["play", "--game", "connect4:5x4", "--think", "1"],
+        Some("undo\nhint\nquit\n"),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("You are Red (X)"), "{}", r.stdout);
+    assert!(r.stdout.contains("Red (X) to move> "), "{}", r.stdout);
+    assert!(r.stdout.contains("Nothing to undo"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("(values for Red (X): > 0 wins"),
+        "{}",
+        r.stdout
+    );
+
+    // Pentago: the quadrants' numbers on the board and in the banner; the hints' best few.
+    let r = inarow(
+        &["play", "--game", "pentago", "--think", "0.5"],
+        Some("hint\nquit\n"),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("0 lower left, 1 upper left"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("quadrants: 1 | 3 above, 0 | 2 below"),
+        "{}",
+        r.stdout
+    );
+    let hints = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.len() < 12)
+        .count();
+    assert!(hints <= 10, "{hints} hint lines:\n{}", r.stdout);
+    assert!(r.stdout.contains("more moves, none better"), "{}", r.stdout);
 }

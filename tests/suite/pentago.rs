@@ -480,7 +480,7 @@ fn the_engine_plays_a_whole_game_against_itself() {
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
-        run.stdout.contains("player wins.") || run.stdout.contains("Draw."),
+        run.stdout.contains(" wins.") || run.stdout.contains("Draw."),
         "{}",
         run.stdout
     );

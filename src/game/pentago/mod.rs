@@ -674,8 +674,9 @@ impl Notation for Pentago {
     }
 
     fn describe_moves(&self) -> String {
-        "a cell a1-f6, then the quadrant 0-3 to turn and l (anticlockwise) or r (clockwise): \
-         d53r places at d5 and turns quadrant 3 clockwise; like d53ra11l"
+        "a cell a1-f6, then the quadrant 0-3 to turn (0 lower left, 1 upper left, 2 lower right, \
+         3 upper right) and l (anticlockwise) or r (clockwise): d53r places at d5 and turns \
+         quadrant 3 clockwise; like d53ra11l"
             .to_string()
     }
 
@@ -683,7 +684,8 @@ impl Notation for Pentago {
         let mut s = String::new();
         for y in (0..6).rev() {
             if y == 2 {
-                s.push_str("  ------+------\n");
+                // Irving's quadrant numbers, which a move names, where a newcomer looks.
+                s.push_str("  ------+------   quadrants: 1 | 3 above, 0 | 2 below\n");
             }
             s.push_str(&format!("{} ", y + 1));
             for x in 0..6 {
