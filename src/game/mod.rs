@@ -254,6 +254,11 @@ pub trait Notation: Game {
     fn parse_board(&self, _text: &str) -> Option<Result<Self, String>> {
         None
     }
+    /// The position written whole as [`Notation::parse_board`] reads it, in a game that has a
+    /// board notation (`None` otherwise).
+    fn format_board(&self) -> Option<String> {
+        None
+    }
     /// Joins formatted moves into one move string (by default with commas).
     fn join_moves(&self, moves: &[String]) -> String {
         moves.join(",")
@@ -584,23 +589,35 @@ pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>)
 }
 
 /// Reads a position: a whole board, where the game has a notation for one
-/// ([`Notation::parse_board`]), or a move string from `start`. Returns the root the moves are
-/// played from (the board, or `start`), the position and the moves.
+/// ([`Notation::parse_board`]), optionally followed by `/` and the moves played from it
+/// (`BOARD/MOVES`), or a move string from `start`. Returns the root the moves are played from
+/// (the board, or `start`), the position and the moves.
 ///
 /// # Errors
-/// As [`play_moves`] for a move string; for a board that is no position, a [`MoveError`] of
-/// index 0 saying why.
+/// As [`play_moves`] for the moves; for a board that is no position, or `/` in a game without
+/// boards, a [`MoveError`] of index 0 saying why.
 pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::Move>), MoveError> {
     let text = text.trim();
-    match start.parse_board(text) {
-        Some(Ok(board)) => Ok((board, board, Vec::new())),
-        Some(Err(reason)) => Err(MoveError {
-            text: text.to_string(),
-            index: 0,
-            token: String::new(),
-            reason,
-        }),
-        None => play_moves(start, text).map(|(pos, moves)| (start, pos, moves)),
+    let (board, moves) = match text.split_once('/') {
+        Some((board, moves)) => (board.trim(), Some(moves)),
+        None => (text, None),
+    };
+    let bad = |reason: String| MoveError {
+        text: text.to_string(),
+        index: 0,
+        token: String::new(),
+        reason,
+    };
+    match (start.parse_board(board), moves) {
+        (Some(Ok(board)), moves) => {
+            play_moves(board, moves.unwrap_or("")).map(|(pos, moves)| (board, pos, moves))
+        }
+        (Some(Err(reason)), _) => Err(bad(reason)),
+        (None, None) => play_moves(start, text).map(|(pos, moves)| (start, pos, moves)),
+        (None, Some(_)) => Err(bad(format!(
+            "'{board}' is not a board of {}: BOARD/MOVES needs a whole board before the /",
+            start.name()
+        ))),
     }
 }
 

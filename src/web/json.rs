@@ -144,10 +144,17 @@ impl<G: Notation + Tactics + Board> View<'_, G> {
         self.line.status(Repetition::default())
     }
 
-    /// A line as a move string; `None` from a board given whole, which has no move string from
-    /// the start.
+    /// A line as a move string: from a board given whole, `BOARD/MOVES` (the board alone when
+    /// no move follows it); `None` where the game cannot write its board.
     pub fn text_of(&self, line: &GameLine<G>) -> Option<String> {
-        (*line.start() == self.start).then(|| line.move_string())
+        if *line.start() == self.start {
+            return Some(line.move_string());
+        }
+        let board = line.start().format_board()?;
+        Some(match line.move_string() {
+            moves if moves.is_empty() => board,
+            moves => format!("{board}/{moves}"),
+        })
     }
 
     /// What the page needs to draw the position and offer its moves: the board as rows of

@@ -286,6 +286,30 @@ test("Pentago: place then turn; cells show their best turn, the arrows every tur
   assert.equal(await page.$$eval("#board .turn.target", (t) => t.length), 0);
 });
 
+test("Pentago from a board number in the URL: that board, its values, then moves after it", async () => {
+  const board = "274440791932540184"; // the README's 18-stone position
+  await open(`game=pentago&moves=${board}&mode=friend`);
+  assert.equal(await stones(), 18);
+  assert.equal(param("moves"), board);
+  // The values are the board's, as inarow analyze gives them: a cell's eight turns.
+  const turnsAre = async (moves, cell) => {
+    assert.equal(await page.getAttribute("#board", "data-values"), "exact");
+    const cli = analyze("pentago", moves);
+    await page.click(`#board .cell[data-cell="${cell}"]`);
+    const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.same, c.dataset.value]));
+    assert.equal(turns.length, 8, cell);
+    for (const [same, v] of turns) assert.equal(v, cli.get(same), same);
+  };
+  const cell = await page.$eval("#board .cell.target", (c) => c.dataset.cell);
+  await turnsAre(board, cell);
+  await click('#board .turn[data-block="1"][data-clockwise="false"]');
+  assert.equal(await stones(), 19);
+  assert.equal(param("moves"), `${board}/${cell}1l`);
+  const next = await page.$eval("#board .cell.target", (c) => c.dataset.cell);
+  await turnsAre(`${board}/${cell}1l`, next);
+  await page.keyboard.press("Escape");
+});
+
 test("a new position aborts the old position's search", async () => {
   // A 7x6 position of ply 6, past the built-in book: not exact within the first caps, so a
   // longer search is under way.

@@ -162,6 +162,18 @@ test("Pentago: place then turn; the values at once placed as inarow analyze's", 
   await screenshot("pentago");
 });
 
+test("Pentago from a board number in the URL: that board, then a move after it", async () => {
+  const board = "274440791932540184"; // the README's 18-stone position
+  await open(`game=pentago&moves=${board}&mode=friend&values=off`);
+  assert.equal(await page.$$eval("#board .stone", (s) => s.length), 18);
+  assert.equal(param("moves"), board);
+  const cell = await page.$eval("#board .cell.target", (c) => c.dataset.cell);
+  await click(`#board .cell[data-cell="${cell}"]`);
+  await click('#board .turn[data-block="1"][data-clockwise="false"]');
+  assert.equal(await page.$$eval("#board .stone", (s) => s.length), 19);
+  assert.equal(param("moves"), `${board}/${cell}1l`);
+});
+
 test("Pentago from 19 stones: the page asks for the memory the exact solver needs, then values as inarow analyze's", async () => {
   const game = "pentago";
   const moves = "b20le20lb10rb10lb30rd30lb50rb43lb31ra41lc51rb61lc61rd21ld51re61lb61rc31le11r";

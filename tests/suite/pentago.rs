@@ -614,3 +614,27 @@ fn a_warm_engine_analyses_a_child_of_its_last_analysis_with_one_midgame_solve() 
         warm.nodes() - before
     );
 }
+
+#[test]
+fn a_board_name_then_moves_after_a_slash() {
+    let board = "274440791932540184";
+    let (root, at_board, moves) = read_position(Pentago::default(), board).expect("a board");
+    assert!(moves.is_empty());
+    let mv = at_board.parse_move("a11l").expect("a move");
+    let (from, after, moves) =
+        read_position(Pentago::default(), &format!("{board}/a11l")).expect("a board and a move");
+    assert_eq!((from, after, moves.len()), (root, at_board.play(mv), 1));
+    assert_eq!(from.format_board().as_deref(), Some(board));
+    // Bad input names the problem: a taken cell after the board, no board before the slash.
+    let taken = read_position(Pentago::default(), &format!("{board}/a11la11l"));
+    assert!(taken.is_err());
+    let err = read_position(Pentago::default(), "d53r/a11l").unwrap_err();
+    assert!(err.to_string().contains("BOARD/MOVES"), "{err}");
+    // The command line reads it too.
+    let r = inarow(
+        &["analyze", "--game", "pentago", &format!("{board}/a11l")],
+        None,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.lines().count() > 8, "{}", r.stdout);
+}

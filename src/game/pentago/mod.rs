@@ -705,6 +705,10 @@ impl Notation for Pentago {
         s
     }
 
+    fn format_board(&self) -> Option<String> {
+        Some(self.board_name())
+    }
+
     fn parse_board(&self, text: &str) -> Option<Result<Self, String>> {
         let (body, pending) = match text.strip_suffix('m') {
             Some(body) => (body, true),
