@@ -417,6 +417,13 @@ impl<G: Tactics> Engine<G> {
         self.oracles.iter().find_map(|o| o.bytes_needed(pos))
     }
 
+    /// The fewest stones from which that memory fits in `bytes`, where it depends on them (see
+    /// [`Engine::bytes_needed`]): a front end whose budget cannot grow enough says where exact
+    /// answers start rather than ask for memory it cannot have.
+    pub fn fits_from(&self, bytes: u64) -> Option<u32> {
+        self.oracles.iter().find_map(|o| o.fits_from(bytes))
+    }
+
     /// Runs `f` where the search may recurse as deep as it needs: on a thread with a stack for
     /// [`MAX_DEPTH`] plies in a game that repeats, here otherwise (a bounded game's lines end by
     /// its length bound).

@@ -52,6 +52,12 @@ pub(crate) trait Oracle<G>: Send {
     fn bytes_needed(&self, _pos: &G) -> Option<u64> {
         None
     }
+    /// Where [`Oracle::bytes_needed`] depends on the stones on the board: the fewest stones from
+    /// which its answers fit in `bytes` (`None`: it does not depend on them), so that a front end
+    /// whose budget cannot grow enough can say where exact answers start.
+    fn fits_from(&self, _bytes: u64) -> Option<u32> {
+        None
+    }
 }
 
 /// An opening book: the exact scores of the positions up to its depth.
@@ -156,6 +162,10 @@ impl Oracle<Pentago> for Midgame {
         let [first, second] = pos.stones();
         let empty = 36 - (first | second).count_ones() as usize;
         solvers::pentago::applies(pos).then(|| solvers::pentago::bytes_needed(empty))
+    }
+
+    fn fits_from(&self, bytes: u64) -> Option<u32> {
+        Some(solvers::pentago::fewest_stones_within(bytes))
     }
 
     fn learn_moves(&mut self, pos: &Pentago, budget: &Budget) -> Result<(), Stop> {

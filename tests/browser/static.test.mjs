@@ -174,6 +174,14 @@ test("Pentago from a board number in the URL: that board, then a move after it",
   assert.equal(param("moves"), `${board}/${cell}1l`);
 });
 
+test("Pentago from the empty board: no memory asked that a tab cannot have; where exact values start", async () => {
+  await page.goto(`${base}/?game=pentago&mode=friend`);
+  await page.waitForSelector("#memory", { state: "visible", timeout: 60_000 });
+  assert.match(await page.textContent("#memory"), /^Exact values start at \d+ stones in a browser tab/);
+  assert.equal(await page.isVisible("#allow-memory"), false);
+  await screenshot("pentago-empty");
+});
+
 test("Pentago from 19 stones: the page asks for the memory the exact solver needs, then values as inarow analyze's", async () => {
   const game = "pentago";
   const moves = "b20le20lb10rb10lb30rd30lb50rb43lb31ra41lc51rb61lc61rd21ld51re61lb61rc31le11r";

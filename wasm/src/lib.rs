@@ -324,15 +324,29 @@ fn analyse_line<G: Tactics + Notation + Board + 'static>(
     analysis_json(&mut json, &pos, &analysis, player.is_weak());
     // A tab's budget is small: where the exact solver needs more, say how much, so that the
     // page can ask the player before it grows.
-    let needed_mb = player
-        .engine_mut()
-        .and_then(|engine| engine.bytes_needed(&pos))
-        .map(|bytes| bytes.div_ceil(1 << 20) as usize);
+    // Beyond what a tab may have, there is nothing to ask: say from how many stones exact values
+    // fit in one instead.
+    let (needed_mb, fits_from) = match player.engine_mut() {
+        Some(engine) => (
+            engine
+                .bytes_needed(&pos)
+                .map(|bytes| bytes.div_ceil(1 << 20) as usize),
+            engine.fits_from((MAX_MEMORY_MB as u64) << 20),
+        ),
+        None => (None, None),
+    };
     if let Some(mb) = needed_mb
         && mb > asked.memory_mb
         && analysis.moves.iter().any(|m| !m.1.is_exact())
     {
-        json.insert("memory_needed_mb".into(), json!(mb));
+        match fits_from {
+            Some(stones) if mb > MAX_MEMORY_MB => {
+                json.insert("exact_from_stones".into(), json!(stones));
+            }
+            _ => {
+                json.insert("memory_needed_mb".into(), json!(mb));
+            }
+        }
     }
     keep(&start, asked, player);
     Ok(Value::Object(json))
