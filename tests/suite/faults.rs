@@ -33,32 +33,37 @@ fn remove_all(out: &Path) {
     }
 }
 
-/// Delays for the kills, spread over `0..span` by a fixed generator: the same on every run.
-fn delays(count: usize, span: Duration, seed: u64) -> Vec<Duration> {
+/// When to kill, as fractions in `0..1` of the uninterrupted build's time, from a fixed
+/// generator: the same on every run, and landing as often whatever the machine's or the
+/// search's speed (a faster search once let most kills come after the build had ended).
+fn kill_fractions(count: usize, seed: u64) -> Vec<f64> {
     let mut state = seed;
     (0..count)
         .map(|_| {
             state = state
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            span.mul_f64((state >> 11) as f64 / (1u64 << 53) as f64)
+            (state >> 11) as f64 / (1u64 << 53) as f64
         })
         .collect()
 }
 
-/// Runs the build `args` (which write `out`) to the end once; then again from nothing, killed
-/// with SIGKILL after each of `kills` (measured from each start) and started again, then run
-/// to the end. After every kill, `out` is either absent or the whole file; in the end it is
+/// Runs the build `args` (which write `out`) to the end once, timed; then again from nothing,
+/// killed with SIGKILL after each of `kills` (fractions of that time, measured from each start)
+/// and started again, then run to the end. After every kill, `out` is either absent or the whole file; in the end it is
 /// the same byte for byte as the uninterrupted build's, and no work file is left. Returns how
 /// many kills landed before the build finished.
-fn same_file_after_kills(args: &[&str], out: &Path, kills: &[Duration]) -> usize {
+fn same_file_after_kills(args: &[&str], out: &Path, kills: &[f64]) -> usize {
     remove_all(out);
+    let timed = Instant::now();
     let status = binary().args(args).status().expect("the build runs");
+    let whole_time = timed.elapsed();
     assert!(status.success(), "{args:?}");
     let whole = std::fs::read(out).expect("the uninterrupted build's file");
     remove_all(out);
     let mut landed = 0;
-    for &delay in kills {
+    for &fraction in kills {
+        let delay = whole_time.mul_f64(fraction);
         let mut child = binary().args(args).spawn().expect("the build starts");
         let start = Instant::now();
         while start.elapsed() < delay {
@@ -113,10 +118,10 @@ fn retrograde_builds_killed_at_any_moment_resume_to_the_same_file() {
         "--save-every",
         "0",
     ];
-    let landed = same_file_after_kills(&build, &out, &delays(8, Duration::from_secs(2), 1));
+    let landed = same_file_after_kills(&build, &out, &kill_fractions(8, 1));
     assert!(landed >= 4, "only {landed} kills landed");
     let sliced = [&build[..], &["--mem-mb", "14"]].concat();
-    let landed = same_file_after_kills(&sliced, &out, &delays(8, Duration::from_secs(4), 2));
+    let landed = same_file_after_kills(&sliced, &out, &kill_fractions(8, 2));
     assert!(landed >= 4, "only {landed} kills landed");
 }
 
@@ -133,7 +138,7 @@ fn book_build(out: &Path) -> Vec<&str> {
 fn book_builds_killed_at_any_moment_resume_to_the_same_file() {
     let out = temp_file("kill.book");
     let build = book_build(&out);
-    let landed = same_file_after_kills(&build, &out, &delays(8, Duration::from_secs(1), 3));
+    let landed = same_file_after_kills(&build, &out, &kill_fractions(8, 3));
     assert!(landed >= 4, "only {landed} kills landed");
 }
 
