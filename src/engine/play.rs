@@ -90,8 +90,19 @@ pub enum Valuation {
 }
 
 impl Valuation {
-    /// A sort key: exact wins first, then estimates, exact losses last.
-    fn rank(self) -> (i32, i64) {
+    /// The value of a move for its mover from the value of the best reply for the other side.
+    pub fn negated(self) -> Valuation {
+        match self {
+            Valuation::Exact(s) => Valuation::Exact(-s),
+            Valuation::Proven(s) => Valuation::Proven(-s),
+            Valuation::Heuristic(s) => Valuation::Heuristic(-s),
+            Valuation::WinRate(r) => Valuation::WinRate(1.0 - r),
+            Valuation::Unknown => Valuation::Unknown,
+        }
+    }
+
+    /// A sort key, higher first: exact wins (sooner first), then estimates, exact losses last.
+    pub fn rank(self) -> (i32, i64) {
         match self {
             Valuation::Exact(v) | Valuation::Proven(v) if v > 0 => (3, v as i64),
             Valuation::Exact(v) | Valuation::Proven(v) if v < 0 => (0, v as i64),
@@ -144,6 +155,9 @@ const HEURISTIC_TABLE_BYTES: usize = 16 << 20;
 /// The most nodes spent on an exact analysis' line of play after its values (a few tenths of
 /// a second): the line goes as far as they reach.
 const LINE_NODES: u64 = 1_000_000;
+/// The same for one move valued alone ([`Player::analyse_move`]): each move of a position
+/// walks its own, where only the best one's is shown, so they are kept short.
+const MOVE_LINE_NODES: u64 = 20_000;
 
 /// The nodes of the estimates that fill an analysis the exact solver could not finish
 /// although it had no limits (its memory ran out): about a second of search.
@@ -171,6 +185,22 @@ fn exact_share<G: Tactics>(pos: &G) -> f64 {
         Some(max) if max.saturating_sub(pos.ply()) > SOLVABLE_PLIES_LEFT => 0.1,
         Some(_) => 0.8,
         None => 0.5,
+    }
+}
+
+/// The share of a search's time the exact solver gets at `pos`, the rest going to estimates.
+fn solver_share<G: Tactics>(pos: &G, limits: Limits, analysis: bool) -> f64 {
+    // An analysis is asked for exact values: the solver gets at least half the time.
+    let share = if analysis {
+        exact_share(pos).max(0.5)
+    } else {
+        exact_share(pos)
+    };
+    // An exact answer the game expects well within the limit gets most of it (Pentago's
+    // midgame solver from 18 stones): estimates are only the fallback.
+    match (limits.time, pos.rough_solve_seconds()) {
+        (Some(t), Some(cost)) if cost * 1.5 <= t.as_secs_f64() => share.max(0.9),
+        _ => share,
     }
 }
 
@@ -275,6 +305,76 @@ impl<G: Tactics> Player<G> {
         })
     }
 
+    /// One move at the end of `line` valued alone, as [`Player::analyse`] values each within
+    /// `limits` (its own): the exact solver first with an analysis' share of the time, then
+    /// the evaluation's estimate of the best reply. `moves` holds the move alone, `pv` the
+    /// move and the expected replies. For a front-end that spreads a position's moves over
+    /// engines of its own (the browser's workers, which share no memory).
+    pub fn analyse_move(
+        &mut self,
+        line: &GameLine<G>,
+        mv: G::Move,
+        limits: Limits,
+    ) -> Analysis<G::Move> {
+        let started = Instant::now();
+        let rest = || Limits {
+            time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
+            ..limits
+        };
+        let child = line.played(mv);
+        let valued = |value: Valuation, replies: Vec<G::Move>, source: &str| Analysis {
+            moves: vec![(mv, value)],
+            pv: std::iter::once(mv).chain(replies).collect(),
+            source: source.into(),
+        };
+        if self.level == Level::Best
+            && let Some(engine) = self.exact.as_mut()
+        {
+            let share = solver_share(line.position(), limits, true);
+            engine.set_limits(Limits {
+                time: limits.time.map(|t| t.mul_f64(share)),
+                ..limits
+            });
+            if let Some(score) = engine.solve(&child).score {
+                // The line as far as the time left and a small node budget reach (the table
+                // is warm).
+                engine.set_limits(Limits {
+                    nodes: Some(
+                        limits
+                            .nodes
+                            .map_or(MOVE_LINE_NODES, |n| n.min(MOVE_LINE_NODES)),
+                    ),
+                    ..rest()
+                });
+                let replies = engine.line(&child, score);
+                return valued(Valuation::Exact(-score), replies, "exact");
+            }
+        }
+        if child.status(self.repetition) != Status::Ongoing {
+            return valued(Valuation::Unknown, Vec::new(), "over");
+        }
+        // The reply's value at the other levels, or the estimate where the solver stopped.
+        let reply = match self.level {
+            Level::Best => {
+                let mut rest = rest();
+                if rest.time.is_none() && rest.nodes.is_none() {
+                    // Only memory stopped the solver: estimates to a depth that ends.
+                    rest.nodes = Some(UNLIMITED_ESTIMATE_NODES);
+                }
+                let pos = child.position();
+                self.heuristic(pos, rest, None, false)
+                    .or_else(|| self.mcts(&child, rest))
+            }
+            _ => self.think(&child, rest(), false),
+        };
+        match reply {
+            Some(reply) if !reply.moves.is_empty() => {
+                valued(reply.moves[0].1.negated(), reply.pv, &reply.source)
+            }
+            _ => valued(Valuation::Unknown, Vec::new(), "stopped"),
+        }
+    }
+
     fn think(
         &mut self,
         line: &GameLine<G>,
@@ -299,19 +399,7 @@ impl<G: Tactics> Player<G> {
             Level::AlphaBeta => self.heuristic(pos, until(1.0), None, all),
             Level::Mcts => self.mcts(line, until(1.0)),
             Level::Best => {
-                // An analysis is asked for exact values: the solver gets at least half the time.
-                let share = if all {
-                    exact_share(pos).max(0.5)
-                } else {
-                    exact_share(pos)
-                };
-                // An exact answer the game expects well within the limit gets most of it
-                // (Pentago's midgame solver from 18 stones): estimates are only the fallback.
-                let share = match (limits.time, pos.rough_solve_seconds()) {
-                    (Some(t), Some(cost)) if cost * 1.5 <= t.as_secs_f64() => share.max(0.9),
-                    _ => share,
-                };
-                let exact = self.exact(line, until(share), all);
+                let exact = self.exact(line, until(solver_share(pos, limits, all)), all);
                 let exact = match exact {
                     Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {
                         return Some(if !all && e.moves.len() > 1 {

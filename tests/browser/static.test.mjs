@@ -133,6 +133,34 @@ test("the cube: a column clicked, values on the floor's columns", async () => {
   await screenshot("cube");
 });
 
+test("the cube from its empty board: the first values as the workers give them, the cap shared by the moves", async () => {
+  // A tab of its own, which records the think time of each move asked of a worker.
+  const tab = await browser.newPage();
+  await tab.addInitScript(() => {
+    window.thinks = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message && message.fn === "analyzeMove") window.thinks.push(message.args[3].think);
+      return post.call(this, message, ...rest);
+    };
+  });
+  try {
+    await tab.goto(`${base}/?game=cube&mode=friend`);
+    await tab.waitForSelector('#board[data-values="partial"]', { timeout: 60_000 });
+    assert.match(await tab.textContent("#summary"), /^Analysing… \d+ of 16 moves valued\.$/);
+    await tab.waitForFunction(() => window.thinks.length >= 16 && document.getElementById("board").dataset.values === "estimate",
+      null, { timeout: 60_000 });
+    // The first cap (0.3 s) is the whole position's, as the server's: each worker's moves share
+    // it (not 0.3 s each: 16 moves over two workers took 2.4 s before the first value).
+    const first = (await tab.evaluate(() => window.thinks)).slice(0, 16);
+    const workers = await tab.evaluate(() => slots.length);
+    const total = first.reduce((a, b) => a + b, 0);
+    assert.ok(total <= 0.3 * workers + 16 * 0.01, `the first cap's moves asked ${total} s in all`);
+  } finally {
+    await tab.close();
+  }
+});
+
 test("Qubic: a cell clicked, a value in every empty cell", async () => {
   const game = "qubic";
   const before = "a11d11a41d41a14d14a21a31a22d32d23d31";
@@ -180,6 +208,21 @@ test("Pentago from the empty board: no memory asked that a tab cannot have; wher
   assert.match(await page.textContent("#memory"), /^Exact values start at \d+ stones in a browser tab/);
   assert.equal(await page.isVisible("#allow-memory"), false);
   await screenshot("pentago-empty");
+  // One stone on: the same line, the estimates on the board.
+  await page.goto(`${base}/?game=pentago&moves=a10r&mode=friend`);
+  await settled();
+  assert.match(await page.textContent("#memory"), /^Exact values start at \d+ stones in a browser tab/);
+  assert.equal(await page.getAttribute("#board", "data-values"), "estimate");
+  await screenshot("pentago-1");
+});
+
+test("Pentago from 18 stones (the README's board number): the memory asked is within a tab's", async () => {
+  await page.goto(`${base}/?game=pentago&moves=274440791932540184&mode=friend`);
+  await page.waitForSelector("#memory", { state: "visible", timeout: 60_000 });
+  const mb = Number(/^Allow (\d+) MiB$/.exec(await page.textContent("#allow-memory"))[1]);
+  assert.ok(mb > 64 && mb <= 3584, `${mb}`);
+  await settled();
+  await screenshot("pentago-18");
 });
 
 test("Pentago from 19 stones: the page asks for the memory the exact solver needs, then values as inarow analyze's", async () => {

@@ -319,3 +319,53 @@ fn play_answers_from_the_builtin_book() {
         assert_eq!(-got, want, "{before} answered by {after}");
     }
 }
+
+/// A move valued alone ([`Player::analyse_move`], each move of the static page's analysis, one
+/// per worker) has the value the whole analysis gives it, without limits: exact scores in
+/// Connect Four and the cube, win / draw / loss in PopOut; its line starts with the move. Under a
+/// node limit too small for the solver, the move still gets a value (the evaluation's estimate).
+#[test]
+fn a_move_valued_alone_has_the_analysis_value() {
+    fn agrees<G: inarow::game::Tactics + inarow::game::Notation + 'static>(start: G, moves: &str) {
+        let line = inarow::game::read_line(start, moves).expect("a line");
+        let options = Options {
+            mem_mb: 256,
+            ..Options::default()
+        };
+        let mut whole = Player::new(Level::Best, &start, options.clone(), 1).expect("an engine");
+        let analysis = whole.analyse(&line, Limits::default());
+        assert!(analysis.moves.len() > 1, "{moves}");
+        let mut alone = Player::new(Level::Best, &start, options, 1).expect("an engine");
+        for &(mv, value) in &analysis.moves {
+            assert!(value.is_exact(), "{moves}");
+            let valued = alone.analyse_move(&line, mv, Limits::default());
+            assert_eq!(
+                valued.moves,
+                vec![(mv, value)],
+                "{} {moves}",
+                start.format_move(mv)
+            );
+            assert_eq!(valued.pv.first(), Some(&mv));
+        }
+        // Ten nodes from the start: no search finishes (Connect Four's book answers), yet the move
+        // gets a value.
+        let mut hurried =
+            Player::new(Level::Best, &start, Options::default(), 1).expect("an engine");
+        let mv = analysis.moves[0].0;
+        let early = inarow::game::read_line(start, "").expect("the start");
+        let limits = Limits {
+            nodes: Some(10),
+            ..Limits::default()
+        };
+        let guess = hurried.analyse_move(&early, mv, limits).moves[0].1;
+        assert_ne!(guess, Valuation::Unknown, "{}", start.name());
+    }
+    for (game, moves) in [
+        ("connect4", "4453432233"),
+        ("popout:5x4", "3322p3"),
+        ("cube", "0123456789ab012301234567"),
+    ] {
+        let start = inarow::game::GameSpec::start(&game.parse().expect("a spec"));
+        inarow::with_game!(start, g => agrees(g, moves));
+    }
+}

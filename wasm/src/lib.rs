@@ -35,11 +35,6 @@ const MAX_THINK: f64 = 3600.0;
 /// Warm engines kept between calls (each holds its table): the positions of one game in turn
 /// reuse what the earlier searches learnt.
 const WARM_ENGINES: usize = 2;
-/// The share of a move's time its exact value gets (the rest: an estimate where it fails).
-const EXACT_SHARE: f64 = 0.8;
-/// The most nodes a move's line may take after its value: each move of an analysis walks its
-/// own, and the page shows the best one's, so they are kept short.
-const LINE_NODES: u64 = 20_000;
 
 /// What a call may set; every field optional.
 #[derive(Clone, Debug)]
@@ -205,28 +200,10 @@ fn keep<G: Tactics + 'static>(start: &G, asked: &Asked, player: Player<G>) {
     });
 }
 
-/// The value of a move for its mover from the value of the best reply for the other side.
-fn negated(v: Valuation) -> Valuation {
-    match v {
-        Valuation::Exact(s) => Valuation::Exact(-s),
-        Valuation::Proven(s) => Valuation::Proven(-s),
-        Valuation::Heuristic(s) => Valuation::Heuristic(-s),
-        Valuation::WinRate(r) => Valuation::WinRate(1.0 - r),
-        Valuation::Unknown => Valuation::Unknown,
-    }
-}
-
-/// A sort key, best first, as the library's analysis orders its moves: exact wins (sooner
-/// first), then estimates, exact losses last.
+/// [`Valuation::rank`] as the JSON's sort key (compare as pairs, higher first).
 fn rank(v: Valuation) -> [f64; 2] {
-    match v {
-        Valuation::Exact(s) | Valuation::Proven(s) if s > 0 => [3.0, s as f64],
-        Valuation::Exact(s) | Valuation::Proven(s) if s < 0 => [0.0, s as f64],
-        Valuation::Exact(_) | Valuation::Proven(_) => [1.0, 0.0],
-        Valuation::Heuristic(s) => [1.0 + (s > 0) as u8 as f64, s as f64],
-        Valuation::WinRate(r) => [1.0 + (r > 0.5) as u8 as f64, (r - 0.5) * 1e6],
-        Valuation::Unknown => [1.0, f64::MIN],
-    }
+    let (class, within) = v.rank();
+    [class as f64, within as f64]
 }
 
 /// A game's start from its spec (`connect4`, `popout:6x5`, `cube`, `qubic`, `pentago`, ...).
@@ -394,8 +371,8 @@ fn assemble(entries: Vec<Value>) -> (Vec<Value>, Value, String) {
 
 /// One move's value with the analysis' JSON entry fields (`move`, `value`, `exact`, `score`,
 /// `outcome`, `end_ply`), its `line` (the move and the expected replies) and `rank` (a sort
-/// key, best first). The exact solver values the position after the move under the limits;
-/// where it cannot finish, the engine's estimate of the best reply takes the time left.
+/// key, best first): [`Player::analyse_move`] under the limits, as the library values each
+/// move of an analysis.
 fn move_entry<G: Tactics + Notation + Board + 'static>(
     start: &G,
     line: &GameLine<G>,
@@ -403,47 +380,13 @@ fn move_entry<G: Tactics + Notation + Board + 'static>(
     asked: &Asked,
 ) -> Result<Value, String> {
     let pos = *line.position();
-    let child = line.played(mv);
     let mut player = player(start, asked)?;
     let weak = player.is_weak();
-    let began = inarow::limits::Instant::now();
-    let limits = asked.limits();
-    let mut value = Valuation::Unknown;
-    let mut rest_line = Vec::new();
-    if let Some(engine) = player.engine_mut() {
-        // Most of the time to the exact value, which the page waits for (it asks again with
-        // a longer cap, and then the table is warm); the rest to an estimate to show before.
-        engine.set_limits(Limits {
-            time: limits.time.map(|t| t.mul_f64(EXACT_SHARE)),
-            ..limits
-        });
-        let report = engine.solve(&child);
-        if let Some(score) = report.score {
-            value = Valuation::Exact(-score);
-            engine.set_limits(Limits {
-                time: limits.time.map(|t| t.saturating_sub(began.elapsed())),
-                nodes: Some(limits.nodes.map_or(LINE_NODES, |n| n.min(LINE_NODES))),
-                ..limits
-            });
-            rest_line = engine.line(&child, score);
-        }
-    }
-    if value == Valuation::Unknown && child.status(Default::default()) == Status::Ongoing {
-        let rest = Limits {
-            time: limits.time.map(|t| t.saturating_sub(began.elapsed())),
-            ..limits
-        };
-        let reply = player.analyse(&child, rest);
-        if let Some(&(_, v)) = reply.moves.first() {
-            value = negated(v);
-            rest_line = reply.pv;
-        }
-    }
+    let valued = player.analyse_move(line, mv, asked.limits());
     keep(start, asked, player);
+    let value = valued.moves.first().map_or(Valuation::Unknown, |m| m.1);
     let mut entry = single_entry(&pos, mv, value, weak);
-    let mut moves = vec![mv];
-    moves.extend(rest_line);
-    entry.insert("line".into(), json!(format_line(pos, &moves)));
+    entry.insert("line".into(), json!(format_line(pos, &valued.pv)));
     entry.insert("rank".into(), json!(rank(value)));
     entry.insert("weak".into(), json!(weak));
     Ok(Value::Object(entry))
