@@ -172,11 +172,14 @@ fn play<G: Tactics + Notation>(
                 if shown < count {
                     println!("  ... and {} more moves, none better", count - shown);
                 }
-                println!(
-                    "  (values for {}: > 0 wins, the larger the sooner in Connect Four and the \
-                     cube; 0 draws; < 0 loses; ~N an estimate)",
-                    colour(first_to_move)
-                );
+                // Two short lines: a terminal of 80 columns shows them whole.
+                let scale = if adviser.is_weak() {
+                    "1 wins, 0 draws, -1 loses"
+                } else {
+                    "> 0 wins, the larger the sooner; 0 draws; < 0 loses"
+                };
+                println!("  (values for {}: {scale};", colour(first_to_move));
+                println!("   ~N is an estimate)");
             }
             token => match pos.parse_move(token) {
                 Ok(mv) => game.play(mv),

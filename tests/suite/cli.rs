@@ -1202,4 +1202,13 @@ fn play_speaks_to_a_first_time_player() {
         .count();
     assert!(hints <= 10, "{hints} hint lines:\n{}", r.stdout);
     assert!(r.stdout.contains("more moves, none better"), "{}", r.stdout);
+    // Pentago's values are win / draw / loss; the legend says so, within 80 columns.
+    assert!(
+        r.stdout.contains("1 wins, 0 draws, -1 loses"),
+        "{}",
+        r.stdout
+    );
+    for line in r.stdout.lines().filter(|l| l.contains("values for")) {
+        assert!(line.chars().count() <= 80, "{line}");
+    }
 }
