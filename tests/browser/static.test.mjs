@@ -195,11 +195,15 @@ test("Pentago from a board number in the URL: that board, then a move after it",
   await open(`game=pentago&moves=${board}&mode=friend&values=off`);
   assert.equal(await page.$$eval("#board .stone", (s) => s.length), 18);
   assert.equal(param("moves"), board);
+  assert.equal(await page.textContent("#moves .base"), `from board ${board}; no moves yet.`);
   const cell = await page.$eval("#board .cell.target", (c) => c.dataset.cell);
   await click(`#board .cell[data-cell="${cell}"]`);
   await click('#board .turn[data-block="1"][data-clockwise="false"]');
   assert.equal(await page.$$eval("#board .stone", (s) => s.length), 19);
   assert.equal(param("moves"), `${board}/${cell}1l`);
+  assert.equal(await page.textContent("#moves .base"), `from board ${board}:`);
+  // 18 stones on the board: the move after it is Red's (the first player's).
+  assert.equal(await page.getAttribute("#moves .ply", "class"), "ply first current");
 });
 
 test("Pentago from the empty board: no memory asked that a tab cannot have; where exact values start", async () => {
