@@ -355,16 +355,7 @@ impl<G: Tactics> Player<G> {
         }
         // The reply's value at the other levels, or the estimate where the solver stopped.
         let reply = match self.level {
-            Level::Best => {
-                let mut rest = rest();
-                if rest.time.is_none() && rest.nodes.is_none() {
-                    // Only memory stopped the solver: estimates to a depth that ends.
-                    rest.nodes = Some(UNLIMITED_ESTIMATE_NODES);
-                }
-                let pos = child.position();
-                self.heuristic(pos, rest, None, false)
-                    .or_else(|| self.mcts(&child, rest))
-            }
+            Level::Best => self.estimate(&child, rest(), false),
             _ => self.think(&child, rest(), false),
         };
         match reply {
@@ -419,20 +410,30 @@ impl<G: Tactics> Player<G> {
                     }
                     partial => partial,
                 };
-                let mut rest = until(1.0);
-                if rest.time.is_none() && rest.nodes.is_none() {
-                    // Only memory stopped the solver: estimates to a depth that ends.
-                    rest.nodes = Some(UNLIMITED_ESTIMATE_NODES);
-                }
-                let estimate = self
-                    .heuristic(pos, rest, None, all)
-                    .or_else(|| self.mcts(line, rest));
+                let estimate = self.estimate(line, until(1.0), all);
                 match (exact, estimate) {
                     (Some(exact), Some(estimate)) => Some(merge(exact, estimate)),
                     (exact, estimate) => estimate.or(exact),
                 }
             }
         }
+    }
+
+    /// The evaluation's estimate at the end of `line` where the exact solver stopped: the
+    /// heuristic search, else MCTS, within `rest`.
+    fn estimate(
+        &mut self,
+        line: &GameLine<G>,
+        rest: Limits,
+        all: bool,
+    ) -> Option<Analysis<G::Move>> {
+        let mut rest = rest;
+        if rest.time.is_none() && rest.nodes.is_none() {
+            // Only memory stopped the solver: estimates to a depth that ends.
+            rest.nodes = Some(UNLIMITED_ESTIMATE_NODES);
+        }
+        self.heuristic(line.position(), rest, None, all)
+            .or_else(|| self.mcts(line, rest))
     }
 
     /// Among moves that all keep the exact value (or all lose, where the solver knows only win /
