@@ -44,8 +44,8 @@ use std::sync::{Arc, OnceLock};
 const MAGIC: &str = "inarow-book 1";
 
 /// The books built into inarow, by game: `books/` in the repository, made by
-/// `inarow book build` (the README's Results give the command). A few KB each, so the
-/// playing engines answer the opening at once on a fresh install.
+/// `inarow book build` (docs/results.md gives the command), so that the playing engines
+/// answer the opening at once on a fresh install: 7x6 to 8 plies, 1.0 MB.
 pub const BUILTIN: &[(&str, &[u8])] = &[(
     "connect4:7x6:k4",
     include_bytes!("../../books/connect4-7x6.book"),
@@ -138,7 +138,7 @@ impl Book {
     }
 
     /// The book that ships with inarow for `game` (a [`Game::name`]), if there is one: every
-    /// Connect Four 7x6 position up to 6 plies ([`BUILTIN`]).
+    /// Connect Four 7x6 position up to 8 plies ([`BUILTIN`]).
     pub fn builtin(game: &str) -> Option<Arc<Book>> {
         static LOADED: OnceLock<Vec<Arc<Book>>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {

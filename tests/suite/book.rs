@@ -8,6 +8,7 @@ use inarow::engine::play::{Level, Player, Valuation};
 use inarow::engine::{Engine, Options};
 use inarow::game::{Game, GameLine, MoveList, Status};
 use inarow::search::Limits;
+use inarow::search::score::final_score;
 use inarow::search::{AlphaBeta, Config};
 use std::path::Path;
 use std::sync::Arc;
@@ -49,7 +50,8 @@ fn check_every_entry(path: &Path) {
                 checked += 1;
             }
         }
-        assert!(checked > 1000, "{checked} positions checked");
+        // Every 5x4 position of up to 5 plies, one per mirror pair.
+        assert_eq!(checked, 785, "positions checked");
         assert_eq!(book.depth(), DEPTH);
     });
 }
@@ -201,11 +203,13 @@ fn book_build_from_the_command_line() {
     let _ = std::fs::remove_file(&out);
 }
 
-/// Every position with at most `plies` plies and the game still on, by ply.
+/// Every position with at most `plies` plies and the game still on, one per mirror pair, by
+/// ply.
 fn positions_by_ply<G: Game>(start: G, plies: u32) -> Vec<Vec<G>> {
     let mut by_ply = vec![vec![start]];
     for _ in 0..plies {
         let mut next = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for pos in by_ply.last().expect("a level") {
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
@@ -213,7 +217,7 @@ fn positions_by_ply<G: Game>(start: G, plies: u32) -> Vec<Vec<G>> {
                 moves
                     .iter()
                     .map(|&m| pos.play(m))
-                    .filter(|c| c.status() == Status::Ongoing),
+                    .filter(|c| c.status() == Status::Ongoing && seen.insert(c.canonical_key())),
             );
         }
         by_ply.push(next);
@@ -229,7 +233,7 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
     with_connect!(start("connect4"), g => {
         let book = Book::builtin(&g.name()).expect("7x6 ships a book");
         let depth = book.depth();
-        assert_eq!(depth, 6);
+        assert_eq!(depth, 8);
         let by_ply = positions_by_ply(g, depth);
         for level in &by_ply[..depth as usize] {
             for pos in level {
@@ -237,7 +241,12 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
                 pos.legal_moves(&mut moves);
                 let best = moves
                     .iter()
-                    .map(|&m| -book.lookup(&pos.play(m)).expect("a child in the book"))
+                    .map(|&m| {
+                        let child = pos.play(m);
+                        -final_score(&child)
+                            .or_else(|| book.lookup(&child))
+                            .expect("a child over or in the book")
+                    })
                     .max();
                 assert_eq!(book.lookup(pos), best, "{pos:?}");
             }
@@ -246,7 +255,7 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
         assert!(deepest.iter().all(|p| book.lookup(p).is_some()));
         let mut solver = AlphaBeta::new(&g, Config::default());
         let mut rng = SplitMix(2026);
-        for _ in 0..3 {
+        for _ in 0..6 {
             let pos = &deepest[rng.below(deepest.len())];
             assert_eq!(solver.solve(pos, false).ok(), book.lookup(pos), "{pos:?}");
         }
@@ -255,8 +264,9 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
 
 /// The default engine (as `play`, `match` and `serve` build it) thinking a second a move
 /// plays a move that keeps the exact score in the positions above the book's depth (every one
-/// of up to 3 plies, every 25th of plies 4 and 5: a tie between moves takes up to 0.1 s to
-/// break): it never turns a win into a draw or a loss, nor a draw into a loss.
+/// of up to 3 plies, every 25th of plies 4 and 5, every 250th of ply 6 and every 1,000th of
+/// ply 7: a tie between moves takes up to 0.1 s to break): it never turns a win into a draw or
+/// a loss, nor a draw into a loss.
 #[test]
 fn the_best_engine_never_gives_away_the_value_within_the_builtin_book() {
     with_connect!(start("connect4"), g => {
@@ -265,20 +275,21 @@ fn the_best_engine_never_gives_away_the_value_within_the_builtin_book() {
         let by_ply = positions_by_ply(g, book.depth() - 1);
         let mut checked = 0;
         for (ply, level) in by_ply.iter().enumerate() {
-            // One position per mirror pair.
-            let mut seen = std::collections::HashSet::new();
-            let distinct = level.iter().filter(|p| seen.insert(p.canonical_key()));
-            for pos in distinct.step_by(if ply <= 3 { 1 } else { 25 }) {
+            let every = [1, 1, 1, 1, 25, 25, 250, 1000][ply];
+            for pos in level.iter().step_by(every) {
                 let want = book.lookup(pos).expect("in the book");
                 let (mv, value) =
                     player.choose(&GameLine::new(*pos), Duration::from_secs(1)).expect("a move");
-                assert_eq!(-book.lookup(&pos.play(mv)).expect("in the book"), want, "{pos:?}");
+                let child = pos.play(mv);
+                let got = final_score(&child).or_else(|| book.lookup(&child));
+                assert_eq!(got.map(|s| -s), Some(want), "{pos:?}");
                 assert_eq!(value, Valuation::Exact(want), "{pos:?}");
                 checked += 1;
             }
         }
-        // 1 + 4 + 25 + 121 of plies 0-3, and 568 / 25 and 2,144 / 25 rounded up.
-        assert_eq!(checked, 1 + 4 + 25 + 121 + 23 + 86);
+        // 1 + 4 + 25 + 121 of plies 0-3, then 568 / 25, 2,144 / 25, 8,231 / 250 and
+        // 27,109 / 1,000 rounded up (ply-7 positions still on).
+        assert_eq!(checked, 1 + 4 + 25 + 121 + 23 + 86 + 33 + 28);
     });
 }
 

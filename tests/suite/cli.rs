@@ -311,7 +311,8 @@ fn analyze_lists_every_move_best_first() {
 #[test]
 fn analyze_under_a_limit_fills_in_estimates() {
     for args in [
-        &["analyze", "--time", "0.3", "444444"][..],
+        // Past the built-in book (8 plies): the children of this ply-10 position are searched.
+        &["analyze", "--time", "0.3", "4321567123"][..],
         &["analyze", "--time", "0.3", "--game", "connect4:9x7", "55"][..],
         &["analyze", "--nodes", "20000", "--game", "popout", "44"][..],
     ] {
@@ -342,7 +343,7 @@ fn analyze_under_a_limit_fills_in_estimates() {
             r.stdout
         );
     }
-    let r = inarow(&["analyze", "--json", "--time", "0.3", "444444"], None);
+    let r = inarow(&["analyze", "--json", "--time", "0.3", "4321567123"], None);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
     for m in v["analysis"].as_array().expect("moves") {
         assert_eq!(m["exact"], m["score"].is_i64(), "{m}");
