@@ -406,7 +406,8 @@ impl Solver {
 impl Solver {
     /// A solver of `game` with a table of `table_mb` MiB, searching on `threads` threads that
     /// share it (alpha-beta games). `weak`: win / draw / loss only. `book`: answer from the
-    /// game's built-in opening book (Connect Four 7x6, 8 plies) where it knows the position.
+    /// game's built-in opening book (Connect Four 7x6, 8 plies) where it knows the position,
+    /// and play Qubic's winning strategy as the first player.
     #[new]
     #[pyo3(signature = (game = "connect4", table_mb = 64, weak = false, threads = 1, book = true))]
     fn new(

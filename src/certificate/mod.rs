@@ -24,7 +24,7 @@ pub mod verify;
 pub mod victor;
 
 pub use format::{MAGIC, VERSION, write};
-pub use verify::{VerifySummary, verify, verify_with_rule};
+pub use verify::{VerifySummary, verify, verify_and_walk, verify_with_rule};
 
 use crate::game::{Game, Goal, Kind, Player};
 

@@ -122,13 +122,29 @@ pub fn verify_with_rule<G: Notation>(
     text: &str,
     rule: RepetitionRule<G>,
 ) -> Result<VerifySummary, String> {
-    check(start, text, rule).map_err(|e| one_line(&e))
+    check(start, text, rule, &mut |_, _| {}).map_err(|e| one_line(&e))
+}
+
+/// [`verify`], telling `on_move` of every prover position the walk expands and the move the
+/// strategy plays there, where that move is not a win at once (which needs no line): the whole
+/// strategy as one move a position, threat lines followed, for a strategy book. A position
+/// met again is told again only when its verdict depended on a repetition.
+///
+/// # Errors
+/// As [`verify`]: `on_move` has then been told of part of the walk only.
+pub fn verify_and_walk<G: Notation>(
+    start: G,
+    text: &str,
+    on_move: &mut dyn FnMut(&G, G::Move),
+) -> Result<VerifySummary, String> {
+    check(start, text, repetition_draw::<G>, on_move).map_err(|e| one_line(&e))
 }
 
 fn check<G: Notation>(
     start: G,
     text: &str,
     rule: RepetitionRule<G>,
+    on_move: &mut dyn FnMut(&G, G::Move),
 ) -> Result<VerifySummary, String> {
     let mut lines = text
         .lines()
@@ -367,6 +383,9 @@ fn check<G: Notation>(
             } else {
                 return Err("no move given for this position (the prover moves here)".into());
             };
+            if win.is_none() {
+                on_move(&pos, mv);
+            }
             let mut one = MoveList::new();
             one.push(mv);
             one

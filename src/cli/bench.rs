@@ -26,7 +26,8 @@ enum Suite {
     /// public 7x6 sets, and every PopOut board of the published table with the default method.
     Full,
     /// What a player of the analysis board waits for: the seconds until every move's value is
-    /// exact, position by position along self-play games (Connect Four, PopOut), and Pentago's
+    /// exact, position by position along self-play games (Connect Four, PopOut), on midgame
+    /// positions of `inarow gen` (7x6 plies 6-12, PopOut plies 4-20, seed 52), and Pentago's
     /// analysis from 18 stones against one midgame solve.
     Analysis,
     /// Pentago's stone-count table: positions of 18, 19, 20 and 22 stones from Irving's games

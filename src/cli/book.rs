@@ -1,10 +1,12 @@
 //! `inarow book build`: an opening book of every position up to a depth (see
-//! `inarow::engine::book` for the file format).
+//! `inarow::engine::book` for the file format); `inarow book strategy`: a strategy book read
+//! out of a winning proof (`inarow::engine::strategy`).
 
 use super::args::{GameArg, LimitArgs, threads};
 use super::io::{Outcome, progress_bar};
 use clap::{Args, Subcommand};
 use inarow::engine::book::Book;
+use inarow::engine::strategy::Strategy;
 use inarow::engine::{Config, Engine, Options};
 use inarow::game::Game;
 use inarow::with_game;
@@ -15,6 +17,21 @@ pub enum BookCommand {
     /// Solve every position up to DEPTH plies (one per mirror pair) and write the book;
     /// resumes an interrupted build of the same book.
     Build(BuildArgs),
+    /// Verify a proof that a player wins from the start (`solve --proof`) and write its
+    /// strategy as a book: the proven move at each of the winner's positions.
+    Strategy(StrategyArgs),
+}
+
+#[derive(Args)]
+pub struct StrategyArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// The proof certificate (`inarow solve --proof FILE -`).
+    #[arg(long, value_name = "FILE")]
+    proof: String,
+    /// The strategy book to write.
+    #[arg(long, value_name = "FILE")]
+    out: String,
 }
 
 #[derive(Args)]
@@ -39,7 +56,36 @@ pub struct BuildArgs {
 }
 
 pub fn run(command: BookCommand) -> Result<Outcome, String> {
-    let BookCommand::Build(args) = command;
+    match command {
+        BookCommand::Build(args) => build(args),
+        BookCommand::Strategy(args) => strategy(args),
+    }
+}
+
+fn strategy(args: StrategyArgs) -> Result<Outcome, String> {
+    let text = std::fs::read_to_string(&args.proof)
+        .map_err(|e| format!("cannot read '{}': {e}", args.proof))?;
+    with_game!(args.game.start()?, start => {
+        let (strategy, summary, walk) = Strategy::from_certificate(start, &text)?;
+        strategy.write(&start, Path::new(&args.out))?;
+        println!(
+            "strategy {} game={} prover={} entries={} verified_positions={} walked={} \
+             forced={} chosen={} won_at_once={}",
+            args.out,
+            start.name(),
+            strategy.prover().name(),
+            strategy.len(),
+            summary.positions,
+            walk.positions,
+            walk.forced,
+            walk.chosen,
+            walk.won_at_once
+        );
+        Ok(Outcome::Done)
+    })
+}
+
+fn build(args: BuildArgs) -> Result<Outcome, String> {
     let options = Options {
         config: Config {
             tt_mb: args.tt_mb,

@@ -26,6 +26,7 @@ pub mod mpi;
 mod oracle;
 pub mod play;
 pub mod retro;
+pub mod strategy;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
 pub use crate::limits::{Limits, MAX_DEPTH, Started, Stop, nodes_searched};
@@ -55,6 +56,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
+use strategy::Strategy;
 
 /// Which family of solver answers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -263,6 +265,11 @@ pub struct Engine<G: Tactics> {
     /// What the engine asks before it searches, in turn: books and databases, then the game's
     /// own exact solver where it answers (by default, for win / draw / loss).
     oracles: Vec<Box<dyn Oracle<G>>>,
+    /// A proven winning strategy's moves ([`Strategy`]), which players play at once.
+    strategy: Option<Arc<Strategy>>,
+    /// The longest line seen whose winner's moves were the strategy's: the next question
+    /// checks only the moves after it.
+    strategy_line: Vec<G::Move>,
 }
 
 impl<G: Tactics> Engine<G> {
@@ -321,6 +328,8 @@ impl<G: Tactics> Engine<G> {
                 .flatten()
                 .into_iter()
                 .collect(),
+            strategy: None,
+            strategy_line: Vec::new(),
         })
     }
 
@@ -351,9 +360,29 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// Answers from the book that ships for this game ([`Book::builtin`]), if there is one and
-    /// the algorithm reads books; whether it does.
+    /// the algorithm reads books, and keeps the winning strategy that ships for it
+    /// ([`Strategy::builtin`]) for players; whether it reads the book.
     pub fn use_builtin_book(&mut self, sample: &G) -> bool {
+        self.strategy = Strategy::builtin(&sample.name());
         Book::builtin(&sample.name()).is_some_and(|book| self.set_book(sample, book).is_ok())
+    }
+
+    /// The move of the engine's winning strategy at the end of `line`, where the side to move
+    /// there has one and the line's earlier moves of that side were the strategy's
+    /// ([`Strategy::followed`], [`Strategy::move_at`]).
+    pub fn strategy_move(&mut self, line: &GameLine<G>) -> Option<G::Move> {
+        let strategy = self.strategy.as_ref()?;
+        let moves = line.moves();
+        let known = if moves.starts_with(&self.strategy_line) {
+            self.strategy_line.len()
+        } else {
+            0
+        };
+        if !strategy.followed(*line.start(), moves, known) {
+            return None;
+        }
+        self.strategy_line = moves.to_vec();
+        strategy.move_at(line.position())
     }
 
     /// Answers positions in `book` from it, before searching and inside the search (alpha-beta

@@ -330,6 +330,9 @@ impl<G: Tactics> Player<G> {
         if self.level == Level::Best
             && let Some(engine) = self.exact.as_mut()
         {
+            if engine.strategy_move(line) == Some(mv) {
+                return valued(Valuation::Proven(1), Vec::new(), "strategy");
+            }
             let share = solver_share(line.position(), limits, true);
             engine.set_limits(Limits {
                 time: limits.time.map(|t| t.mul_f64(share)),
@@ -390,32 +393,60 @@ impl<G: Tactics> Player<G> {
             Level::AlphaBeta => self.heuristic(pos, until(1.0), None, all),
             Level::Mcts => self.mcts(line, until(1.0)),
             Level::Best => {
-                let exact = self.exact(line, until(solver_share(pos, limits, all)), all);
-                let exact = match exact {
-                    Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {
-                        return Some(if !all && e.moves.len() > 1 {
-                            let rest = until(1.0);
-                            let brief = Limits {
-                                time: Some(rest.time.map_or(TIE_BREAK, |t| t.min(TIE_BREAK))),
-                                nodes: Some(
-                                    rest.nodes
-                                        .map_or(TIE_BREAK_NODES, |n| n.min(TIE_BREAK_NODES)),
-                                ),
-                                ..rest
-                            };
-                            self.tie_break(pos, e, brief)
-                        } else {
-                            e
-                        });
-                    }
-                    partial => partial,
-                };
-                let estimate = self.estimate(line, until(1.0), all);
-                match (exact, estimate) {
-                    (Some(exact), Some(estimate)) => Some(merge(exact, estimate)),
-                    (exact, estimate) => estimate.or(exact),
+                let proven = self.exact.as_mut().and_then(|e| e.strategy_move(line));
+                if let Some(mv) = proven
+                    && !all
+                {
+                    return Some(Analysis {
+                        moves: vec![(mv, Valuation::Proven(1))],
+                        pv: vec![mv],
+                        source: "strategy".into(),
+                    });
                 }
+                let analysis = self.best(line, limits, all);
+                Some(match (analysis, proven) {
+                    (Some(analysis), Some(mv)) => proven_win(analysis, mv),
+                    (analysis, _) => analysis?,
+                })
             }
+        }
+    }
+
+    /// [`Player::think`] at level [`Level::Best`]: the exact solver, then estimates where it
+    /// stopped.
+    fn best(&mut self, line: &GameLine<G>, limits: Limits, all: bool) -> Option<Analysis<G::Move>> {
+        let pos = line.position();
+        let started = Instant::now();
+        // The time left at `share` of the whole; node limits apply to each stage alike.
+        let until = |share: f64| Limits {
+            time: limits
+                .time
+                .map(|t| t.mul_f64(share).saturating_sub(started.elapsed())),
+            ..limits
+        };
+        let exact = match self.exact(line, until(solver_share(pos, limits, all)), all) {
+            Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {
+                return Some(if !all && e.moves.len() > 1 {
+                    let rest = until(1.0);
+                    let brief = Limits {
+                        time: Some(rest.time.map_or(TIE_BREAK, |t| t.min(TIE_BREAK))),
+                        nodes: Some(
+                            rest.nodes
+                                .map_or(TIE_BREAK_NODES, |n| n.min(TIE_BREAK_NODES)),
+                        ),
+                        ..rest
+                    };
+                    self.tie_break(pos, e, brief)
+                } else {
+                    e
+                });
+            }
+            partial => partial,
+        };
+        let estimate = self.estimate(line, until(1.0), all);
+        match (exact, estimate) {
+            (Some(exact), Some(estimate)) => Some(merge(exact, estimate)),
+            (exact, estimate) => estimate.or(exact),
         }
     }
 
@@ -593,6 +624,26 @@ impl<G: Tactics> Player<G> {
             source: format!("mcts {} playouts", out.playouts),
         })
     }
+}
+
+/// `analysis` with `mv`, the move of a proven winning strategy, valued a proven win where the
+/// search did not find the win itself (an exact win keeps its distance), best first; the line
+/// starts with `mv` when it is now the best move.
+fn proven_win<M: Copy + PartialEq>(mut analysis: Analysis<M>, mv: M) -> Analysis<M> {
+    let Some(entry) = analysis.moves.iter_mut().find(|e| e.0 == mv) else {
+        return analysis;
+    };
+    if entry.1.rank().0 < 3 {
+        entry.1 = Valuation::Proven(1);
+        analysis
+            .moves
+            .sort_by_key(|e| std::cmp::Reverse(e.1.rank()));
+        if analysis.moves[0].0 == mv && analysis.pv.first() != Some(&mv) {
+            analysis.pv = vec![mv];
+        }
+        analysis.source = format!("{} and the strategy", analysis.source);
+    }
+    analysis
 }
 
 /// The exact values that `exact` settled, and `estimate`'s for the moves it did not, best

@@ -437,7 +437,7 @@ impl<const GRAVITY: bool> Cube<GRAVITY> {
 
     /// The board mapped by symmetry `i` (see [`symmetries`]).
     #[inline]
-    fn image(&self, i: usize) -> [u64; 2] {
+    fn image_stones(&self, i: usize) -> [u64; 2] {
         let t = &symmetries::<GRAVITY>()[i];
         [t.apply(self.stones[0]), t.apply(self.stones[1])]
     }
@@ -593,6 +593,33 @@ impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
         Self::key_of([least_a, least_b])
     }
 
+    fn symmetry_count(&self) -> usize {
+        symmetries::<GRAVITY>().len()
+    }
+
+    fn image_key(&self, i: usize) -> u128 {
+        Self::key_of(self.image_stones(i))
+    }
+
+    fn image(&self, i: usize) -> Self {
+        let stones = self.image_stones(i);
+        let empty = !(stones[0] | stones[1]);
+        Cube {
+            stones,
+            threats: [
+                winning_cells(stones[0], empty),
+                winning_cells(stones[1], empty),
+            ],
+            ..*self
+        }
+    }
+
+    fn image_move(&self, m: u8, i: usize) -> u8 {
+        // A column's image is the image of its floor cell's column.
+        let cell = symmetries::<GRAVITY>()[i].apply(1 << m).trailing_zeros();
+        Self::move_of(cell)
+    }
+
     /// Stones are only added: some other symmetry must map the stones onto cells free of the
     /// other player's (for Qubic, only while its canonical keys cover the symmetries).
     fn images_may_meet(&self) -> bool {
@@ -602,7 +629,7 @@ impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
         let [a, b] = self.stones;
         // Symmetry 0 is the identity (the permutations are sorted).
         (1..symmetries::<GRAVITY>().len()).any(|i| {
-            let [ia, ib] = self.image(i);
+            let [ia, ib] = self.image_stones(i);
             ia & b == 0 && ib & a == 0
         })
     }
@@ -1150,6 +1177,45 @@ mod tests {
         let mut images: Vec<u64> = symmetries::<true>().iter().map(|t| t.apply(b)).collect();
         images.sort_unstable();
         assert_eq!(flips, images);
+    }
+
+    /// A position's image under each symmetry is the position its moves' images reach, and the
+    /// canonical key is the least image key where it covers the symmetries.
+    #[test]
+    fn images_are_the_games_of_the_moved_images() {
+        fn check<const GRAVITY: bool>() {
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..200 {
+                let mut pos = Cube::<GRAVITY>::new();
+                let mut moves = Vec::new();
+                while pos.status() == Status::Ongoing && moves.len() < 20 {
+                    let mut legal = MoveList::new();
+                    pos.legal_moves(&mut legal);
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = legal[(seed % legal.len() as u64) as usize];
+                    moves.push(m);
+                    pos = pos.play(m);
+                }
+                for i in 0..pos.symmetry_count() {
+                    let mut image = Cube::<GRAVITY>::new();
+                    let mut before = Cube::<GRAVITY>::new();
+                    for &m in &moves {
+                        image = image.play(before.image_move(m, i));
+                        before = before.play(m);
+                    }
+                    assert_eq!(image.key(), pos.image_key(i), "{pos:?} under {i}");
+                    assert_eq!(image, pos.image(i), "{pos:?} under {i}");
+                }
+                let least = (0..pos.symmetry_count()).map(|i| pos.image_key(i)).min();
+                if GRAVITY || pos.ply() <= QUBIC_SYMMETRY_STONES {
+                    assert_eq!(Some(pos.canonical_key()), least, "{pos:?}");
+                }
+            }
+        }
+        check::<true>();
+        check::<false>();
     }
 
     /// The threats kept move by move are those found from the stones, on random games of both

@@ -199,6 +199,27 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
     fn canonical_key(&self) -> u128 {
         self.key()
     }
+    /// The number of the board's symmetries that [`Game::image_key`] and [`Game::image_move`]
+    /// take, the identity (0) among them; 1 where none is used.
+    fn symmetry_count(&self) -> usize {
+        1
+    }
+    /// The key of the position's image under symmetry `i` (`i < symmetry_count()`; 0 is the
+    /// identity: [`Game::key`]), at any number of stones: what a strategy book keys by.
+    fn image_key(&self, i: usize) -> u128 {
+        debug_assert_eq!(i, 0);
+        self.key()
+    }
+    /// The position's image under symmetry `i` (0: the position itself).
+    fn image(&self, i: usize) -> Self {
+        debug_assert_eq!(i, 0);
+        *self
+    }
+    /// Move `m` of this position as the same move of its image under symmetry `i`.
+    fn image_move(&self, m: Self::Move, i: usize) -> Self::Move {
+        debug_assert_eq!(i, 0);
+        m
+    }
     /// Whether play from here may reach a position and an image of it under another symmetry
     /// (so that [`Game::canonical_key`] may merge something below it). Where stones are only
     /// ever added, both would hold this position and its preimage, so a game can answer no

@@ -25,6 +25,7 @@ mod rules;
 mod serve;
 mod signature;
 mod sizes;
+mod strategy;
 mod table_pages;
 mod twist;
 mod victor;

@@ -1,15 +1,18 @@
 //! The analysis benchmark (`inarow bench --suite analysis`): how long a player waits, from a
 //! move to the exact value of every move, along games the `best` engine played against itself
-//! from varied openings (good play makes the hard positions; random games are easy). One warm
-//! engine per game, as the web page keeps one; the seconds until every value is exact, or the
-//! cap.
+//! from varied openings (good play makes the hard positions; random games are easy), and on
+//! midgame positions nobody tuned for (the reasonable positions of `inarow gen` on a fixed
+//! seed: the positions people paste into the page). One warm engine per game or set, as the web
+//! page keeps one; the seconds until every value is exact, or the cap.
 
+use super::super::generate::reasonable_lines;
 use super::super::play::{Level, Player};
 use super::super::{Limits, Options};
 use crate::error::Error;
 use crate::game::{GameLine, GameSpec, Notation, Pentago, Repetition, Status, Tactics, read_line};
 use crate::limits::Instant;
 use crate::with_game;
+use std::ops::RangeInclusive;
 use std::time::Duration;
 
 /// The games of the benchmark, by game spec, and the plies of each it analyses (from 0): made
@@ -27,6 +30,11 @@ pub const ANALYSIS_GAMES: [(&str, &str, usize); 2] = [
         20,
     ),
 ];
+
+/// The midgame sets of the benchmark: game spec, plies, positions per ply, and the seed of
+/// [`reasonable_lines`] (the positions of `inarow gen --game G --stones P --count N --seed S`).
+pub const MIDGAME_SETS: [(&str, RangeInclusive<u32>, usize, u64); 2] =
+    [("connect4", 6..=12, 4, 52), ("popout", 4..=20, 2, 52)];
 
 /// The Pentago position of the benchmark: Irving's 18-stone root ([`super::PENTAGO_18`]).
 pub const PENTAGO_ROOT: &str = super::PENTAGO_18.1;
@@ -65,9 +73,9 @@ impl AnalysisTimes {
     }
 }
 
-/// Analyses every position of [`ANALYSIS_GAMES`] under `options` (its threads, table and
-/// book: the built-in book is used, as the page does) with `cap` a position; `on_position` is
-/// told of each.
+/// Analyses every position of [`ANALYSIS_GAMES`] and then of [`MIDGAME_SETS`] (named
+/// `GAME-midgames`) under `options` (its threads, table and book: the built-in book is used, as
+/// the page does) with `cap` a position; `on_position` is told of each.
 ///
 /// # Errors
 /// As [`Player::new`] for the options.
@@ -97,6 +105,28 @@ pub fn run_analysis(
                     times.exact += exact as usize;
                     times.seconds.push(seconds);
                     on_position(spec, ply, seconds);
+                }
+            }
+        });
+        all.push(times);
+    }
+    for (spec, plies, per_ply, seed) in MIDGAME_SETS {
+        let start = spec.parse::<GameSpec>()?.start();
+        let name = format!("{spec}-midgames");
+        let mut times = AnalysisTimes {
+            game: name.clone(),
+            seconds: Vec::new(),
+            exact: 0,
+        };
+        with_game!(start, start => {
+            let mut player = Player::new(Level::Best, &start, options.clone().fitted_to(&start), 1)?;
+            for ply in plies.clone() {
+                for moves in reasonable_lines(start, ply, per_ply, seed).map_err(Error::Search)? {
+                    let line = GameLine::from_moves(start, &moves);
+                    let (seconds, exact) = time_to_exact(&mut player, &line, cap);
+                    times.exact += exact as usize;
+                    times.seconds.push(seconds);
+                    on_position(&name, ply as usize, seconds);
                 }
             }
         });

@@ -6,7 +6,9 @@
 mod analysis;
 mod convert;
 
-pub use analysis::{ANALYSIS_GAMES, AnalysisTimes, PENTAGO_ROOT, pentago_analysis, run_analysis};
+pub use analysis::{
+    ANALYSIS_GAMES, AnalysisTimes, MIDGAME_SETS, PENTAGO_ROOT, pentago_analysis, run_analysis,
+};
 pub use convert::{CONVERT_THINK, Conversion, WON_POSITIONS, run_conversions};
 
 use super::{Engine, Options, Report};
