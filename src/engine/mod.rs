@@ -371,7 +371,28 @@ impl<G: Tactics> Engine<G> {
     /// there has one and the line's earlier moves of that side were the strategy's
     /// ([`Strategy::followed`], [`Strategy::move_at`]).
     pub fn strategy_move(&mut self, line: &GameLine<G>) -> Option<G::Move> {
-        let strategy = self.strategy.as_ref()?;
+        let strategy = self.strategy.clone()?;
+        self.followed_strategy(line)
+            .then(|| strategy.move_at(line.position()))
+            .flatten()
+    }
+
+    /// Whether the side to move at the end of `line` loses against the engine's winning
+    /// strategy, which the line has followed: every move loses.
+    pub fn lost_to_strategy(&mut self, line: &GameLine<G>) -> bool {
+        let to_move = line.position().side_to_move();
+        self.strategy
+            .as_ref()
+            .is_some_and(|s| s.prover() != to_move)
+            && line.position().status() == Status::Ongoing
+            && self.followed_strategy(line)
+    }
+
+    /// Whether the winner's moves of `line` were the strategy's ([`Strategy::followed`]).
+    fn followed_strategy(&mut self, line: &GameLine<G>) -> bool {
+        let Some(strategy) = self.strategy.as_ref() else {
+            return false;
+        };
         let moves = line.moves();
         let known = if moves.starts_with(&self.strategy_line) {
             self.strategy_line.len()
@@ -379,10 +400,10 @@ impl<G: Tactics> Engine<G> {
             0
         };
         if !strategy.followed(*line.start(), moves, known) {
-            return None;
+            return false;
         }
         self.strategy_line = moves.to_vec();
-        strategy.move_at(line.position())
+        true
     }
 
     /// Answers positions in `book` from it, before searching and inside the search (alpha-beta

@@ -352,6 +352,9 @@ impl<G: Tactics> Player<G> {
                 let replies = engine.line(&child, score);
                 return valued(Valuation::Exact(-score), replies, "exact");
             }
+            if engine.lost_to_strategy(line) {
+                return valued(Valuation::Proven(-1), Vec::new(), "strategy");
+            }
         }
         if child.status(self.repetition) != Status::Ongoing {
             return valued(Valuation::Unknown, Vec::new(), "over");
@@ -403,9 +406,15 @@ impl<G: Tactics> Player<G> {
                         source: "strategy".into(),
                     });
                 }
+                let lost = all
+                    && self
+                        .exact
+                        .as_mut()
+                        .is_some_and(|e| e.lost_to_strategy(line));
                 let analysis = self.best(line, limits, all);
                 Some(match (analysis, proven) {
                     (Some(analysis), Some(mv)) => proven_win(analysis, mv),
+                    (Some(analysis), None) if lost => proven_loss(analysis),
                     (analysis, _) => analysis?,
                 })
             }
@@ -641,6 +650,25 @@ fn proven_win<M: Copy + PartialEq>(mut analysis: Analysis<M>, mv: M) -> Analysis
         if analysis.moves[0].0 == mv && analysis.pv.first() != Some(&mv) {
             analysis.pv = vec![mv];
         }
+        analysis.source = format!("{} and the strategy", analysis.source);
+    }
+    analysis
+}
+
+/// `analysis` of a position lost to a proven winning strategy: every move a proven loss where
+/// the search did not value it exactly (an exact loss keeps its distance).
+fn proven_loss<M: Copy + PartialEq>(mut analysis: Analysis<M>) -> Analysis<M> {
+    let mut marked = false;
+    for entry in &mut analysis.moves {
+        if !entry.1.is_exact() {
+            entry.1 = Valuation::Proven(-1);
+            marked = true;
+        }
+    }
+    if marked {
+        analysis
+            .moves
+            .sort_by_key(|e| std::cmp::Reverse(e.1.rank()));
         analysis.source = format!("{} and the strategy", analysis.source);
     }
     analysis

@@ -148,7 +148,8 @@ fn qubic_is_won_from_the_start_against_every_reply() {
 
 /// The default engine playing first in Qubic plays the strategy at once (under 50 ms a move on
 /// this machine is the target; the test allows a second) and wins against random replies; its
-/// analysis marks the strategy's move as a proven win.
+/// analysis marks the strategy's move as a proven win, and every move of the second player
+/// against it a proven loss; off the strategy's paths it claims nothing from it.
 #[test]
 fn the_engine_plays_qubic_first_from_its_strategy() {
     let first = Qubic::new();
@@ -208,6 +209,19 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
     let limits = inarow::search::Limits::within(Duration::from_millis(300));
     let analysis = player.analyse(&line, limits);
     assert!(!analysis.source.contains("strategy"), "{analysis:?}");
+
+    // The second player, to move against the strategy: every move a proven loss.
+    let mut lost = GameLine::new(first);
+    lost.play(strategy.move_at(&first).expect("a first move"));
+    let analysis = player.analyse(&lost, limits);
+    assert_eq!(analysis.moves.len(), 63);
+    assert!(
+        analysis
+            .moves
+            .iter()
+            .all(|m| m.1 == Valuation::Proven(-1) || matches!(m.1, Valuation::Exact(s) if s < 0)),
+        "{analysis:?}"
+    );
 
     let analysis = player.analyse(&GameLine::new(first), limits);
     let first = strategy.move_at(&first).expect("a first move");
