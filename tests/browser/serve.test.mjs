@@ -311,19 +311,19 @@ test("Pentago from a board number in the URL: that board, its values, then moves
 });
 
 test("a new position aborts the old position's search", async () => {
-  // A 7x6 position of ply 6, past the built-in book: not exact within the first caps, so a
+  // A 9x7 position of two stones (no book there): not exact within the first caps, so a
   // longer search is under way.
-  await page.goto(`${base}/?game=connect4&moves=525536&mode=friend`);
+  await page.goto(`${base}/?game=connect4:9x7&moves=55&mode=friend`);
   await page.waitForSelector('#board[data-values="estimate"]', { state: "attached", timeout: 20_000 });
   assert.match(await text("#summary"), /^Estimate after [\d.]+ s: (Red is better|Yellow is better|even|Red has at least a draw)\.$/);
   assert.ok(await page.$$eval("#board .chip.est", (c) => c.length) > 0);
   const aborted = page.waitForEvent("requestfailed", {
-    predicate: (r) => r.url().includes("/api/analyze") && r.url().includes("moves=525536&"),
+    predicate: (r) => r.url().includes("/api/analyze") && r.url().includes("moves=55&"),
     timeout: 10_000,
   });
   await page.keyboard.press("1");
   assert.match((await aborted).failure().errorText, /ABORTED/);
-  await page.waitForFunction(() => new URL(location.href).searchParams.get("moves") === "5255361");
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("moves") === "551");
 });
 
 test("values off: no chips, no analysis asked", async () => {
