@@ -382,19 +382,11 @@ impl<G: Tactics> Player<G> {
         if pos.status() != Status::Ongoing {
             return None;
         }
-        let started = Instant::now();
-        // The time left at `share` of the whole; node limits apply to each stage alike.
-        let until = |share: f64| Limits {
-            time: limits
-                .time
-                .map(|t| t.mul_f64(share).saturating_sub(started.elapsed())),
-            ..limits
-        };
         match self.level {
             Level::Random => Some(self.random(pos)),
-            Level::Depth(depth) => self.heuristic(pos, until(1.0), Some(depth), all),
-            Level::AlphaBeta => self.heuristic(pos, until(1.0), None, all),
-            Level::Mcts => self.mcts(line, until(1.0)),
+            Level::Depth(depth) => self.heuristic(pos, limits, Some(depth), all),
+            Level::AlphaBeta => self.heuristic(pos, limits, None, all),
+            Level::Mcts => self.mcts(line, limits),
             Level::Best => {
                 let proven = self.exact.as_mut().and_then(|e| e.strategy_move(line));
                 if let Some(mv) = proven
