@@ -10,6 +10,24 @@
 //! but the rules. Errors are [`Error`]s: a kind, and the one-line message the command line
 //! prints.
 //!
+//! # One session, any game: what every front calls
+//! ```
+//! use inarow::limits::Limits;
+//! use inarow::session::{Session, Settings, rules};
+//!
+//! let game = rules("connect4:5x4")?; // any spec: "popout", "qubic", ...; "" is 7x6
+//! let pos = game.read("33")?; // a move string, or a board
+//! let session = Session::new(4, 1); // warm engines kept between calls
+//! let settings = Settings::default(); // the best engine, the built-in books
+//! let analysis = session.with_solver(game.as_ref(), &settings, |engine| {
+//!     engine.analyze(pos.as_ref(), Limits::default())
+//! })??;
+//! for m in &analysis.moves {
+//!     println!("{} {}", m.mv, m.value); // best first, exact without limits
+//! }
+//! # Ok::<(), inarow::Error>(())
+//! ```
+//!
 //! # Solve a position
 //! ```
 //! use inarow::engine::{Engine, Options};
@@ -83,6 +101,7 @@ pub mod game;
 pub mod limits;
 pub(crate) mod memory;
 pub mod search;
+pub mod session;
 pub mod solvers;
 
 pub use error::Error;

@@ -1,19 +1,19 @@
 //! `inarow` for Python: positions of every game, their values and analyses, and a solver that
 //! keeps its table across calls. A front-end like the command line: it parses, calls the engine
-//! (`inarow::engine`) and presents; every game goes through [`games`], which knows none.
+//! (`inarow::engine`) and presents; every game goes through the library's session
+//! ([`inarow::session`]), which knows none.
 //!
 //! Long calls release the GIL and honour Ctrl-C ([`interrupt`]); bad input raises
 //! `inarow.Error` subclasses ([`errors`]) with the command line's message.
 
 mod errors;
-mod games;
 mod interrupt;
 mod values;
 
 use errors::{IntoPy, input};
-use games::{Ask, Line, Rules, Settings, Solve, Source};
 use inarow::engine::Limits;
 use inarow::game::{Player as Side, Status};
+use inarow::session::{self, Ask, Rules, Session, Settings, Source};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -21,7 +21,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use values::{Board, MoveValue, Solution};
+use values::{Board, BoardView, MoveValue, Solution};
 
 /// The default table of a solver, in MiB (the command line's `--tt-mb`).
 const TABLE_MB: usize = 64;
@@ -34,7 +34,7 @@ const IDLE_SOLVERS: usize = 4;
 #[pyclass(frozen, module = "inarow")]
 struct Position {
     rules: Arc<dyn Rules>,
-    line: Arc<dyn Line>,
+    line: Arc<dyn session::Position>,
 }
 
 /// A number of seconds, checked as the command line checks `--time`.
@@ -76,66 +76,24 @@ fn detached<R: Send>(
     Ok(result)
 }
 
-/// Solvers between calls, most recently used first: their game, their settings and them.
-type Idle = Vec<(String, Settings, Box<dyn Solve>)>;
-static IDLE: Mutex<Idle> = Mutex::new(Vec::new());
-
-/// `n` solvers of the game with these settings: idle ones first, new ones for the rest.
-fn take_solvers(
-    rules: &dyn Rules,
-    settings: &Settings,
-    n: usize,
-) -> Result<Vec<Box<dyn Solve>>, inarow::Error> {
-    let name = rules.name();
-    let mut taken = Vec::with_capacity(n);
-    {
-        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-        let mut i = 0;
-        while i < idle.len() && taken.len() < n {
-            if idle[i].0 == name && idle[i].1 == *settings {
-                taken.push(idle.remove(i).2);
-            } else {
-                i += 1;
-            }
-        }
-    }
-    while taken.len() < n {
-        taken.push(rules.solver(settings)?);
-    }
-    Ok(taken)
-}
-
-/// Keeps solvers for later calls (the least recently used beyond [`IDLE_SOLVERS`] go).
-fn give_back(rules: &dyn Rules, settings: &Settings, solvers: Vec<Box<dyn Solve>>) {
-    let name = rules.name();
-    let dropped = {
-        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-        for solver in solvers {
-            idle.insert(0, (name.clone(), settings.clone(), solver));
-        }
-        let keep = idle.len().min(IDLE_SOLVERS);
-        idle.split_off(keep)
-    };
-    drop(dropped);
-}
+/// Solvers between calls, by game and settings, most recently used first.
+static IDLE: Session = Session::new(IDLE_SOLVERS, 1);
 
 /// Runs `f` with a solver of the game (weak or not) with the default settings, kept for later
 /// calls.
 fn with_shared_solver<R>(
     rules: &dyn Rules,
     weak: bool,
-    f: impl FnOnce(&mut dyn Solve) -> R,
+    f: impl FnOnce(&mut dyn session::Solver) -> R,
 ) -> Result<R, inarow::Error> {
     let settings = Settings {
         weak,
         table_mb: TABLE_MB,
         threads: 1,
         book: true,
+        ..Settings::default()
     };
-    let mut solvers = take_solvers(rules, &settings, 1)?;
-    let result = f(solvers[0].as_mut());
-    give_back(rules, &settings, solvers);
-    Ok(result)
+    IDLE.with_solver(rules, &settings, f)
 }
 
 /// Frees the tables of the solvers that `Position.solve`, `analyze`, `best_move` and
@@ -143,8 +101,7 @@ fn with_shared_solver<R>(
 /// makes a new one.
 #[pyfunction]
 fn clear_tables(py: Python<'_>) {
-    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()));
-    py.detach(|| drop(idle));
+    py.detach(|| IDLE.clear());
 }
 
 fn status_name(status: Status) -> &'static str {
@@ -157,7 +114,10 @@ fn status_name(status: Status) -> &'static str {
 }
 
 /// The moves of a position given as a string (moves or a board) or as a sequence of moves.
-fn read(rules: &dyn Rules, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<dyn Line>> {
+fn read(
+    rules: &dyn Rules,
+    moves: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Arc<dyn session::Position>> {
     match moves {
         None => rules.read("").py_err(),
         Some(m) if m.is_instance_of::<PyString>() => rules.read(&m.extract::<String>()?).py_err(),
@@ -181,7 +141,7 @@ impl Position {
     #[new]
     #[pyo3(signature = (game = "connect4", moves = None))]
     fn new(game: &str, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Position> {
-        let rules = games::rules(game).py_err()?;
+        let rules = session::rules(game).py_err()?;
         let line = read(rules.as_ref(), moves)?;
         Ok(Position { rules, line })
     }
@@ -241,7 +201,7 @@ impl Position {
     /// held (the winning line) and every legal move with the cells it changes.
     #[getter]
     fn board(&self, py: Python<'_>) -> PyResult<Board> {
-        Board::new(py, self.line.view())
+        Board::new(py, BoardView::new(&self.line.view()))
     }
 
     /// The value of the position for the side to move, from the built-in opening book where it
@@ -272,7 +232,9 @@ impl Position {
                 best_moves,
                 pv,
             };
-            with_shared_solver(rules, weak, |solver| solver.solve(line, &ask))?
+            with_shared_solver(rules, weak, |solver| {
+                solver.solve(line, &ask).map(Solution::from)
+            })?
         })?
         .py_err()
     }
@@ -289,7 +251,9 @@ impl Position {
                 interrupt: flag,
                 ..limits
             };
-            with_shared_solver(rules, false, |solver| solver.analyze(line, limits))?
+            with_shared_solver(rules, false, |solver| {
+                solver.analyze(line, limits).map(MoveValue::list)
+            })?
         })?
         .py_err()
     }
@@ -305,7 +269,9 @@ impl Position {
                 interrupt: flag,
                 ..limits
             };
-            with_shared_solver(rules, false, |solver| solver.best_move(line, limits))?
+            with_shared_solver(rules, false, |solver| {
+                solver.best_move(line, limits).map(MoveValue::from)
+            })?
         })?
         .py_err()?;
         Ok(choice.move_text().to_string())
@@ -357,7 +323,7 @@ impl Position {
 /// A position from what `Position.__reduce__` saves.
 #[pyfunction]
 fn _position(game: &str, start: Option<String>, moves: Vec<String>) -> PyResult<Position> {
-    let rules = games::rules(game).py_err()?;
+    let rules = session::rules(game).py_err()?;
     let mut line = rules.read(start.as_deref().unwrap_or("")).py_err()?;
     for m in &moves {
         line = line.play(m).py_err()?;
@@ -371,7 +337,7 @@ fn _position(game: &str, start: Option<String>, moves: Vec<String>) -> PyResult<
 struct Solver {
     rules: Arc<dyn Rules>,
     settings: Settings,
-    solver: Mutex<Box<dyn Solve>>,
+    solver: Mutex<Box<dyn session::Solver>>,
 }
 
 fn threads(n: usize) -> PyResult<usize> {
@@ -383,7 +349,7 @@ fn threads(n: usize) -> PyResult<usize> {
 
 impl Solver {
     /// The line of a position given to this solver: a `Position` of its game or a move string.
-    fn line(&self, position: &Bound<'_, PyAny>) -> PyResult<Arc<dyn Line>> {
+    fn line(&self, position: &Bound<'_, PyAny>) -> PyResult<Arc<dyn session::Position>> {
         if let Ok(p) = position.cast::<Position>() {
             return Ok(p.get().line.clone());
         }
@@ -393,7 +359,7 @@ impl Solver {
     fn run<R: Send>(
         &self,
         py: Python<'_>,
-        work: impl FnOnce(&mut dyn Solve, Option<&'static AtomicBool>) -> R + Send,
+        work: impl FnOnce(&mut dyn session::Solver, Option<&'static AtomicBool>) -> R + Send,
     ) -> PyResult<R> {
         detached(py, |flag| {
             let mut solver = self.solver.lock().unwrap_or_else(|e| e.into_inner());
@@ -418,14 +384,15 @@ impl Solver {
         threads: usize,
         book: bool,
     ) -> PyResult<Solver> {
-        let rules = games::rules(game).py_err()?;
+        let rules = session::rules(game).py_err()?;
         let settings = Settings {
             weak,
             table_mb,
             threads: self::threads(threads)?,
             book,
+            ..Settings::default()
         };
-        let solver = py.detach(|| rules.solver(&settings)).py_err()?;
+        let solver = py.detach(|| rules.solver(&settings, 1)).py_err()?;
         Ok(Solver {
             rules,
             settings,
@@ -482,7 +449,7 @@ impl Solver {
                 best_moves,
                 pv,
             };
-            solver.solve(line.as_ref(), &ask)
+            solver.solve(line.as_ref(), &ask).map(Solution::from)
         })?
         .py_err()
     }
@@ -498,13 +465,15 @@ impl Solver {
         let line = self.line(position)?;
         let limits = limits(time, None, None)?;
         self.run(py, |solver, flag| {
-            solver.analyze(
-                line.as_ref(),
-                Limits {
-                    interrupt: flag,
-                    ..limits
-                },
-            )
+            solver
+                .analyze(
+                    line.as_ref(),
+                    Limits {
+                        interrupt: flag,
+                        ..limits
+                    },
+                )
+                .map(MoveValue::list)
         })?
         .py_err()
     }
@@ -521,13 +490,15 @@ impl Solver {
         let limits = limits(Some(think), None, None)?;
         let choice = self
             .run(py, |solver, flag| {
-                solver.best_move(
-                    line.as_ref(),
-                    Limits {
-                        interrupt: flag,
-                        ..limits
-                    },
-                )
+                solver
+                    .best_move(
+                        line.as_ref(),
+                        Limits {
+                            interrupt: flag,
+                            ..limits
+                        },
+                    )
+                    .map(MoveValue::from)
             })?
             .py_err()?;
         Ok(choice.move_text().to_string())
@@ -579,14 +550,14 @@ fn solve_many(
     best_moves: bool,
     pv: bool,
 ) -> PyResult<Vec<Solution>> {
-    let rules = games::rules(game).py_err()?;
+    let rules = session::rules(game).py_err()?;
     let threads = self::threads(threads)?;
     let limits = limits(time, nodes, None)?;
     let mut sources = Vec::new();
     for item in positions.try_iter()? {
         let item = item?;
         sources.push(match item.cast::<Position>() {
-            Ok(p) => Source::Line(p.get().line.clone()),
+            Ok(p) => Source::Position(p.get().line.clone()),
             Err(_) => Source::Text(item.extract::<String>().map_err(|_| {
                 pyo3::exceptions::PyTypeError::new_err(
                     "positions must be move strings or Positions",
@@ -602,6 +573,7 @@ fn solve_many(
         table_mb,
         threads: 1,
         book,
+        ..Settings::default()
     };
     let workers = threads.min(sources.len());
     let solved = detached(py, |flag| {
@@ -613,10 +585,11 @@ fn solve_many(
             best_moves,
             pv,
         };
-        let mut solvers =
-            take_solvers(rules.as_ref(), &settings, workers).map_err(|e| (None, e))?;
+        let mut solvers = IDLE
+            .take(rules.as_ref(), &settings, workers)
+            .map_err(|e| (None, e))?;
         let solved = rules.solve_many(&sources, &ask, &mut solvers);
-        give_back(rules.as_ref(), &settings, solvers);
+        IDLE.give_back(rules.as_ref(), solvers);
         solved.map_err(|(i, e)| (Some(i), e))
     })?;
     let solved = solved.map_err(|(index, e)| {
@@ -629,7 +602,7 @@ fn solve_many(
     Ok(solved
         .into_iter()
         .map(|s| {
-            s.unwrap_or_else(|| Solution {
+            s.map(Solution::from).unwrap_or_else(|| Solution {
                 score: None,
                 plies: None,
                 best_moves: None,

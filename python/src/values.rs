@@ -3,6 +3,7 @@
 
 use inarow::game::Player as Side;
 use inarow::game::view::{Axis, PositionView};
+use inarow::session::{self, EngineMove, PositionAnalysis, Valuation};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyList, PyTuple};
@@ -116,32 +117,49 @@ pub fn _solution(
     }
 }
 
-/// What a move is worth, as the playing engine found it.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Value {
-    /// The exact solver's score (1 / 0 / -1 where it knows only win / draw / loss).
-    Exact(i32),
-    /// Proven win / draw / loss (1 / 0 / -1) by a search that gives no distance.
-    Proven(i32),
-    /// The evaluation at the end of a depth-limited line (positive favours the mover).
-    Heuristic(i32),
-    /// Mean playout result through the move, 0 to 1 (MCTS).
-    WinRate(f64),
-    /// Not reached within the limits.
-    Unknown,
-}
-
 /// One move and its value: unpacks as `(move, value, exact)`.
 #[pyclass(frozen, module = "inarow", sequence)]
 #[derive(Clone, Debug)]
 pub struct MoveValue {
     mv: String,
-    value: Value,
+    value: Valuation,
+}
+
+impl From<session::Solution> for Solution {
+    fn from(s: session::Solution) -> Solution {
+        Solution {
+            score: s.score,
+            plies: s.plies,
+            best_moves: s.best_moves,
+            pv: s.pv,
+            exact: s.exact,
+            stopped: s.stopped,
+            nodes: s.nodes,
+            seconds: s.seconds,
+        }
+    }
+}
+
+impl From<EngineMove> for MoveValue {
+    fn from(m: EngineMove) -> MoveValue {
+        MoveValue {
+            mv: m.mv,
+            value: m.value,
+        }
+    }
 }
 
 impl MoveValue {
-    pub fn new(mv: String, value: Value) -> MoveValue {
-        MoveValue { mv, value }
+    /// Every move of an analysis, best first.
+    pub fn list(analysis: PositionAnalysis) -> Vec<MoveValue> {
+        analysis
+            .moves
+            .into_iter()
+            .map(|m| MoveValue {
+                mv: m.mv,
+                value: m.value,
+            })
+            .collect()
     }
 
     /// The move, in the game's notation.
@@ -164,45 +182,36 @@ impl MoveValue {
     #[getter]
     fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self.value {
-            Value::Exact(v) | Value::Proven(v) | Value::Heuristic(v) => v.into_bound_py_any(py),
-            Value::WinRate(r) => r.into_bound_py_any(py),
-            Value::Unknown => Ok(py.None().into_bound(py)),
+            Valuation::Exact(v) | Valuation::Proven(v) | Valuation::Heuristic(v) => {
+                v.into_bound_py_any(py)
+            }
+            Valuation::WinRate(r) => r.into_bound_py_any(py),
+            Valuation::Unknown => Ok(py.None().into_bound(py)),
         }
     }
 
     /// Whether the value is the game-theoretic one (not an estimate).
     #[getter]
     fn exact(&self) -> bool {
-        matches!(self.value, Value::Exact(_) | Value::Proven(_))
+        self.value.is_exact()
     }
 
     /// `"score"`, `"outcome"`, `"heuristic"`, `"win rate"` or `"unknown"`.
     #[getter]
     fn kind(&self) -> &'static str {
         match self.value {
-            Value::Exact(_) => "score",
-            Value::Proven(_) => "outcome",
-            Value::Heuristic(_) => "heuristic",
-            Value::WinRate(_) => "win rate",
-            Value::Unknown => "unknown",
+            Valuation::Exact(_) => "score",
+            Valuation::Proven(_) => "outcome",
+            Valuation::Heuristic(_) => "heuristic",
+            Valuation::WinRate(_) => "win rate",
+            Valuation::Unknown => "unknown",
         }
     }
 
     /// The value as `inarow analyze` prints it: `-2`, `win`, `~13`, `~64%` or `?`.
     #[getter]
     fn text(&self) -> String {
-        match self.value {
-            Value::Exact(v) => v.to_string(),
-            Value::Proven(v) => match v.signum() {
-                1 => "win",
-                0 => "draw",
-                _ => "loss",
-            }
-            .to_string(),
-            Value::Heuristic(v) => format!("~{v}"),
-            Value::WinRate(r) => format!("~{:.0}%", r * 100.0),
-            Value::Unknown => "?".to_string(),
-        }
+        self.value.to_string()
     }
 
     fn __len__(&self) -> usize {

@@ -117,6 +117,26 @@ impl Valuation {
     pub fn is_exact(self) -> bool {
         matches!(self, Valuation::Exact(_) | Valuation::Proven(_))
     }
+
+    /// `"win"`, `"draw"` or `"loss"` for the mover, where the value is exact.
+    pub fn outcome(self) -> Option<&'static str> {
+        match self {
+            Valuation::Exact(s) | Valuation::Proven(s) => Some(match s.signum() {
+                1 => "win",
+                0 => "draw",
+                _ => "loss",
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The value for the other side ([`Valuation::negated`]).
+impl std::ops::Neg for Valuation {
+    type Output = Valuation;
+    fn neg(self) -> Valuation {
+        self.negated()
+    }
 }
 
 impl fmt::Display for Valuation {
@@ -274,6 +294,11 @@ impl<G: Tactics> Player<G> {
     /// that also asks it for values: one table serves solving, analysing and playing.
     pub fn engine_mut(&mut self) -> Option<&mut Engine<G>> {
         self.exact.as_mut()
+    }
+
+    /// [`Player::engine_mut`], to read.
+    pub fn engine(&self) -> Option<&Engine<G>> {
+        self.exact.as_ref()
     }
 
     /// The engine's move at the end of `line` (ongoing; its earlier positions count for

@@ -274,6 +274,18 @@ pub trait Variant: super::Game {
     /// games' threats), everywhere.
     const CHILD_LOOKUPS_UNTIL: (u32, u32) = (2, 3);
 
+    /// Whether the engine's exact answer for a position values all its moves at once (the
+    /// game's own solver solves a position with its children): a front asks for the whole
+    /// analysis in one call rather than move by move.
+    const VALUES_ALL_MOVES_AT_ONCE: bool = false;
+
+    /// Whether the engine's default exact scores carry the distance to the end (the exact score
+    /// of a bounded game solved by alpha-beta says on which ply it ends), so that asking for it
+    /// costs no second search.
+    const SCORES_CARRY_DISTANCE: bool = !Self::WEAK_BY_DEFAULT
+        && matches!(Self::METHOD, Method::AlphaBeta)
+        && !<Self::Kind as super::Kind<Self>>::REPEATS;
+
     /// A rough guess of the seconds one core takes to solve this position with the default
     /// method and no limit, from the positions measured (docs/results.md), so that a search
     /// that may not end soon can say so before it starts; `None` where no guess can be made.
@@ -327,6 +339,7 @@ impl<const GRAVITY: bool> Variant for super::cube::Cube<GRAVITY> {
 /// midgame solver, which the engine asks first, answers).
 impl Variant for Pentago {
     const WEAK_BY_DEFAULT: bool = true;
+    const VALUES_ALL_MOVES_AT_ONCE: bool = true;
 
     /// The midgame solver: about 2 s at 18 stones, 23 s at 16, 4 minutes at 15 (one core),
     /// about four times as long for each stone fewer.

@@ -1,16 +1,13 @@
 //! The JSON of a position, made from its structured view ([`PositionView`]): the `legal` moves
 //! the page has always read, each with the one cell it fills, and the `view` field that carries
-//! the whole view (README, "Web page"); and an analysis' JSON. The WebAssembly bindings
-//! (wasm/) include this file too, so that the page reads the same JSON from either backend: it
-//! names nothing but the library and serde_json.
+//! the whole view (README, "Web page"); and an analysis' JSON, from the session's answers
+//! ([`inarow::session`]). The WebAssembly bindings (wasm/) include this file too, so that the
+//! page reads the same JSON from either backend: it names nothing but the library and
+//! serde_json.
 
-use inarow::engine::end_ply;
-use inarow::engine::play::{Analysis, Valuation};
 use inarow::game::view::{Axis, CellSet};
-use inarow::game::{
-    Board, GameLine, Kind, Notation, Player, Player as Side, PositionView, Repetition, Status,
-    Tactics,
-};
+use inarow::game::{Player, PositionView, Status};
+use inarow::session::{EngineMove, MoveValue, Position, PositionAnalysis};
 use serde_json::{Map, Value, json};
 
 /// Each legal move as `{"move": "4", "cell": [row, column]}`: the one cell of the board's rows
@@ -77,115 +74,72 @@ fn cells(set: CellSet) -> Vec<u16> {
     set.iter().collect()
 }
 
-/// Adds an analysis to a position's JSON: what answered, every move's value (as `inarow play`
-/// writes it, and as data: the exact score, the outcome for the mover, the ply on which the
-/// game ends with best play) and the expected line.
-pub fn analysis_json<G: Notation + Tactics>(
-    json: &mut Map<String, Value>,
-    pos: &G,
-    analysis: &Analysis<G::Move>,
-    weak: bool,
-) {
-    let max_plies = G::Kind::max_plies(pos);
-    let moves: Vec<Value> = analysis
+/// One move's entry of an analysis: its value as `inarow play` writes it, and as data (the
+/// exact score, the outcome for the mover, the ply on which the game ends with best play).
+pub fn move_value(m: &MoveValue) -> Map<String, Value> {
+    let json = json!({
+        "move": m.mv,
+        "value": m.value.to_string(),
+        "exact": m.exact(),
+        "score": m.score,
+        "outcome": m.outcome(),
+        "end_ply": m.end_ply,
+    });
+    match json {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// Adds an analysis to a position's JSON: what answered, every move's value
+/// ([`move_value`]) and the expected line.
+pub fn add_analysis(json: &mut Map<String, Value>, analysis: &PositionAnalysis) {
+    let moves = analysis
         .moves
         .iter()
-        .map(|&(m, v)| {
-            let outcome = match v {
-                Valuation::Exact(s) | Valuation::Proven(s) => Some(match s.signum() {
-                    1 => "win",
-                    0 => "draw",
-                    _ => "loss",
-                }),
-                _ => None,
-            };
-            let (score, end) = match (v, max_plies) {
-                (Valuation::Exact(s), Some(max)) if !weak => (Some(s), end_ply(max, pos.ply(), s)),
-                _ => (None, None),
-            };
-            json!({
-                "move": pos.format_move(m),
-                "value": v.to_string(),
-                "exact": v.is_exact(),
-                "score": score,
-                "outcome": outcome,
-                "end_ply": end,
-            })
-        })
+        .map(|m| Value::Object(move_value(m)))
         .collect();
     json.insert("source".into(), json!(analysis.source));
-    json.insert("weak".into(), json!(weak));
+    json.insert("weak".into(), json!(analysis.weak));
     json.insert("analysis".into(), Value::Array(moves));
-    json.insert("pv".into(), json!(format_line(*pos, &analysis.pv)));
+    json.insert("pv".into(), json!(analysis.pv));
 }
 
-/// The moves of a line from `pos`, each written in the position it is played in.
-pub fn format_line<G: Notation>(mut pos: G, line: &[G::Move]) -> Vec<String> {
-    line.iter()
-        .map(|&m| {
-            let text = pos.format_move(m);
-            pos = pos.play(m);
-            text
-        })
-        .collect()
+/// The engine's move: `{move, moves, value, exact}`.
+pub fn engine_move(m: &EngineMove) -> Value {
+    json!({
+        "move": m.mv,
+        "moves": m.moves,
+        "value": m.value.to_string(),
+        "exact": m.value.is_exact(),
+    })
 }
 
-/// A position read from a request.
-pub struct View<'a, G: Notation> {
-    /// The game's start (a line from elsewhere has no move string).
-    pub start: G,
-    /// The line that leads to the position.
-    pub line: &'a GameLine<G>,
-}
-
-impl<G: Notation + Tactics + Board> View<'_, G> {
-    /// The status, with a repetition's draw in games that repeat (as `inarow play` judges it).
-    pub fn status(&self) -> Status {
-        self.line.status(Repetition::default())
-    }
-
-    /// A line as a move string: from a board given whole, `BOARD/MOVES` (the board alone when
-    /// no move follows it); `None` where the game cannot write its board.
-    pub fn text_of(&self, line: &GameLine<G>) -> Option<String> {
-        if *line.start() == self.start {
-            return Some(line.move_string());
-        }
-        let board = line.start().format_board()?;
-        Some(match line.move_string() {
-            moves if moves.is_empty() => board,
-            moves => format!("{board}/{moves}"),
-        })
-    }
-
-    /// What the page needs to draw the position and offer its moves: the board as rows of
-    /// cells, each legal move with the cell it fills where that is one cell, and the whole
-    /// structured view.
-    pub fn json(&self) -> Map<String, Value> {
-        let pos = *self.line.position();
-        let status = self.status();
-        let mut view = PositionView::of(&pos);
-        if status != Status::Ongoing {
-            view.moves.clear();
-        }
-        let json = json!({
-            "game": self.start.name(),
-            "moves": self.text_of(self.line),
-            "line": format_line(*self.line.start(), self.line.moves()),
-            "to_move": pos.side_to_move().name(),
-            "status": match status {
-                Status::Ongoing => "ongoing",
-                Status::Win(Side::First) => "first wins",
-                Status::Win(Side::Second) => "second wins",
-                Status::Draw => "draw",
-            },
-            "board": view.rows(),
-            "legal": legal(&view),
-            "view": self::view(&view),
-        });
-        match json {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
+/// What the page needs to draw a position and offer its moves: the board as rows of cells,
+/// each legal move with the cell it fills where that is one cell, and the whole structured
+/// view.
+pub fn position(pos: &dyn Position) -> Map<String, Value> {
+    let view = pos.view_in_play_order();
+    let json = json!({
+        "game": pos.game(),
+        "moves": pos.text(),
+        "line": pos.move_list(),
+        "to_move": pos.to_move().name(),
+        "status": match pos.status() {
+            Status::Ongoing => "ongoing",
+            Status::Win(Player::First) => "first wins",
+            Status::Win(Player::Second) => "second wins",
+            Status::Draw => "draw",
+        },
+        "board": view.rows(),
+        "legal": legal(&view),
+        "view": self::view(&view),
+        "values_all_moves_at_once": pos.policy().values_all_moves_at_once,
+        "scores_carry_distance": pos.policy().scores_carry_distance,
+    });
+    match json {
+        Value::Object(map) => map,
+        _ => Map::new(),
     }
 }
 

@@ -14,14 +14,11 @@ use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use inarow::engine::Limits;
-use inarow::engine::Options;
-use inarow::engine::play::{Level, Player};
-use inarow::game::{GameSpec, Notation, Status, Tactics, one_line, read_line, show_moves};
-use inarow::with_game;
-use json::{View, analysis_json};
+use inarow::engine::play::Level;
+use inarow::game::one_line;
+use inarow::session::{self, Session, Settings};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::any::Any;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -61,7 +58,7 @@ struct Shared {
     searches: Arc<Semaphore>,
     waiting: AtomicUsize,
     flags: Arc<Flags>,
-    engines: Mutex<Vec<(String, Box<dyn Any + Send>)>>,
+    session: Session,
     threads: usize,
 }
 
@@ -76,7 +73,7 @@ async fn listen(addr: SocketAddr, threads: usize) -> Result<(), String> {
         searches: Arc::new(Semaphore::new(SEARCHES)),
         waiting: AtomicUsize::new(0),
         flags: Flags::new(SEARCHES + WAITING),
-        engines: Mutex::new(Vec::new()),
+        session: Session::new(WARM_ENGINES, seed()),
         threads,
     });
     let app = Router::new()
@@ -270,85 +267,56 @@ impl Drop for Gone {
     }
 }
 
-impl Shared {
-    /// A warm engine of `level` for `start`'s game, or a new one.
-    fn engine<G: Tactics>(&self, level: Level, start: &G) -> Result<Player<G>, String> {
-        let name = format!("{}/{level}", start.name());
-        if let Ok(mut engines) = self.engines.lock()
-            && let Some(i) = engines.iter().position(|(n, _)| *n == name)
-        {
-            let (_, engine) = engines.remove(i);
-            if let Ok(player) = engine.downcast::<Player<G>>() {
-                return Ok(*player);
-            }
-        }
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        let mut options = Options::default();
-        options.config.threads = self.threads;
-        Ok(Player::new(level, start, options.fitted_to(start), seed)?)
-    }
-
-    /// Keeps `player` warm for the next request of its game (the oldest goes past
-    /// [`WARM_ENGINES`]).
-    fn keep<G: Tactics>(&self, start: &G, player: Player<G>) {
-        let name = format!("{}/{}", start.name(), player.level());
-        if let Ok(mut engines) = self.engines.lock() {
-            engines.push((name, Box::new(player)));
-            if engines.len() > WARM_ENGINES {
-                engines.remove(0);
-            }
-        }
-    }
-}
-
 fn respond(
     shared: &Shared,
     params: &Params,
     ask: Ask,
     stop: &'static AtomicBool,
 ) -> Result<Value, String> {
-    let spec = params.game.as_deref().unwrap_or("connect4");
-    let start = spec.parse::<GameSpec>()?.start();
-    let moves = params.moves.as_deref().unwrap_or("");
-    with_game!(start, start => {
-        let line = read_line(start, moves).map_err(|e| e.to_string())?;
-        let view = View { start, line: &line };
-        match ask {
-            Ask::Position => Ok(Value::Object(view.json())),
-            Ask::Analyze | Ask::Move => {
-                if view.status() != Status::Ongoing {
-                    return Err(format!("{}: the game is over; no moves to analyse", show_moves(moves)));
-                }
-                let level = params.engine.as_deref().unwrap_or("best").parse::<Level>()?;
-                let think = think(params.think.as_deref())?;
-                let limits = Limits { interrupt: Some(stop), ..Limits::within(think) };
-                let mut player = shared.engine(level, &start)?;
-                let pos = *line.position();
-                let answer = match ask {
-                    Ask::Move => {
-                        // Only the best move needs its value: no full analysis.
-                        let best = player.choose_within(&line, limits).ok_or("the engine found no move")?;
-                        json!({
-                            "move": pos.format_move(best.0),
-                            "moves": view.text_of(&line.played(best.0)),
-                            "value": best.1.to_string(),
-                            "exact": best.1.is_exact(),
-                        })
-                    }
-                    _ => {
-                        let analysis = player.analyse(&line, limits);
-                        let mut json = view.json();
-                        analysis_json(&mut json, &pos, &analysis, player.is_weak());
-                        Value::Object(json)
-                    }
-                };
-                shared.keep(&start, player);
-                Ok(answer)
-            }
-        }
-    })
+    let game = session::rules(params.game.as_deref().unwrap_or("connect4"))?;
+    let pos = game.read(params.moves.as_deref().unwrap_or(""))?;
+    if let Ask::Position = ask {
+        return Ok(Value::Object(json::position(pos.as_ref())));
+    }
+    if let Some(over) = pos.over() {
+        return Err(over.to_string());
+    }
+    let level = params
+        .engine
+        .as_deref()
+        .unwrap_or("best")
+        .parse::<Level>()?;
+    let settings = game.fitted(Settings {
+        level,
+        threads: shared.threads,
+        ..Settings::default()
+    });
+    let think = think(params.think.as_deref())?;
+    let limits = Limits {
+        interrupt: Some(stop),
+        ..Limits::within(think)
+    };
+    let answer = shared
+        .session
+        .with_solver(game.as_ref(), &settings, |solver| match ask {
+            // Only the best move needs its value: no full analysis.
+            Ask::Move => solver
+                .best_move(pos.as_ref(), limits)
+                .map(|m| json::engine_move(&m)),
+            _ => solver.analyze(pos.as_ref(), limits).map(|analysis| {
+                let mut json = json::position(pos.as_ref());
+                json::add_analysis(&mut json, &analysis);
+                Value::Object(json)
+            }),
+        })??;
+    Ok(answer)
+}
+
+/// A seed from the clock, so that the engines that choose at random differ from run to run.
+fn seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// Seconds to think: default [`DEFAULT_THINK`], at most [`MAX_THINK`].

@@ -10,17 +10,11 @@
 #[allow(dead_code)]
 mod json;
 
-use inarow::engine::Limits;
-use inarow::engine::play::{Level, Player, Valuation};
-use inarow::engine::{Algorithm, Driver, Options};
-use inarow::game::{
-    Board, Game, GameLine, GameSpec, MoveList, Notation, Status, Tactics, read_line, show_moves,
-};
-use inarow::with_game;
-use json::{View, analysis_json, format_line};
+use inarow::engine::play::{Level, Valuation};
+use inarow::engine::{Algorithm, Driver, Limits};
+use inarow::session::{self, Position, Rules, Session, Settings};
 use serde_json::{Value, json};
-use std::any::Any;
-use std::cell::RefCell;
+use std::sync::Arc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 
@@ -142,62 +136,42 @@ impl Asked {
         }
     }
 
-    /// The engine options: every table within the memory budget.
-    fn options<G: Tactics>(&self, start: &G) -> Options {
-        let mut options = Options::default();
-        options.config.threads = 1;
-        options.config.tt_mb = options.config.tt_mb.min(self.memory_mb);
-        options.mem_mb = self.memory_mb;
-        options.fitted_to(start)
+    /// The engine's settings: one thread, every table within the memory budget.
+    fn settings(&self) -> Settings {
+        let default = Settings::default();
+        Settings {
+            level: self.engine,
+            table_mb: default.table_mb.min(self.memory_mb),
+            memory_mb: self.memory_mb,
+            ..default
+        }
     }
 
-    /// [`Asked::options`] with the exact method, its limits and `weak` (`solve`, `bench`).
-    fn exact_options<G: Tactics>(&self, start: &G) -> Options {
-        let mut options = self.options(start);
-        options.algorithm = self.algorithm;
-        options.config.driver = self.driver;
-        options.weak = self.weak;
-        options.limits = self.limits();
-        options
+    /// [`Asked::settings`] with the exact method and `weak` (`solve`, `bench`).
+    fn exact_settings(&self) -> Settings {
+        Settings {
+            algorithm: self.algorithm,
+            driver: self.driver,
+            weak: self.weak,
+            ..self.settings()
+        }
     }
 }
 
 thread_local! {
-    /// Warm players by game, level and budget, the most recent last.
-    static WARM: RefCell<Vec<(String, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
+    /// Warm engines by game, level and budget.
+    static SESSION: Session = Session::new(WARM_ENGINES, js_sys::Math::random().to_bits());
 }
 
-/// A warm player of `asked.engine` for `start`'s game, or a new one.
-fn player<G: Tactics + 'static>(start: &G, asked: &Asked) -> Result<Player<G>, String> {
-    let name = format!("{}/{}/{}", start.name(), asked.engine, asked.memory_mb);
-    let warm = WARM.with(|w| {
-        let mut w = w.borrow_mut();
-        let i = w.iter().position(|(n, _)| *n == name)?;
-        w.remove(i).1.downcast::<Player<G>>().ok()
-    });
-    if let Some(player) = warm {
-        return Ok(*player);
-    }
-    // Room for the new one's tables first.
-    WARM.with(|w| {
-        let mut w = w.borrow_mut();
-        while w.len() >= WARM_ENGINES {
-            w.remove(0);
-        }
-    });
-    let seed = js_sys::Math::random().to_bits();
-    Player::new(asked.engine, start, asked.options(start), seed).map_err(|e| e.to_string())
-}
-
-fn keep<G: Tactics + 'static>(start: &G, asked: &Asked, player: Player<G>) {
-    let name = format!("{}/{}/{}", start.name(), asked.engine, asked.memory_mb);
-    WARM.with(|w| {
-        let mut w = w.borrow_mut();
-        w.push((name, Box::new(player)));
-        while w.len() > WARM_ENGINES {
-            w.remove(0);
-        }
-    });
+/// Runs `f` with a warm engine of the asked settings for the game.
+fn with_engine<R>(
+    game: &dyn Rules,
+    asked: &Asked,
+    f: impl FnOnce(&mut dyn session::Solver) -> R,
+) -> Result<R, String> {
+    SESSION
+        .with(|s| s.with_solver(game, &asked.settings(), f))
+        .map_err(|e| e.to_string())
 }
 
 /// [`Valuation::rank`] as the JSON's sort key (compare as pairs, higher first).
@@ -206,14 +180,17 @@ fn rank(v: Valuation) -> [f64; 2] {
     [class as f64, within as f64]
 }
 
-/// A game's start from its spec (`connect4`, `popout:6x5`, `cube`, `qubic`, `pentago`, ...).
-fn spec(game: &str) -> Result<GameSpec, String> {
-    let game = if game.trim().is_empty() {
-        "connect4"
-    } else {
-        game
-    };
-    game.parse::<GameSpec>().map_err(|e| e.to_string())
+/// A game and a position of it, from its spec (`connect4`, `popout:6x5`, `cube`, `qubic`,
+/// `pentago`, ...; empty: Connect Four) and a move string.
+fn read(game: &str, moves: &str) -> Result<(Arc<dyn Rules>, Arc<dyn Position>), String> {
+    let game = session::rules(game).map_err(|e| e.to_string())?;
+    let pos = game.read(moves).map_err(|e| e.to_string())?;
+    Ok((game, pos))
+}
+
+/// The position, or the error of asking a finished game for a move.
+fn ongoing(pos: &dyn Position) -> Result<(), String> {
+    pos.over().map_or(Ok(()), |e| Err(e.to_string()))
 }
 
 fn js(value: Value) -> Result<JsValue, JsError> {
@@ -227,26 +204,13 @@ fn answer(result: Result<Value, String>) -> Result<JsValue, JsError> {
     }
 }
 
-fn ongoing<G: Tactics + Notation + Board>(view: &View<'_, G>, moves: &str) -> Result<(), String> {
-    if view.status() != Status::Ongoing {
-        return Err(format!(
-            "{}: the game is over; no moves to analyse",
-            show_moves(moves)
-        ));
-    }
-    Ok(())
-}
-
 /// The position after `moves` (a move string of the game, or a whole board as `inarow`
 /// reads it): the JSON of `GET /api/position`.
 #[wasm_bindgen]
 pub fn position(game: &str, moves: &str) -> Result<JsValue, JsError> {
     answer((|| {
-        let start = spec(game)?.start();
-        with_game!(start, start => {
-            let line = read_line(start, moves).map_err(|e| e.to_string())?;
-            Ok(Value::Object(View { start, line: &line }.json()))
-        })
+        let (_, pos) = read(game, moves)?;
+        Ok(Value::Object(json::position(pos.as_ref())))
     })())
 }
 
@@ -259,27 +223,25 @@ pub fn position(game: &str, moves: &str) -> Result<JsValue, JsError> {
 pub fn analyze(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsError> {
     answer((|| {
         let asked = Asked::read(&options, Some(DEFAULT_THINK))?;
-        let start = spec(game)?.start();
-        with_game!(start, start => analyse_line(start, moves, &asked))
+        let (game, pos) = read(game, moves)?;
+        ongoing(pos.as_ref())?;
+        analyse_position(game.as_ref(), pos.as_ref(), &asked)
     })())
 }
 
-fn analyse_line<G: Tactics + Notation + Board + 'static>(
-    start: G,
-    moves: &str,
-    asked: &Asked,
-) -> Result<Value, String> {
-    let line = read_line(start, moves).map_err(|e| e.to_string())?;
-    let view = View { start, line: &line };
-    ongoing(&view, moves)?;
-    let pos = *line.position();
-    let mut json = view.json();
+fn analyse_position(game: &dyn Rules, pos: &dyn Position, asked: &Asked) -> Result<Value, String> {
+    let mut json = json::position(pos);
     if let Some(progress) = &asked.progress {
-        let mut legal = MoveList::new();
-        pos.legal_moves(&mut legal);
+        // In the order the game generates its moves, as the analysis values them.
+        let legal: Vec<String> = pos
+            .view_in_play_order()
+            .moves
+            .into_iter()
+            .map(|m| m.text)
+            .collect();
         let mut entries = Vec::new();
-        for (i, &mv) in legal.iter().enumerate() {
-            let entry = move_entry(&start, &line, mv, asked)?;
+        for (i, mv) in legal.iter().enumerate() {
+            let entry = move_entry(game, pos, mv, asked)?;
             let report = json!({ "entry": entry, "done": i + 1, "total": legal.len() });
             progress
                 .call1(
@@ -291,30 +253,29 @@ fn analyse_line<G: Tactics + Notation + Board + 'static>(
         }
         let (analysis, pv, source) = assemble(entries);
         json.insert("source".into(), json!(source));
-        json.insert("weak".into(), json!(is_weak(&start, asked)?));
+        json.insert(
+            "weak".into(),
+            json!(with_engine(game, asked, |s| s.is_weak())?),
+        );
         json.insert("analysis".into(), Value::Array(analysis));
         json.insert("pv".into(), pv);
         return Ok(Value::Object(json));
     }
-    let mut player = player(&start, asked)?;
-    let analysis = player.analyse(&line, asked.limits());
-    analysis_json(&mut json, &pos, &analysis, player.is_weak());
+    let max_bytes = (MAX_MEMORY_MB as u64) << 20;
+    let (analysis, (needed, fits_from)) = with_engine(game, asked, |solver| {
+        let analysis = solver.analyze(pos, asked.limits());
+        (analysis, solver.memory_needed(pos, max_bytes))
+    })?;
+    let analysis = analysis.map_err(|e| e.to_string())?;
+    json::add_analysis(&mut json, &analysis);
     // A tab's budget is small: where the exact solver needs more, say how much, so that the
     // page can ask the player before it grows.
     // Beyond what a tab may have, there is nothing to ask: say from how many stones exact values
     // fit in one instead.
-    let (needed_mb, fits_from) = match player.engine_mut() {
-        Some(engine) => (
-            engine
-                .bytes_needed(&pos)
-                .map(|bytes| bytes.div_ceil(1 << 20) as usize),
-            engine.fits_from((MAX_MEMORY_MB as u64) << 20),
-        ),
-        None => (None, None),
-    };
+    let needed_mb = needed.map(|bytes| bytes.div_ceil(1 << 20) as usize);
     if let Some(mb) = needed_mb
         && mb > asked.memory_mb
-        && analysis.moves.iter().any(|m| !m.1.is_exact())
+        && analysis.moves.iter().any(|m| !m.exact())
     {
         match fits_from {
             Some(stones) if mb > MAX_MEMORY_MB => {
@@ -325,15 +286,7 @@ fn analyse_line<G: Tactics + Notation + Board + 'static>(
             }
         }
     }
-    keep(&start, asked, player);
     Ok(Value::Object(json))
-}
-
-fn is_weak<G: Tactics + 'static>(start: &G, asked: &Asked) -> Result<bool, String> {
-    let player = player(start, asked)?;
-    let weak = player.is_weak();
-    keep(start, asked, player);
-    Ok(weak)
 }
 
 fn js_message(e: &JsValue) -> String {
@@ -371,48 +324,22 @@ fn assemble(entries: Vec<Value>) -> (Vec<Value>, Value, String) {
 
 /// One move's value with the analysis' JSON entry fields (`move`, `value`, `exact`, `score`,
 /// `outcome`, `end_ply`), its `line` (the move and the expected replies) and `rank` (a sort
-/// key, best first): [`Player::analyse_move`] under the limits, as the library values each
-/// move of an analysis.
-fn move_entry<G: Tactics + Notation + Board + 'static>(
-    start: &G,
-    line: &GameLine<G>,
-    mv: G::Move,
+/// key, best first), as the library values each move of an analysis.
+fn move_entry(
+    game: &dyn Rules,
+    pos: &dyn Position,
+    mv: &str,
     asked: &Asked,
 ) -> Result<Value, String> {
-    let pos = *line.position();
-    let mut player = player(start, asked)?;
-    let weak = player.is_weak();
-    let valued = player.analyse_move(line, mv, asked.limits());
-    keep(start, asked, player);
-    let value = valued.moves.first().map_or(Valuation::Unknown, |m| m.1);
-    let mut entry = single_entry(&pos, mv, value, weak);
-    entry.insert("line".into(), json!(format_line(pos, &valued.pv)));
-    entry.insert("rank".into(), json!(rank(value)));
-    entry.insert("weak".into(), json!(weak));
+    let valued = with_engine(game, asked, |solver| {
+        solver.analyze_move(pos, mv, asked.limits())
+    })?
+    .map_err(|e| e.to_string())?;
+    let mut entry = json::move_value(&valued.value);
+    entry.insert("line".into(), json!(valued.line));
+    entry.insert("rank".into(), json!(rank(valued.value.value)));
+    entry.insert("weak".into(), json!(valued.weak));
     Ok(Value::Object(entry))
-}
-
-/// The analysis JSON's entry of one move, as the server writes it.
-fn single_entry<G: Tactics + Notation>(
-    pos: &G,
-    mv: G::Move,
-    value: Valuation,
-    weak: bool,
-) -> serde_json::Map<String, Value> {
-    let analysis = inarow::engine::play::Analysis {
-        moves: vec![(mv, value)],
-        pv: Vec::new(),
-        source: String::new(),
-    };
-    let mut json = serde_json::Map::new();
-    analysis_json(&mut json, pos, &analysis, weak);
-    match json.remove("analysis") {
-        Some(Value::Array(mut a)) => match a.pop() {
-            Some(Value::Object(entry)) => entry,
-            _ => serde_json::Map::new(),
-        },
-        _ => serde_json::Map::new(),
-    }
 }
 
 /// One move of the position after `moves` valued alone (what each Web Worker of the page
@@ -429,20 +356,9 @@ pub fn analyze_move(
 ) -> Result<JsValue, JsError> {
     answer((|| {
         let asked = Asked::read(&options, Some(DEFAULT_THINK))?;
-        let start = spec(game)?.start();
-        with_game!(start, start => {
-            let line = read_line(start, moves).map_err(|e| e.to_string())?;
-            let view = View { start, line: &line };
-            ongoing(&view, moves)?;
-            let pos = *line.position();
-            let parsed = pos.parse_move(mv.trim()).map_err(|e| format!("move '{mv}': {e}"))?;
-            let mut legal = MoveList::new();
-            pos.legal_moves(&mut legal);
-            if !legal.contains(&parsed) {
-                return Err(format!("move '{mv}': not legal here"));
-            }
-            move_entry(&start, &line, parsed, &asked)
-        })
+        let (game, pos) = read(game, moves)?;
+        ongoing(pos.as_ref())?;
+        move_entry(game.as_ref(), pos.as_ref(), mv, &asked)
     })())
 }
 
@@ -452,22 +368,13 @@ pub fn analyze_move(
 pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsError> {
     answer((|| {
         let asked = Asked::read(&options, Some(DEFAULT_THINK))?;
-        let start = spec(game)?.start();
-        with_game!(start, start => {
-            let line = read_line(start, moves).map_err(|e| e.to_string())?;
-            let view = View { start, line: &line };
-            ongoing(&view, moves)?;
-            let pos = *line.position();
-            let mut player = player(&start, &asked)?;
-            let best = player.choose_within(&line, asked.limits()).ok_or("the engine found no move")?;
-            keep(&start, &asked, player);
-            Ok(json!({
-                "move": pos.format_move(best.0),
-                "moves": view.text_of(&line.played(best.0)),
-                "value": best.1.to_string(),
-                "exact": best.1.is_exact(),
-            }))
-        })
+        let (game, pos) = read(game, moves)?;
+        ongoing(pos.as_ref())?;
+        let best = with_engine(game.as_ref(), &asked, |solver| {
+            solver.best_move(pos.as_ref(), asked.limits())
+        })?
+        .map_err(|e| e.to_string())?;
+        Ok(json::engine_move(&best))
     })())
 }
 
@@ -481,23 +388,25 @@ pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue,
 pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsError> {
     answer((|| {
         let asked = Asked::read(&options, None)?;
-        let start = spec(game)?.start();
-        with_game!(start, start => {
-            let line = read_line(start, moves).map_err(|e| e.to_string())?;
-            let options = asked.exact_options(&start);
-            let mut engine = inarow::engine::Engine::try_new(&start, options).map_err(|e| e.to_string())?;
-            if asked.algorithm.is_none_or(|a| a == Algorithm::AlphaBeta) {
-                engine.use_builtin_book(&start);
-            }
-            let report = engine.solve(&line);
-            Ok(json!({
-                "score": report.score,
-                "stopped": report.stopped.map(|s| s.to_string()),
-                "nodes": report.nodes,
-                "seconds": report.elapsed.as_secs_f64(),
-                "plies": report.plies,
-            }))
-        })
+        let (game, pos) = read(game, moves)?;
+        // A fresh engine, as `inarow solve` runs: its nodes are the command's.
+        let mut solver = game
+            .solver(&asked.exact_settings(), 1)
+            .map_err(|e| e.to_string())?;
+        let ask = session::Ask {
+            limits: asked.limits(),
+            ..session::Ask::default()
+        };
+        let report = solver
+            .solve(pos.as_ref(), &ask)
+            .map_err(|e| e.to_string())?;
+        Ok(json!({
+            "score": report.score,
+            "stopped": report.stopped,
+            "nodes": report.nodes,
+            "seconds": report.seconds,
+            "plies": report.plies,
+        }))
     })())
 }
 
@@ -516,21 +425,20 @@ pub fn version() -> String {
 pub fn bench(game: &str, text: &str, options: JsValue) -> Result<JsValue, JsError> {
     answer((|| {
         let asked = Asked::read(&options, None)?;
-        let start = spec(game)?.start();
-        with_game!(start, start => {
-            let options = asked.exact_options(&start);
-            let mut engine = inarow::engine::Engine::try_new(&start, options).map_err(|e| e.to_string())?;
-            let (tally, problems) =
-                inarow::engine::bench::bench_text(start, &mut engine, "bench", text, None, || {});
-            let n = tally.n.max(1) as f64;
-            Ok(json!({
-                "summary": tally.summary("bench"),
-                "n": tally.n,
-                "correct": tally.correct,
-                "mean_us": tally.total_us / n,
-                "mean_nodes": tally.nodes as f64 / n,
-                "problems": problems,
-            }))
-        })
+        let game = session::rules(game).map_err(|e| e.to_string())?;
+        let mut solver = game
+            .solver(&asked.exact_settings(), 1)
+            .map_err(|e| e.to_string())?;
+        solver.set_limits(asked.limits());
+        let (tally, problems) = solver.bench("bench", text).map_err(|e| e.to_string())?;
+        let n = tally.n.max(1) as f64;
+        Ok(json!({
+            "summary": tally.summary("bench"),
+            "n": tally.n,
+            "correct": tally.correct,
+            "mean_us": tally.total_us / n,
+            "mean_nodes": tally.nodes as f64 / n,
+            "problems": problems,
+        }))
     })())
 }
