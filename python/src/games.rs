@@ -34,7 +34,7 @@ pub struct Settings {
 }
 
 /// What a solve asks for.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct Ask {
     pub limits: Limits,
     /// Every move that keeps the value.
@@ -54,8 +54,8 @@ pub trait Rules: Send + Sync {
     /// A solver of this game.
     fn solver(&self, settings: &Settings) -> Result<Box<dyn Solve>, Error>;
     /// Solves every position, each from a cleared table, on the `solvers` (of this game, made
-    /// by [`Rules::solver`]) at once; a set interrupt flag stops what has not started. An error
-    /// names the index of the position.
+    /// by [`Rules::solver`]) at once; a cancelled interrupt token stops what has not started.
+    /// An error names the index of the position.
     fn solve_many(
         &self,
         positions: &[Source],
@@ -102,9 +102,9 @@ pub trait Solve: Send {
     fn solve(&mut self, line: &dyn Line, ask: &Ask) -> Result<Solution, Error>;
     /// Every move with its value, best first: exact where the solver settles it, else the
     /// evaluation search's estimate.
-    fn analyze(&mut self, line: &dyn Line, limits: Limits) -> Result<Vec<MoveValue>, Error>;
+    fn analyze(&mut self, line: &dyn Line, limits: &Limits) -> Result<Vec<MoveValue>, Error>;
     /// The engine's move and what it is worth.
-    fn best_move(&mut self, line: &dyn Line, limits: Limits) -> Result<MoveValue, Error>;
+    fn best_move(&mut self, line: &dyn Line, limits: &Limits) -> Result<MoveValue, Error>;
     /// Forgets what the table holds.
     fn reset(&mut self);
     /// The solver as its concrete type, for its game's own code.
@@ -253,7 +253,7 @@ impl<G: Playable> Rules for Typed<G> {
         let next = AtomicUsize::new(0);
         let solve_share = |solver: &mut SolverOf<G>| {
             let mut solved = Vec::new();
-            solver.set_limits(ask.limits);
+            solver.set_limits(ask.limits.clone());
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= lines.len() || ask.limits.is_interrupted() {
@@ -267,7 +267,7 @@ impl<G: Playable> Rules for Typed<G> {
         if let [solver] = &mut solvers[..] {
             // One solver: each answer straight into its place (no second list of them, which
             // for thousands of short positions costs as much as a tenth of their solving).
-            solver.set_limits(ask.limits);
+            solver.set_limits(ask.limits.clone());
             for (line, result) in lines.iter().zip(&mut results) {
                 if ask.limits.is_interrupted() {
                     break;
@@ -486,11 +486,11 @@ fn over(line: &dyn Line) -> Error {
 impl<G: Playable> Solve for SolverOf<G> {
     fn solve(&mut self, line: &dyn Line, ask: &Ask) -> Result<Solution, Error> {
         let line = downcast(line, &self.start)?;
-        self.set_limits(ask.limits);
+        self.set_limits(ask.limits.clone());
         Ok(self.solve_line(&line, ask))
     }
 
-    fn analyze(&mut self, line: &dyn Line, limits: Limits) -> Result<Vec<MoveValue>, Error> {
+    fn analyze(&mut self, line: &dyn Line, limits: &Limits) -> Result<Vec<MoveValue>, Error> {
         if line.status() != Status::Ongoing {
             return Err(over(line));
         }
@@ -504,7 +504,7 @@ impl<G: Playable> Solve for SolverOf<G> {
             .collect())
     }
 
-    fn best_move(&mut self, line: &dyn Line, limits: Limits) -> Result<MoveValue, Error> {
+    fn best_move(&mut self, line: &dyn Line, limits: &Limits) -> Result<MoveValue, Error> {
         if line.status() != Status::Ongoing {
             return Err(over(line));
         }

@@ -13,9 +13,9 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use inarow::engine::Limits;
 use inarow::engine::Options;
 use inarow::engine::play::{Level, Player};
+use inarow::engine::{Cancel, Limits};
 use inarow::game::{GameSpec, Notation, Status, Tactics, one_line, read_line, show_moves};
 use inarow::with_game;
 use json::{View, analysis_json};
@@ -23,7 +23,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::any::Any;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -55,12 +55,10 @@ pub fn serve(addr: SocketAddr, threads: usize) -> Result<(), String> {
     runtime.block_on(listen(addr, threads))
 }
 
-/// What the requests share: turns at searching, the flags that stop a search whose client has
-/// gone, and the warm engines.
+/// What the requests share: turns at searching and the warm engines.
 struct Shared {
     searches: Arc<Semaphore>,
     waiting: AtomicUsize,
-    flags: Arc<Flags>,
     engines: Mutex<Vec<(String, Box<dyn Any + Send>)>>,
     threads: usize,
 }
@@ -75,7 +73,6 @@ async fn listen(addr: SocketAddr, threads: usize) -> Result<(), String> {
     let shared = Arc::new(Shared {
         searches: Arc::new(Semaphore::new(SEARCHES)),
         waiting: AtomicUsize::new(0),
-        flags: Flags::new(SEARCHES + WAITING),
         engines: Mutex::new(Vec::new()),
         threads,
     });
@@ -174,14 +171,12 @@ async fn reply(shared: Arc<Shared>, params: Asked, ask: Ask) -> Response {
             }
         }
     };
-    let Some(flag) = shared.flags.take() else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy");
-    };
-    // Set when this future is dropped before the answer is in: the client has gone.
-    let mut gone = Gone(Some(flag.clone()));
+    // Cancelled when this future is dropped before the answer is in: the client has gone.
+    let stop = Cancel::new();
+    let mut gone = Gone(Some(stop.clone()));
     let worker = shared.clone();
     let answer = tokio::task::spawn_blocking(move || {
-        let answer = respond(&worker, &params, ask, flag.get());
+        let answer = respond(&worker, &params, ask, stop);
         drop(permit);
         answer
     })
@@ -213,59 +208,13 @@ impl Drop for Waiting<'_> {
     }
 }
 
-/// Stop flags for the searches under way: a search's limits hold a `&'static` flag, so they
-/// come from a pool made once, and each goes back (cleared) when its request and its search
-/// have both let it go.
-struct Flags {
-    free: Mutex<Vec<&'static AtomicBool>>,
-}
-
-impl Flags {
-    fn new(n: usize) -> Arc<Flags> {
-        let flags: &'static [AtomicBool] =
-            Box::leak((0..n).map(|_| AtomicBool::new(false)).collect());
-        Arc::new(Flags {
-            free: Mutex::new(flags.iter().collect()),
-        })
-    }
-
-    fn take(self: &Arc<Flags>) -> Option<Arc<Flag>> {
-        let flag = self.free.lock().ok()?.pop()?;
-        Some(Arc::new(Flag {
-            flag,
-            pool: self.clone(),
-        }))
-    }
-}
-
-/// A flag taken from [`Flags`].
-struct Flag {
-    flag: &'static AtomicBool,
-    pool: Arc<Flags>,
-}
-
-impl Flag {
-    fn get(&self) -> &'static AtomicBool {
-        self.flag
-    }
-}
-
-impl Drop for Flag {
-    fn drop(&mut self) {
-        self.flag.store(false, Ordering::SeqCst);
-        if let Ok(mut free) = self.pool.free.lock() {
-            free.push(self.flag);
-        }
-    }
-}
-
-/// Raises its flag when dropped holding it: the request's future went away unanswered.
-struct Gone(Option<Arc<Flag>>);
+/// Cancels its token when dropped holding it: the request's future went away unanswered.
+struct Gone(Option<Cancel>);
 
 impl Drop for Gone {
     fn drop(&mut self) {
-        if let Some(flag) = &self.0 {
-            flag.flag.store(true, Ordering::SeqCst);
+        if let Some(stop) = &self.0 {
+            stop.cancel();
         }
     }
 }
@@ -303,12 +252,7 @@ impl Shared {
     }
 }
 
-fn respond(
-    shared: &Shared,
-    params: &Params,
-    ask: Ask,
-    stop: &'static AtomicBool,
-) -> Result<Value, String> {
+fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<Value, String> {
     let spec = params.game.as_deref().unwrap_or("connect4");
     let start = spec.parse::<GameSpec>()?.start();
     let moves = params.moves.as_deref().unwrap_or("");
@@ -329,7 +273,7 @@ fn respond(
                 let answer = match ask {
                     Ask::Move => {
                         // Only the best move needs its value: no full analysis.
-                        let best = player.choose_within(&line, limits).ok_or("the engine found no move")?;
+                        let best = player.choose_within(&line, &limits).ok_or("the engine found no move")?;
                         json!({
                             "move": pos.format_move(best.0),
                             "moves": view.text_of(&line.played(best.0)),
@@ -338,7 +282,7 @@ fn respond(
                         })
                     }
                     _ => {
-                        let analysis = player.analyse(&line, limits);
+                        let analysis = player.analyse(&line, &limits);
                         let mut json = view.json();
                         analysis_json(&mut json, &pos, &analysis, player.is_weak());
                         Value::Object(json)

@@ -297,7 +297,7 @@ fn analyse_line<G: Tactics + Notation + Board + 'static>(
         return Ok(Value::Object(json));
     }
     let mut player = player(&start, asked)?;
-    let analysis = player.analyse(&line, asked.limits());
+    let analysis = player.analyse(&line, &asked.limits());
     analysis_json(&mut json, &pos, &analysis, player.is_weak());
     // A tab's budget is small: where the exact solver needs more, say how much, so that the
     // page can ask the player before it grows.
@@ -382,7 +382,7 @@ fn move_entry<G: Tactics + Notation + Board + 'static>(
     let pos = *line.position();
     let mut player = player(start, asked)?;
     let weak = player.is_weak();
-    let valued = player.analyse_move(line, mv, asked.limits());
+    let valued = player.analyse_move(line, mv, &asked.limits());
     keep(start, asked, player);
     let value = valued.moves.first().map_or(Valuation::Unknown, |m| m.1);
     let mut entry = single_entry(&pos, mv, value, weak);
@@ -459,7 +459,7 @@ pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue,
             ongoing(&view, moves)?;
             let pos = *line.position();
             let mut player = player(&start, &asked)?;
-            let best = player.choose_within(&line, asked.limits()).ok_or("the engine found no move")?;
+            let best = player.choose_within(&line, &asked.limits()).ok_or("the engine found no move")?;
             keep(&start, &asked, player);
             Ok(json!({
                 "move": pos.format_move(best.0),
