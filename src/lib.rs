@@ -20,7 +20,7 @@
 //! let session = Session::new(4, 1); // warm engines kept between calls
 //! let settings = Settings::default(); // the best engine, the built-in books
 //! let analysis = session.with_solver(game.as_ref(), &settings, |engine| {
-//!     engine.analyze(pos.as_ref(), Limits::default())
+//!     engine.analyze(pos.as_ref(), &Limits::default())
 //! })??;
 //! for m in &analysis.moves {
 //!     println!("{} {}", m.mv, m.value); // best first, exact without limits

@@ -2,6 +2,7 @@
 //! [`Stop`] for every search.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -29,32 +30,62 @@ pub fn count_nodes(n: u64) {
     NODES_SEARCHED.fetch_add(n, Ordering::Relaxed);
 }
 
+/// A cancellation token: clones share one flag, and once any of them is cancelled (by Ctrl-C,
+/// by a client that went away, by the caller) every search holding it stops with
+/// [`Stop::Interrupted`]. Checking it is one relaxed atomic load.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A new token, not cancelled.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Cancels the token and every clone of it.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the token (or a clone of it) was cancelled.
+    #[inline]
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Clears the token, for every clone of it: the searches that hold it may run again.
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+/// Equal tokens are the same token (clones of one), not just tokens in the same state.
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Cancel) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}
+
 /// Limits on a search, counted from when they are set.
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// The most time the search may take (`None`: no limit).
     pub time: Option<Duration>,
     /// The most nodes the search may visit (`None`: no limit).
     pub nodes: Option<u64>,
-    /// A flag that, once set (by Ctrl-C), stops the search with [`Stop::Interrupted`].
-    pub interrupt: Option<&'static AtomicBool>,
+    /// A token that, once cancelled (by Ctrl-C, say), stops the search with
+    /// [`Stop::Interrupted`]. Equal limits have the same token, not just tokens in the same
+    /// state.
+    pub interrupt: Option<Cancel>,
 }
-
-/// Equal limits have the same flag, not just flags in the same state.
-impl PartialEq for Limits {
-    fn eq(&self, other: &Limits) -> bool {
-        let flag = |l: &Limits| l.interrupt.map(|f| f as *const AtomicBool);
-        self.time == other.time && self.nodes == other.nodes && flag(self) == flag(other)
-    }
-}
-
-impl Eq for Limits {}
 
 impl Limits {
-    /// Whether the interrupt flag is set.
+    /// Whether the interrupt token is cancelled.
+    #[inline]
     pub fn is_interrupted(&self) -> bool {
-        self.interrupt
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        self.interrupt.as_ref().is_some_and(Cancel::is_cancelled)
     }
 
     /// A time limit alone.
@@ -76,7 +107,7 @@ impl Limits {
 
 /// [`Limits`] whose clock has started: the deadline is fixed, so that every step of one piece
 /// of work (an analysis, the solvers a position is asked of in turn) shares it.
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Started {
     /// The limits as they were set.
     pub limits: Limits,
@@ -85,7 +116,7 @@ pub struct Started {
 }
 
 impl Started {
-    /// Why the work must stop, after `nodes` nodes: the node limit, the interrupt flag or the
+    /// Why the work must stop, after `nodes` nodes: the node limit, the interrupt token or the
     /// deadline, in that order; `None` to go on.
     pub fn stop(&self, nodes: u64) -> Option<Stop> {
         if self.limits.nodes.is_some_and(|n| nodes > n) {
@@ -131,7 +162,7 @@ pub enum Stop {
     Handicap,
     /// Threat-space search alone found no win: that proves nothing either.
     NoThreatWin,
-    /// The limits' interrupt flag was set (Ctrl-C).
+    /// The limits' interrupt token was cancelled (Ctrl-C).
     Interrupted,
 }
 
@@ -204,8 +235,8 @@ pub(crate) struct Clock {
 impl Clock {
     pub fn new(limits: Limits) -> Clock {
         Clock {
-            limits,
             deadline: limits.time.map(|t| Instant::now() + t),
+            limits,
             ticks: 0,
             polls: 0,
             expired: false,
@@ -250,5 +281,37 @@ impl Clock {
         } else {
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cancel, Limits, Stop};
+    use std::time::Duration;
+
+    #[test]
+    fn a_token_is_shared_by_its_clones_and_equal_only_to_them() {
+        let token = Cancel::new();
+        let clone = token.clone();
+        assert_eq!(token, clone);
+        assert_ne!(token, Cancel::new());
+        let limits = Limits {
+            interrupt: Some(clone),
+            ..Limits::within(Duration::from_secs(60))
+        };
+        assert_eq!(limits, limits.clone());
+        // Equal limits have the same token, not just tokens in the same state.
+        let other = Limits {
+            interrupt: Some(Cancel::new()),
+            ..Limits::within(Duration::from_secs(60))
+        };
+        assert_ne!(limits, other);
+        assert!(!limits.is_interrupted());
+        assert_eq!(limits.clone().start().stop(0), None);
+        token.cancel();
+        assert!(limits.is_interrupted() && !other.is_interrupted());
+        assert_eq!(limits.clone().start().stop(0), Some(Stop::Interrupted));
+        token.reset();
+        assert!(!limits.is_interrupted());
     }
 }

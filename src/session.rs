@@ -16,7 +16,7 @@
 //! let pos = game.read("33")?;
 //! let session = Session::new(2, 1);
 //! let analysis = session.with_solver(game.as_ref(), &Settings::default(), |solver| {
-//!     solver.analyze(pos.as_ref(), Limits::default())
+//!     solver.analyze(pos.as_ref(), &Limits::default())
 //! })??;
 //! assert_eq!(analysis.moves.len(), 5);
 //! assert!(analysis.moves.iter().all(|m| m.value.is_exact()));
@@ -280,16 +280,16 @@ pub trait Solver: Send {
     fn solve(&mut self, pos: &dyn Position, ask: &Ask) -> Result<Solution, Error>;
     /// Every move with its value, best first: exact where the solver settles it, else the
     /// evaluation search's estimate.
-    fn analyze(&mut self, pos: &dyn Position, limits: Limits) -> Result<PositionAnalysis, Error>;
+    fn analyze(&mut self, pos: &dyn Position, limits: &Limits) -> Result<PositionAnalysis, Error>;
     /// One move valued alone, as [`Solver::analyze`] values each within `limits` (its own).
     fn analyze_move(
         &mut self,
         pos: &dyn Position,
         mv: &str,
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<MoveAnalysis, Error>;
     /// The engine's move and what it is worth.
-    fn best_move(&mut self, pos: &dyn Position, limits: Limits) -> Result<EngineMove, Error>;
+    fn best_move(&mut self, pos: &dyn Position, limits: &Limits) -> Result<EngineMove, Error>;
     /// The bytes the exact solver needs to answer `pos` (`None`: it needs no more than it
     /// has), and the fewest stones from which its answers fit in `bytes`.
     fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>);
@@ -905,7 +905,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         Ok(self.solve_line(&line, ask))
     }
 
-    fn analyze(&mut self, pos: &dyn Position, limits: Limits) -> Result<PositionAnalysis, Error> {
+    fn analyze(&mut self, pos: &dyn Position, limits: &Limits) -> Result<PositionAnalysis, Error> {
         if let Some(over) = pos.over() {
             return Err(over);
         }
@@ -928,7 +928,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         &mut self,
         pos: &dyn Position,
         mv: &str,
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<MoveAnalysis, Error> {
         if let Some(over) = pos.over() {
             return Err(over);
@@ -952,7 +952,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         })
     }
 
-    fn best_move(&mut self, pos: &dyn Position, limits: Limits) -> Result<EngineMove, Error> {
+    fn best_move(&mut self, pos: &dyn Position, limits: &Limits) -> Result<EngineMove, Error> {
         if let Some(over) = pos.over() {
             return Err(over);
         }

@@ -197,8 +197,7 @@ fn retro_options() -> BuildOptions {
         threads: 1,
         mem_bytes: 64 << 20,
         save_every: Duration::ZERO,
-        time: None,
-        interrupt: None,
+        limits: Limits::default(),
         compact: false,
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! Python's own SIGINT handler only marks the signal; the `KeyboardInterrupt` is raised when the
 //! interpreter next runs Python code, which it does not while a search holds the thread. So for
-//! the time of a call, [`watch`] puts a handler in front of the one in place (Python's): it sets
-//! the search's interrupt flag ([`inarow::engine::Limits::interrupt`]) and then calls the
+//! the time of a call, [`watch`] puts a handler in front of the one in place (Python's): it
+//! cancels the search's interrupt token ([`inarow::engine::Limits::interrupt`]) and then calls the
 //! previous handler, which marks the signal for Python as before. The search stops at its next
 //! check of the limits; the binding then asks Python to handle the signal
 //! (`Python::check_signals`), which raises `KeyboardInterrupt` (or runs the user's handler).
@@ -11,50 +11,59 @@
 //! calls, the process's handling of SIGINT is untouched. Where SIGINT is ignored or has its
 //! default action, nothing is installed (a user who asked Ctrl-C to kill the process gets that).
 //!
-//! Calls may run at once on several Python threads: each takes one of [`SLOTS`] flags (the
-//! handler sets them all), so that one call's Ctrl-C never leaves another's flag set after it.
-//! A call beyond the slots runs without a flag (no Ctrl-C, never a wrong stop).
+//! Calls may run at once on several Python threads: each takes one of [`SLOTS`] tokens (the
+//! handler cancels them all), so that one call's Ctrl-C never leaves another's token cancelled
+//! after it. A call beyond the slots runs without a token (no Ctrl-C, never a wrong stop).
+//!
+//! The tokens are made once, before the handler is first installed, and live as long as the
+//! process: the handler only reads them (it may neither allocate nor lock), and each call
+//! clears its slot's token as it takes it.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use inarow::engine::Cancel;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// Calls that can be watched at once.
 const SLOTS: usize = 64;
 
-static FLAGS: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+/// The slots' tokens: set once, by the first [`watch`], before any handler reads them.
+static TOKENS: OnceLock<[Cancel; SLOTS]> = OnceLock::new();
 /// Bit `i`: slot `i` is taken.
 static TAKEN: AtomicU64 = AtomicU64::new(0);
 
-/// A call under watch: while it lives, Ctrl-C sets its flag.
+/// A call under watch: while it lives, Ctrl-C cancels its token.
 pub struct Watch {
-    slot: Option<usize>,
+    token: Option<(usize, Cancel)>,
 }
 
 impl Watch {
-    /// The flag to put in the search's limits (`None`: Ctrl-C is not watched for this call).
-    pub fn flag(&self) -> Option<&'static AtomicBool> {
-        self.slot.map(|i| &FLAGS[i])
+    /// The token to put in the search's limits (`None`: Ctrl-C is not watched for this call).
+    pub fn token(&self) -> Option<Cancel> {
+        self.token.as_ref().map(|(_, token)| token.clone())
     }
 
     /// Whether Ctrl-C came during the call.
     pub fn interrupted(&self) -> bool {
-        self.flag().is_some_and(|f| f.load(Ordering::Relaxed))
+        self.token
+            .as_ref()
+            .is_some_and(|(_, token)| token.is_cancelled())
     }
 }
 
 /// Starts watching for Ctrl-C until the returned [`Watch`] is dropped.
 pub fn watch() -> Watch {
-    let slot = take_slot();
-    if let Some(i) = slot {
-        FLAGS[i].store(false, Ordering::Relaxed);
+    let tokens = TOKENS.get_or_init(|| std::array::from_fn(|_| Cancel::new()));
+    let token = take_slot().map(|i| {
+        tokens[i].reset();
         handler::enter();
-    }
-    Watch { slot }
+        (i, tokens[i].clone())
+    });
+    Watch { token }
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        if let Some(i) = self.slot {
+        if let Some((i, _)) = self.token {
             handler::leave();
             TAKEN.fetch_and(!(1 << i), Ordering::AcqRel);
         }
@@ -85,7 +94,7 @@ static WATCHING: Mutex<(usize, Option<handler::Saved>)> = Mutex::new((0, None));
 
 #[cfg(unix)]
 mod handler {
-    use super::{FLAGS, WATCHING};
+    use super::{TOKENS, WATCHING};
     use std::mem::MaybeUninit;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -113,8 +122,11 @@ mod handler {
         info: *mut libc::siginfo_t,
         context: *mut libc::c_void,
     ) {
-        for flag in &FLAGS {
-            flag.store(true, Ordering::Relaxed);
+        // Set before the first handler was installed: `get` only loads an atomic.
+        if let Some(tokens) = TOKENS.get() {
+            for token in tokens {
+                token.cancel();
+            }
         }
         let previous = PREVIOUS.load(Ordering::Relaxed);
         if previous == 0 {
@@ -152,8 +164,8 @@ mod handler {
         let mut action = old;
         action.sa_sigaction = on_interrupt as *const () as libc::sighandler_t;
         action.sa_flags = old.sa_flags | libc::SA_SIGINFO;
-        // SAFETY: installs a handler that only stores to atomics and calls the previous
-        // handler, which was installed for this signal.
+        // SAFETY: installs a handler that only loads and stores atomics (the tokens') and
+        // calls the previous handler, which was installed for this signal.
         unsafe { libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) };
         watching.1 = Some(Saved(old));
     }

@@ -11,14 +11,13 @@ mod interrupt;
 mod values;
 
 use errors::{IntoPy, input};
-use inarow::engine::Limits;
+use inarow::engine::{Cancel, Limits};
 use inarow::game::{Player as Side, Status};
 use inarow::session::{self, Ask, Rules, Session, Settings, Source};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use values::{Board, BoardView, MoveValue, Solution};
@@ -47,27 +46,22 @@ fn seconds(name: &str, value: Option<f64>) -> PyResult<Option<Duration>> {
     }
 }
 
-fn limits(
-    time: Option<f64>,
-    nodes: Option<u64>,
-    interrupt: Option<&'static AtomicBool>,
-) -> PyResult<Limits> {
+/// Limits of a time and a node count, checked; the interrupt token is the call's
+/// ([`detached`]).
+fn limits(time: Option<f64>, nodes: Option<u64>) -> PyResult<Limits> {
     Ok(Limits {
         time: seconds("time", time)?,
         nodes,
-        interrupt,
+        interrupt: None,
     })
 }
 
-/// Runs `work` with the GIL released and Ctrl-C watched: it gets the interrupt flag for its
+/// Runs `work` with the GIL released and Ctrl-C watched: it gets the interrupt token for its
 /// limits. After a Ctrl-C, Python handles the signal (`KeyboardInterrupt`, by default).
-fn detached<R: Send>(
-    py: Python<'_>,
-    work: impl FnOnce(Option<&'static AtomicBool>) -> R + Send,
-) -> PyResult<R> {
+fn detached<R: Send>(py: Python<'_>, work: impl FnOnce(Option<Cancel>) -> R + Send) -> PyResult<R> {
     let watch = interrupt::watch();
-    let flag = watch.flag();
-    let result = py.detach(|| work(flag));
+    let token = watch.token();
+    let result = py.detach(|| work(token));
     let interrupted = watch.interrupted();
     drop(watch);
     if interrupted {
@@ -221,12 +215,12 @@ impl Position {
         best_moves: bool,
         pv: bool,
     ) -> PyResult<Solution> {
-        let limits = limits(time, nodes, None)?;
+        let limits = limits(time, nodes)?;
         let (rules, line) = (self.rules.as_ref(), self.line.as_ref());
-        detached(py, |flag| {
+        detached(py, |token| {
             let ask = Ask {
                 limits: Limits {
-                    interrupt: flag,
+                    interrupt: token,
                     ..limits
                 },
                 best_moves,
@@ -244,15 +238,15 @@ impl Position {
     /// evaluation search's estimate otherwise. Each item unpacks as `(move, value, exact)`.
     #[pyo3(signature = (time = None))]
     fn analyze(&self, py: Python<'_>, time: Option<f64>) -> PyResult<Vec<MoveValue>> {
-        let limits = limits(time, None, None)?;
+        let limits = limits(time, None)?;
         let (rules, line) = (self.rules.as_ref(), self.line.as_ref());
-        detached(py, |flag| {
+        detached(py, |token| {
             let limits = Limits {
-                interrupt: flag,
+                interrupt: token,
                 ..limits
             };
             with_shared_solver(rules, false, |solver| {
-                solver.analyze(line, limits).map(MoveValue::list)
+                solver.analyze(line, &limits).map(MoveValue::list)
             })?
         })?
         .py_err()
@@ -262,15 +256,15 @@ impl Position {
     /// the evaluation search for the time left (as `inarow play`).
     #[pyo3(signature = (think = 1.0))]
     fn best_move(&self, py: Python<'_>, think: f64) -> PyResult<String> {
-        let limits = limits(Some(think), None, None)?;
+        let limits = limits(Some(think), None)?;
         let (rules, line) = (self.rules.as_ref(), self.line.as_ref());
-        let choice = detached(py, |flag| {
+        let choice = detached(py, |token| {
             let limits = Limits {
-                interrupt: flag,
+                interrupt: token,
                 ..limits
             };
             with_shared_solver(rules, false, |solver| {
-                solver.best_move(line, limits).map(MoveValue::from)
+                solver.best_move(line, &limits).map(MoveValue::from)
             })?
         })?
         .py_err()?;
@@ -359,11 +353,11 @@ impl Solver {
     fn run<R: Send>(
         &self,
         py: Python<'_>,
-        work: impl FnOnce(&mut dyn session::Solver, Option<&'static AtomicBool>) -> R + Send,
+        work: impl FnOnce(&mut dyn session::Solver, Option<Cancel>) -> R + Send,
     ) -> PyResult<R> {
-        detached(py, |flag| {
+        detached(py, |token| {
             let mut solver = self.solver.lock().unwrap_or_else(|e| e.into_inner());
-            work(solver.as_mut(), flag)
+            work(solver.as_mut(), token)
         })
     }
 }
@@ -439,11 +433,11 @@ impl Solver {
         pv: bool,
     ) -> PyResult<Solution> {
         let line = self.line(position)?;
-        let limits = limits(time, nodes, None)?;
-        self.run(py, |solver, flag| {
+        let limits = limits(time, nodes)?;
+        self.run(py, |solver, token| {
             let ask = Ask {
                 limits: Limits {
-                    interrupt: flag,
+                    interrupt: token,
                     ..limits
                 },
                 best_moves,
@@ -463,13 +457,13 @@ impl Solver {
         time: Option<f64>,
     ) -> PyResult<Vec<MoveValue>> {
         let line = self.line(position)?;
-        let limits = limits(time, None, None)?;
-        self.run(py, |solver, flag| {
+        let limits = limits(time, None)?;
+        self.run(py, |solver, token| {
             solver
                 .analyze(
                     line.as_ref(),
-                    Limits {
-                        interrupt: flag,
+                    &Limits {
+                        interrupt: token,
                         ..limits
                     },
                 )
@@ -487,14 +481,14 @@ impl Solver {
         think: f64,
     ) -> PyResult<String> {
         let line = self.line(position)?;
-        let limits = limits(Some(think), None, None)?;
+        let limits = limits(Some(think), None)?;
         let choice = self
-            .run(py, |solver, flag| {
+            .run(py, |solver, token| {
                 solver
                     .best_move(
                         line.as_ref(),
-                        Limits {
-                            interrupt: flag,
+                        &Limits {
+                            interrupt: token,
                             ..limits
                         },
                     )
@@ -552,7 +546,7 @@ fn solve_many(
 ) -> PyResult<Vec<Solution>> {
     let rules = session::rules(game).py_err()?;
     let threads = self::threads(threads)?;
-    let limits = limits(time, nodes, None)?;
+    let limits = limits(time, nodes)?;
     let mut sources = Vec::new();
     for item in positions.try_iter()? {
         let item = item?;
@@ -576,10 +570,10 @@ fn solve_many(
         ..Settings::default()
     };
     let workers = threads.min(sources.len());
-    let solved = detached(py, |flag| {
+    let solved = detached(py, |token| {
         let ask = Ask {
             limits: Limits {
-                interrupt: flag,
+                interrupt: token,
                 ..limits
             },
             best_moves,

@@ -61,7 +61,7 @@ fn analyze<G: Tactics + Notation>(
     let pos = *line.position();
     let notice = long_search_notice(&pos, &args.moves, &limits);
     let label = format!("analysing {}", show_moves(&args.moves));
-    let analysis = with_progress_noting(&label, notice, || player.analyse(&line, limits));
+    let analysis = with_progress_noting(&label, notice, || player.analyse(&line, &limits));
     if analysis.moves.is_empty() {
         return Err(format!(
             "{}: the game is over; no moves to analyse",

@@ -1,10 +1,10 @@
 //! What the commands share to read and print: positions read from move strings, how moves are
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
-use inarow::engine::Limits;
+use inarow::engine::{Cancel, Limits};
 use inarow::game::{GameLine, Notation, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
@@ -202,26 +202,34 @@ impl Outcome {
 /// The exit code of a fatal error (a command that returns `Err`): bad input.
 pub const FATAL: u8 = 2;
 
-/// A flag that Ctrl-C sets (instead of ending the process), so that a long run can save its
-/// state and stop: a build between rounds, a search at its next check of the limits.
-pub fn interrupt_flag() -> &'static AtomicBool {
-    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The token Ctrl-C cancels (instead of ending the process), so that a long run can save its
+/// state and stop: a build between rounds, a search at its next check of the limits. One for
+/// the process: the signal handler reaches it through a static.
+pub fn ctrl_c() -> Cancel {
+    static CTRL_C: OnceLock<Cancel> = OnceLock::new();
     // A second Ctrl-C ends the process at once.
     extern "C" fn on_interrupt(_: libc::c_int) {
-        if INTERRUPTED.swap(true, Ordering::Relaxed) {
-            // SAFETY: _exit is async-signal-safe.
-            unsafe { libc::_exit(130) };
+        // Set before the handler is installed: `get` only loads atomics, it never initialises.
+        if let Some(token) = CTRL_C.get() {
+            if token.is_cancelled() {
+                // SAFETY: _exit is async-signal-safe.
+                unsafe { libc::_exit(130) };
+            }
+            token.cancel();
         }
     }
+    let token = CTRL_C.get_or_init(Cancel::new).clone();
     #[cfg(unix)]
-    // SAFETY: the handler only uses an atomic and _exit, which are async-signal-safe.
+    // SAFETY: the handler only loads and stores atomics and calls _exit, which are
+    // async-signal-safe (SIGINT is blocked while its handler runs, so the load and the store
+    // do not race with a second Ctrl-C).
     unsafe {
         libc::signal(
             libc::SIGINT,
             on_interrupt as *const () as libc::sighandler_t,
         );
     }
-    &INTERRUPTED
+    token
 }
 
 #[cfg(test)]

@@ -156,7 +156,7 @@ fn play<G: Tactics + Notation>(
             "hint" | "h" | "?" => {
                 let adviser = advisor.as_mut().unwrap_or(&mut engine);
                 let analysis = with_progress("valuing every move", || {
-                    adviser.analyse(&game, Limits::within(think))
+                    adviser.analyse(&game, &Limits::within(think))
                 });
                 println!("  ({})", analysis.source);
                 let count = analysis.moves.len();

@@ -2,17 +2,16 @@
 //! (see `inarow::engine::retro` for the format); `inarow retro query`: positions answered from
 //! one, printed as `solve` prints them.
 
-use super::args::threads;
-use super::io::{Outcome, interrupt_flag, progress_bar};
+use super::args::{seconds, threads};
+use super::io::{Outcome, ctrl_c, progress_bar};
 use super::solve::{self, Format};
 use super::with_ranks;
 use clap::{Args, Subcommand};
 use inarow::engine::retro::{self as database, BuildOptions, Database, Ranks};
-use inarow::engine::{Config, Engine, Options, Progress, Value};
+use inarow::engine::{Config, Engine, Limits, Options, Progress, Value};
 use inarow::game::{Game, GameSpec};
 use inarow::with_game;
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 #[derive(Subcommand)]
@@ -82,17 +81,15 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
             args.save_every
         ));
     }
-    if let Some(t) = args.time
-        && !(t.is_finite() && t >= 0.0)
-    {
-        return Err(format!("--time {t}: must be a number of seconds"));
-    }
     let options = BuildOptions {
         threads,
         mem_bytes: args.mem_mb.saturating_mul(1 << 20),
         save_every: Duration::from_secs_f64(args.save_every),
-        time: args.time.map(Duration::from_secs_f64),
-        interrupt: Some(interrupt_flag()),
+        limits: Limits {
+            time: seconds("--time", args.time)?,
+            interrupt: Some(ctrl_c()),
+            ..Limits::default()
+        },
         compact: args.compact,
     };
     with_ranks(|ranks| build_on(&args, &options, spec, ranks))
@@ -118,7 +115,7 @@ fn build_on(
                 bar.set_length(total);
                 bar.set_position(done);
                 // Nothing is saved before the first round: an interruption just ends.
-                if options.interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+                if options.limits.is_interrupted() {
                     bar.abandon();
                     eprintln!("inarow: interrupted while setting up; nothing saved");
                     std::process::exit(130);

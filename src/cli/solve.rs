@@ -3,7 +3,7 @@
 
 use super::args::SolverArgs;
 use super::io::{
-    Outcome, interrupt_flag, long_search_notice, moves_from, read_line, show_moves, with_progress,
+    Outcome, ctrl_c, long_search_notice, moves_from, read_line, show_moves, with_progress,
     with_progress_noting,
 };
 use super::with_ranks;
@@ -91,8 +91,8 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
         // Ctrl-C stops the search (its score shown as `?`, exit 3, a checkpoint saved) instead
         // of ending the process; a second Ctrl-C ends it.
         engine.set_limits(Limits {
-            interrupt: Some(interrupt_flag()),
-            ..engine.limits()
+            interrupt: Some(ctrl_c()),
+            ..engine.limits().clone()
         });
         if let Some(file) = &args.proof
             && engine.method() == Algorithm::DfPn
@@ -145,13 +145,13 @@ fn by_jobs_in<G: Tactics + Notation>(
         ));
     }
     let limits = Limits {
-        interrupt: Some(interrupt_flag()),
+        interrupt: Some(ctrl_c()),
         ..args.solver.limits()?
     };
     let threads = args.solver.thread_count()?;
     let job_nodes = (args.job_nodes > 0).then_some(args.job_nodes);
     if ranks.rank() != 0 {
-        jobs::serve(&start, ranks, threads, &make, limits, job_nodes)?;
+        jobs::serve(&start, ranks, threads, &make, &limits, job_nodes)?;
         return Ok(Outcome::Done);
     }
     let mut journal = match &args.checkpoint {
@@ -194,7 +194,7 @@ fn by_jobs_in<G: Tactics + Notation>(
             threads,
             ranks,
             &make,
-            limits,
+            &limits,
             jobs::Keeping {
                 journal: journal.as_mut(),
                 settled: &mut settled,
@@ -386,7 +386,7 @@ pub fn answer<G: Tactics + Notation>(
                 continue;
             }
         };
-        let notice = long_search_notice(line.position(), text, &engine.limits());
+        let notice = long_search_notice(line.position(), text, engine.limits());
         let label = format!("solving {}", show_moves(text));
         let report = with_progress_noting(&label, notice, || {
             if format.json {

@@ -98,10 +98,10 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
             Algorithm::Minimax => Box::new(Reference {
                 minimax: Minimax::new(),
                 nodes: 0,
-                clock: Clock::new(o.limits),
+                clock: Clock::new(o.limits.clone()),
                 max_positions: o.mem_bytes()? / Reference::BYTES_PER_POSITION,
             }),
-            Algorithm::Tss => Box::new(Threats::new(o.limits)),
+            Algorithm::Tss => Box::new(Threats::new(o.limits.clone())),
             family => Box::new(ProofNumbers(prover(family, o)?)),
         };
         Ok((backend, method))
@@ -174,10 +174,10 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
 fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G>>, Error> {
     let mem_bytes = o.mem_bytes()?;
     Ok(match family {
-        Algorithm::Pns => Box::new(Pns::new(mem_bytes, o.limits, o.heuristic_init)),
-        Algorithm::Pn2 => Box::new(Pn2::new(mem_bytes, o.limits, o.heuristic_init)),
+        Algorithm::Pns => Box::new(Pns::new(mem_bytes, o.limits.clone(), o.heuristic_init)),
+        Algorithm::Pn2 => Box::new(Pn2::new(mem_bytes, o.limits.clone(), o.heuristic_init)),
         _ => {
-            let mut dfpn = DfPn::try_new(mem_bytes, o.limits).map_err(Error::Memory)?;
+            let mut dfpn = DfPn::try_new(mem_bytes, o.limits.clone()).map_err(Error::Memory)?;
             dfpn.set_threat_search(o.dfpn_threats);
             dfpn.set_victor_plies(o.config.victor_plies);
             Box::new(dfpn)
@@ -410,7 +410,7 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
     }
     fn set_limits(&mut self, limits: Limits) {
         if let Some(p) = &mut self.value {
-            p.set_limits(limits);
+            p.set_limits(limits.clone());
         }
         if let Some(w) = &mut self.win {
             w.set_limits(limits);

@@ -9,13 +9,12 @@
 //! `3` given up at the job's own node budget) and the nodes it searched (8 bytes).
 
 use super::journal::Journal;
-use super::{Engine, Limits, Stop};
+use super::{Cancel, Engine, Limits, Stop};
 use crate::game::{Notation, Tactics, play_moves};
 use crate::limits::Instant;
 use crate::search::jobs::{JobStats, Jobs};
 use crate::search::ranks::Ranks;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -55,7 +54,8 @@ type Answer = (u64, End, u64);
 struct Pool<G: Tactics> {
     jobs: Option<Sender<(u64, G)>>,
     answers: Receiver<Answer>,
-    stop: &'static AtomicBool,
+    /// Cancelled once, when the search is over, to stop the jobs still running.
+    stop: Cancel,
     threads: Vec<std::thread::JoinHandle<()>>,
 }
 
@@ -64,11 +64,12 @@ impl<G: Tactics> Pool<G> {
     fn new(
         threads: usize,
         make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
-        limits: Limits,
+        limits: &Limits,
         job_nodes: Option<u64>,
     ) -> Result<Pool<G>, String> {
-        // Set once, when the search is over, to stop the jobs still running; one per pool.
-        let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        // Cancelled once, when the search is over, to stop the jobs still running; one per
+        // pool (the search's own interrupt is watched by the leader, which then ends the pool).
+        let stop = Cancel::new();
         let (jobs, queue) = channel::<(u64, G)>();
         let (done, answers) = channel();
         let queue = Arc::new(Mutex::new(queue));
@@ -78,11 +79,12 @@ impl<G: Tactics> Pool<G> {
             // The job's budget binds when it is below the search's own node limit.
             let own_budget = job_nodes.filter(|&b| limits.nodes.is_none_or(|n| b < n));
             engine.set_limits(Limits {
-                interrupt: Some(stop),
+                interrupt: Some(stop.clone()),
                 nodes: own_budget.or(limits.nodes),
-                ..limits
+                ..limits.clone()
             });
             let (queue, done) = (Arc::clone(&queue), done.clone());
+            let stop = stop.clone();
             handles.push(std::thread::spawn(move || {
                 loop {
                     let job = queue.lock().expect("no worker panics holding it").recv();
@@ -91,7 +93,7 @@ impl<G: Tactics> Pool<G> {
                     let end = match (report.score, report.stopped) {
                         (Some(s), _) => End::Answered(s > 0),
                         (None, Some(Stop::Nodes))
-                            if own_budget.is_some() && !stop.load(Relaxed) =>
+                            if own_budget.is_some() && !stop.is_cancelled() =>
                         {
                             End::OverBudget
                         }
@@ -118,7 +120,7 @@ impl<G: Tactics> Pool<G> {
 
     /// Stops the jobs still running and waits for the threads.
     fn end(mut self) {
-        self.stop.store(true, Relaxed);
+        self.stop.cancel();
         self.jobs = None;
         for t in self.threads.drain(..) {
             let _ = t.join();
@@ -180,7 +182,7 @@ pub fn serve<G: Tactics + Notation>(
     ranks: &dyn Ranks,
     threads: usize,
     make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
-    limits: Limits,
+    limits: &Limits,
     job_nodes: Option<u64>,
 ) -> Result<(), String> {
     let pool = Pool::new(threads, make, limits, job_nodes)?;
@@ -250,7 +252,7 @@ pub fn solve<G: Tactics + Notation>(
     threads: usize,
     ranks: &dyn Ranks,
     make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
-    limits: Limits,
+    limits: &Limits,
     keeping: Keeping<'_, G>,
 ) -> Result<JobReport, String> {
     let Keeping {

@@ -29,7 +29,7 @@ pub mod retro;
 pub mod strategy;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
-pub use crate::limits::{Limits, MAX_DEPTH, Started, Stop, nodes_searched};
+pub use crate::limits::{Cancel, Limits, MAX_DEPTH, Started, Stop, nodes_searched};
 pub use crate::search::census::{Census, count};
 pub use crate::search::heuristic;
 pub use crate::search::retro::{Progress, Value};
@@ -550,14 +550,14 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// The limits of the next calls, as [`Engine::set_limits`] left them.
-    pub fn limits(&self) -> Limits {
-        self.limits
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Starts the limits' clock for a search: the backend's and the oracles'.
     fn start_limits(&mut self) {
-        self.backend.set_limits(self.limits);
-        self.started = self.limits.start();
+        self.backend.set_limits(self.limits.clone());
+        self.started = self.limits.clone().start();
         self.nodes_at_start = self.nodes();
     }
 
@@ -804,7 +804,7 @@ impl<G: Tactics> Engine<G> {
     pub fn certify(&mut self, pos: &G) -> Result<Certified<G>, Error> {
         let (mem_bytes, limits, threats, victor_plies) = (
             self.mem_bytes,
-            self.limits,
+            self.limits.clone(),
             self.dfpn_threats,
             self.victor_plies,
         );

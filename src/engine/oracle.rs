@@ -24,7 +24,7 @@ pub(crate) enum Known {
 
 /// The limits an oracle answers under: the engine's, with its clock started and the nodes
 /// already spent taken off the node limit, and its memory budget.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Budget {
     pub limits: Started,
     pub mem_bytes: usize,
@@ -116,7 +116,7 @@ impl Midgame {
             pos,
             budget.mem_bytes as u64,
             threads,
-            budget.limits,
+            budget.limits.clone(),
             |_, _| {},
         )?;
         self.nodes += answer.nodes;
@@ -190,7 +190,7 @@ impl Oracle<Pentago> for Midgame {
 pub(crate) fn budget(limits: &Started, spent: u64, mem_bytes: usize) -> Budget {
     let remaining = Limits {
         nodes: limits.limits.nodes.map(|n| n.saturating_sub(spent)),
-        ..limits.limits
+        ..limits.limits.clone()
     };
     Budget {
         limits: Started {

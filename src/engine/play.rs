@@ -209,7 +209,7 @@ fn exact_share<G: Tactics>(pos: &G) -> f64 {
 }
 
 /// The share of a search's time the exact solver gets at `pos`, the rest going to estimates.
-fn solver_share<G: Tactics>(pos: &G, limits: Limits, analysis: bool) -> f64 {
+fn solver_share<G: Tactics>(pos: &G, limits: &Limits, analysis: bool) -> f64 {
     // An analysis is asked for exact values: the solver gets at least half the time.
     let share = if analysis {
         exact_share(pos).max(0.5)
@@ -305,15 +305,15 @@ impl<G: Tactics> Player<G> {
     /// repetitions) and what it is worth, thinking for `think`. Only the best move is searched
     /// to its value.
     pub fn choose(&mut self, line: &GameLine<G>, think: Duration) -> Option<(G::Move, Valuation)> {
-        self.choose_within(line, Limits::within(think))
+        self.choose_within(line, &Limits::within(think))
     }
 
-    /// [`Player::choose`] within any `limits`: a thinking time with an interrupt flag (Ctrl-C),
+    /// [`Player::choose`] within any `limits`: a thinking time with an interrupt token (Ctrl-C),
     /// or a node limit.
     pub fn choose_within(
         &mut self,
         line: &GameLine<G>,
-        limits: Limits,
+        limits: &Limits,
     ) -> Option<(G::Move, Valuation)> {
         self.think(line, limits, false)?.moves.first().copied()
     }
@@ -322,7 +322,7 @@ impl<G: Tactics> Player<G> {
     /// whole analysis; none: until every value is exact, at level [`Level::Best`]). Where the
     /// exact solver cannot finish, the moves it did not settle get the evaluation search's
     /// estimates.
-    pub fn analyse(&mut self, line: &GameLine<G>, limits: Limits) -> Analysis<G::Move> {
+    pub fn analyse(&mut self, line: &GameLine<G>, limits: &Limits) -> Analysis<G::Move> {
         self.think(line, limits, true).unwrap_or(Analysis {
             moves: Vec::new(),
             pv: Vec::new(),
@@ -339,12 +339,12 @@ impl<G: Tactics> Player<G> {
         &mut self,
         line: &GameLine<G>,
         mv: G::Move,
-        limits: Limits,
+        limits: &Limits,
     ) -> Analysis<G::Move> {
         let started = Instant::now();
         let rest = || Limits {
             time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
-            ..limits
+            ..limits.clone()
         };
         let child = line.played(mv);
         let valued = |value: Valuation, replies: Vec<G::Move>, source: &str| Analysis {
@@ -361,7 +361,7 @@ impl<G: Tactics> Player<G> {
             let share = solver_share(line.position(), limits, true);
             engine.set_limits(Limits {
                 time: limits.time.map(|t| t.mul_f64(share)),
-                ..limits
+                ..limits.clone()
             });
             if let Some(score) = engine.solve(&child).score {
                 // The line as far as the time left and a small node budget reach (the table
@@ -387,7 +387,7 @@ impl<G: Tactics> Player<G> {
         // The reply's value at the other levels, or the estimate where the solver stopped.
         let reply = match self.level {
             Level::Best => self.estimate(&child, rest(), false),
-            _ => self.think(&child, rest(), false),
+            _ => self.think(&child, &rest(), false),
         };
         match reply {
             Some(reply) if !reply.moves.is_empty() => {
@@ -400,7 +400,7 @@ impl<G: Tactics> Player<G> {
     fn think(
         &mut self,
         line: &GameLine<G>,
-        limits: Limits,
+        limits: &Limits,
         all: bool,
     ) -> Option<Analysis<G::Move>> {
         let pos = line.position();
@@ -440,7 +440,12 @@ impl<G: Tactics> Player<G> {
 
     /// [`Player::think`] at level [`Level::Best`]: the exact solver, then estimates where it
     /// stopped.
-    fn best(&mut self, line: &GameLine<G>, limits: Limits, all: bool) -> Option<Analysis<G::Move>> {
+    fn best(
+        &mut self,
+        line: &GameLine<G>,
+        limits: &Limits,
+        all: bool,
+    ) -> Option<Analysis<G::Move>> {
         let pos = line.position();
         let started = Instant::now();
         // The time left at `share` of the whole; node limits apply to each stage alike.
@@ -448,9 +453,9 @@ impl<G: Tactics> Player<G> {
             time: limits
                 .time
                 .map(|t| t.mul_f64(share).saturating_sub(started.elapsed())),
-            ..limits
+            ..limits.clone()
         };
-        let exact = match self.exact(line, until(solver_share(pos, limits, all)), all) {
+        let exact = match self.exact(line, &until(solver_share(pos, limits, all)), all) {
             Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {
                 return Some(if !all && e.moves.len() > 1 {
                     let rest = until(1.0);
@@ -462,7 +467,7 @@ impl<G: Tactics> Player<G> {
                         ),
                         ..rest
                     };
-                    self.tie_break(pos, e, brief)
+                    self.tie_break(pos, e, &brief)
                 } else {
                     e
                 });
@@ -489,8 +494,8 @@ impl<G: Tactics> Player<G> {
             // Only memory stopped the solver: estimates to a depth that ends.
             rest.nodes = Some(UNLIMITED_ESTIMATE_NODES);
         }
-        self.heuristic(line.position(), rest, None, all)
-            .or_else(|| self.mcts(line, rest))
+        self.heuristic(line.position(), &rest, None, all)
+            .or_else(|| self.mcts(line, &rest))
     }
 
     /// Among moves that all keep the exact value (or all lose, where the solver knows only win /
@@ -501,7 +506,7 @@ impl<G: Tactics> Player<G> {
         &mut self,
         pos: &G,
         exact: Analysis<G::Move>,
-        limits: Limits,
+        limits: &Limits,
     ) -> Analysis<G::Move> {
         let keeps = |m: &G::Move| exact.moves.iter().find(|e| e.0 == *m).copied();
         let picked = self
@@ -547,12 +552,12 @@ impl<G: Tactics> Player<G> {
     fn exact(
         &mut self,
         line: &GameLine<G>,
-        limits: Limits,
+        limits: &Limits,
         all: bool,
     ) -> Option<Analysis<G::Move>> {
         let started = Instant::now();
         let engine = self.exact.as_mut()?;
-        engine.set_limits(limits);
+        engine.set_limits(limits.clone());
         if all {
             let scores = engine.analyze(line);
             let moves: Vec<_> = scores
@@ -571,7 +576,7 @@ impl<G: Tactics> Player<G> {
             engine.set_limits(Limits {
                 time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
                 nodes: Some(limits.nodes.map_or(LINE_NODES, |n| n.min(LINE_NODES))),
-                ..limits
+                ..limits.clone()
             });
             let mut pv = vec![best];
             pv.extend(engine.line(&line.played(best), -score));
@@ -602,7 +607,7 @@ impl<G: Tactics> Player<G> {
     fn heuristic(
         &mut self,
         pos: &G,
-        limits: Limits,
+        limits: &Limits,
         depth: Option<u32>,
         all: bool,
     ) -> Option<Analysis<G::Move>> {
@@ -629,7 +634,7 @@ impl<G: Tactics> Player<G> {
         })
     }
 
-    fn mcts(&mut self, line: &GameLine<G>, limits: Limits) -> Option<Analysis<G::Move>> {
+    fn mcts(&mut self, line: &GameLine<G>, limits: &Limits) -> Option<Analysis<G::Move>> {
         let out = mcts::search(line, self.repetition, limits, self.mem_bytes, &mut self.rng)?;
         let mut moves: Vec<_> = out
             .moves

@@ -36,6 +36,7 @@ use super::file::{
 };
 use crate::error::Error;
 use crate::game::{Game, Indexed, IndexedVisitor, one_line};
+use crate::limits::Limits;
 pub use crate::search::ranks::{Ranks, Solo};
 pub use crate::search::retro::Traffic;
 use crate::search::retro::rounds::Checkpoints;
@@ -45,7 +46,7 @@ use crate::search::retro::{
 use std::fs;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 const MAGIC: &str = "inarow-retro 1";
@@ -120,10 +121,10 @@ pub struct BuildOptions {
     pub mem_bytes: u64,
     /// Save the state after a round when this long has passed since the last save.
     pub save_every: Duration,
-    /// Stop (saving the state) after the first round that ends this long after the start.
-    pub time: Option<Duration>,
-    /// Stop (saving the state) after the round during which this is set (Ctrl-C).
-    pub interrupt: Option<&'static AtomicBool>,
+    /// When to stop early, saving the state: after the first round that ends `limits.time`
+    /// after the start, or after the round during which `limits.interrupt` is cancelled
+    /// (Ctrl-C). The rounds count no nodes: `limits.nodes` does not apply.
+    pub limits: Limits,
     /// Half a byte per index in memory even when a byte fits (a build chooses it by itself
     /// when only half a byte does).
     pub compact: bool,
@@ -133,8 +134,7 @@ impl BuildOptions {
     /// When the rounds stop, and how often they save the state.
     fn checkpoints(&self) -> Checkpoints {
         Checkpoints {
-            time: self.time,
-            interrupt: self.interrupt,
+            limits: self.limits.clone(),
             save_every: self.save_every,
         }
     }

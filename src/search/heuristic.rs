@@ -186,7 +186,7 @@ impl Searcher {
 /// first iteration.
 pub fn search<G: Tactics>(
     pos: &G,
-    limits: Limits,
+    limits: &Limits,
     max_depth: Option<u32>,
     table_bytes: usize,
     all_moves: bool,
@@ -196,7 +196,7 @@ pub fn search<G: Tactics>(
     }
     let mut s = Searcher {
         table: vec![Entry::default(); (table_bytes / size_of::<Entry>()).max(1024)],
-        clock: Clock::new(limits),
+        clock: Clock::new(limits.clone()),
         horizon: false,
         exact_allowed: !G::Kind::REPEATS,
     };

@@ -71,7 +71,7 @@ struct Node<G: Tactics> {
 pub fn search<G: Tactics>(
     line: &GameLine<G>,
     repetition: Repetition,
-    limits: Limits,
+    limits: &Limits,
     mem_bytes: usize,
     rng: &mut SplitMix,
 ) -> Option<Outcome<G::Move>> {
@@ -94,7 +94,7 @@ pub fn search<G: Tactics>(
         capacity,
         earlier: line.earlier_keys().collect(),
         repetition,
-        clock: Clock::new(limits),
+        clock: Clock::new(limits.clone()),
     };
     let mut playouts = 0;
     let stop = loop {
@@ -383,7 +383,7 @@ mod tests {
                 let out = search(
                     &GameLine::new(pos),
                     Repetition::SECOND,
-                    Limits::default(),
+                    &Limits::default(),
                     256 << 20,
                     &mut rng,
                 )

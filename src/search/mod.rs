@@ -26,6 +26,6 @@ pub mod tt;
 pub mod victor;
 pub mod winner;
 
-pub use crate::limits::{Limits, Stop};
+pub use crate::limits::{Cancel, Limits, Stop};
 pub use alphabeta::{AlphaBeta, Config, Driver};
 pub use tt::{Bound, Scheme, Table};

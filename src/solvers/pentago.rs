@@ -958,7 +958,7 @@ fn settle_rows<const N: usize, const SECOND_PLACES: bool, const BMI2: bool>(
             // What the progress display counts.
             count_nodes((unchecked * N) as u64);
             unchecked = 0;
-            // The node limit is checked between levels: here, the clock and the flag.
+            // The node limit is checked between levels: here, the clock and the interrupt.
             if limits.stop(0).is_some() {
                 stopped.store(true, Ordering::Relaxed);
             }
@@ -1262,7 +1262,7 @@ impl<P: FnMut(u64, u64)> Run<'_, P> {
 }
 
 /// Solves `root` within `mem_bytes` on `threads` threads, under `limits` (the node limit
-/// counts fillings, checked between levels; the clock and the interrupt flag within them);
+/// counts fillings, checked between levels; the clock and the interrupt token within them);
 /// `progress(done, total)` counts the fillings settled. A budget smaller than
 /// [`bytes_needed`] is refused at once ([`Stop::MemoryNeeded`]).
 ///

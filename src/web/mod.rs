@@ -13,15 +13,15 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use inarow::engine::Limits;
 use inarow::engine::play::Level;
+use inarow::engine::{Cancel, Limits};
 use inarow::game::one_line;
 use inarow::session::{self, Session, Settings};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -52,12 +52,10 @@ pub fn serve(addr: SocketAddr, threads: usize) -> Result<(), String> {
     runtime.block_on(listen(addr, threads))
 }
 
-/// What the requests share: turns at searching, the flags that stop a search whose client has
-/// gone, and the warm engines.
+/// What the requests share: turns at searching and the warm engines.
 struct Shared {
     searches: Arc<Semaphore>,
     waiting: AtomicUsize,
-    flags: Arc<Flags>,
     session: Session,
     threads: usize,
 }
@@ -72,7 +70,6 @@ async fn listen(addr: SocketAddr, threads: usize) -> Result<(), String> {
     let shared = Arc::new(Shared {
         searches: Arc::new(Semaphore::new(SEARCHES)),
         waiting: AtomicUsize::new(0),
-        flags: Flags::new(SEARCHES + WAITING),
         session: Session::new(WARM_ENGINES, seed()),
         threads,
     });
@@ -171,14 +168,12 @@ async fn reply(shared: Arc<Shared>, params: Asked, ask: Ask) -> Response {
             }
         }
     };
-    let Some(flag) = shared.flags.take() else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy");
-    };
-    // Set when this future is dropped before the answer is in: the client has gone.
-    let mut gone = Gone(Some(flag.clone()));
+    // Cancelled when this future is dropped before the answer is in: the client has gone.
+    let stop = Cancel::new();
+    let mut gone = Gone(Some(stop.clone()));
     let worker = shared.clone();
     let answer = tokio::task::spawn_blocking(move || {
-        let answer = respond(&worker, &params, ask, flag.get());
+        let answer = respond(&worker, &params, ask, stop);
         drop(permit);
         answer
     })
@@ -210,69 +205,18 @@ impl Drop for Waiting<'_> {
     }
 }
 
-/// Stop flags for the searches under way: a search's limits hold a `&'static` flag, so they
-/// come from a pool made once, and each goes back (cleared) when its request and its search
-/// have both let it go.
-struct Flags {
-    free: Mutex<Vec<&'static AtomicBool>>,
-}
-
-impl Flags {
-    fn new(n: usize) -> Arc<Flags> {
-        let flags: &'static [AtomicBool] =
-            Box::leak((0..n).map(|_| AtomicBool::new(false)).collect());
-        Arc::new(Flags {
-            free: Mutex::new(flags.iter().collect()),
-        })
-    }
-
-    fn take(self: &Arc<Flags>) -> Option<Arc<Flag>> {
-        let flag = self.free.lock().ok()?.pop()?;
-        Some(Arc::new(Flag {
-            flag,
-            pool: self.clone(),
-        }))
-    }
-}
-
-/// A flag taken from [`Flags`].
-struct Flag {
-    flag: &'static AtomicBool,
-    pool: Arc<Flags>,
-}
-
-impl Flag {
-    fn get(&self) -> &'static AtomicBool {
-        self.flag
-    }
-}
-
-impl Drop for Flag {
-    fn drop(&mut self) {
-        self.flag.store(false, Ordering::SeqCst);
-        if let Ok(mut free) = self.pool.free.lock() {
-            free.push(self.flag);
-        }
-    }
-}
-
-/// Raises its flag when dropped holding it: the request's future went away unanswered.
-struct Gone(Option<Arc<Flag>>);
+/// Cancels its token when dropped holding it: the request's future went away unanswered.
+struct Gone(Option<Cancel>);
 
 impl Drop for Gone {
     fn drop(&mut self) {
-        if let Some(flag) = &self.0 {
-            flag.flag.store(true, Ordering::SeqCst);
+        if let Some(stop) = &self.0 {
+            stop.cancel();
         }
     }
 }
 
-fn respond(
-    shared: &Shared,
-    params: &Params,
-    ask: Ask,
-    stop: &'static AtomicBool,
-) -> Result<Value, String> {
+fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<Value, String> {
     let game = session::rules(params.game.as_deref().unwrap_or("connect4"))?;
     let pos = game.read(params.moves.as_deref().unwrap_or(""))?;
     if let Ask::Position = ask {
@@ -301,9 +245,9 @@ fn respond(
         .with_solver(game.as_ref(), &settings, |solver| match ask {
             // Only the best move needs its value: no full analysis.
             Ask::Move => solver
-                .best_move(pos.as_ref(), limits)
+                .best_move(pos.as_ref(), &limits)
                 .map(|m| json::engine_move(&m)),
-            _ => solver.analyze(pos.as_ref(), limits).map(|analysis| {
+            _ => solver.analyze(pos.as_ref(), &limits).map(|analysis| {
                 let mut json = json::position(pos.as_ref());
                 json::add_analysis(&mut json, &analysis);
                 Value::Object(json)

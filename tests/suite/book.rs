@@ -344,12 +344,12 @@ fn a_move_valued_alone_has_the_analysis_value() {
             ..Options::default()
         };
         let mut whole = Player::new(Level::Best, &start, options.clone(), 1).expect("an engine");
-        let analysis = whole.analyse(&line, Limits::default());
+        let analysis = whole.analyse(&line, &Limits::default());
         assert!(analysis.moves.len() > 1, "{moves}");
         let mut alone = Player::new(Level::Best, &start, options, 1).expect("an engine");
         for &(mv, value) in &analysis.moves {
             assert!(value.is_exact(), "{moves}");
-            let valued = alone.analyse_move(&line, mv, Limits::default());
+            let valued = alone.analyse_move(&line, mv, &Limits::default());
             assert_eq!(
                 valued.moves,
                 vec![(mv, value)],
@@ -368,7 +368,7 @@ fn a_move_valued_alone_has_the_analysis_value() {
             nodes: Some(10),
             ..Limits::default()
         };
-        let guess = hurried.analyse_move(&early, mv, limits).moves[0].1;
+        let guess = hurried.analyse_move(&early, mv, &limits).moves[0].1;
         assert_ne!(guess, Valuation::Unknown, "{}", start.name());
     }
     for (game, moves) in [

@@ -23,7 +23,7 @@ fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
     let make = || Ok(Engine::new(g, Options::default()));
     let run = |r: &dyn inarow::search::ranks::Ranks| {
         if r.rank() != 0 {
-            jobs::serve(g, r, threads, &make, Limits::default(), job_nodes).unwrap();
+            jobs::serve(g, r, threads, &make, &Limits::default(), job_nodes).unwrap();
             return (None, false);
         }
         let report = jobs::solve(
@@ -35,7 +35,7 @@ fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
             threads,
             r,
             &make,
-            Limits::default(),
+            &Limits::default(),
             jobs::Keeping {
                 journal: None,
                 settled: &mut |_, _| {},

@@ -406,7 +406,7 @@ fn the_heuristic_engine_is_exact_where_every_line_ends() {
         .enumerate()
     {
         let exact = midgame::solve(&pos, 1 << 30, 1, Default::default(), |_, _| {}).unwrap();
-        let choice = search(&pos, Limits::default(), None, 1 << 20, true).unwrap();
+        let choice = search(&pos, &Limits::default(), None, 1 << 20, true).unwrap();
         assert_eq!(choice.stop, None, "{i}");
         assert_eq!(
             choice.value,
@@ -439,7 +439,7 @@ fn the_heuristic_engine_takes_wins_and_avoids_immediate_losses() {
         .into_iter()
         .flat_map(|stones| random_positions(stones, 10, stones as u64))
     {
-        let choice = search(&pos, limits, None, 1 << 22, false).unwrap();
+        let choice = search(&pos, &limits, None, 1 << 22, false).unwrap();
         // Two plies at least, unless a win in one ended the search.
         assert!(
             choice.depth >= 2 || choice.value == Value::Exact(1),
@@ -546,8 +546,8 @@ fn values_are_the_same_under_the_eight_symmetries() {
 
 #[test]
 fn the_midgame_solver_answers_under_the_engines_limits() {
+    use inarow::engine::Cancel;
     use inarow::engine::{Engine, Limits, Options, Stop};
-    use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
     // 18 stones: seconds of work, so that a limit that were not honoured would show.
     let root = random_positions(18, 1, 3)[0];
@@ -556,7 +556,7 @@ fn the_midgame_solver_answers_under_the_engines_limits() {
         let mut engine = Engine::new(
             &root,
             Options {
-                limits,
+                limits: limits.clone(),
                 ..Options::default()
             },
         );
@@ -570,9 +570,10 @@ fn the_midgame_solver_answers_under_the_engines_limits() {
         ..Limits::default()
     };
     assert_eq!(stopped(nodes), Some(Stop::Nodes));
-    static INTERRUPTED: AtomicBool = AtomicBool::new(true);
+    let interrupted = Cancel::new();
+    interrupted.cancel();
     let interrupt = Limits {
-        interrupt: Some(&INTERRUPTED),
+        interrupt: Some(interrupted),
         ..Limits::default()
     };
     assert_eq!(stopped(interrupt), Some(Stop::Interrupted));

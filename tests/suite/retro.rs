@@ -260,16 +260,17 @@ fn databases_answer_as_the_solver_does() {
 }
 
 /// Builds the database of `spec` in one go, then again with `extra` flags, stopped after every
-/// round (`--time 0`, which saves the state) and resumed until done; checks that the two files
-/// are the same byte for byte and that no partial state is left. `after_a_stop(path)` looks at
-/// the second build's files after its first stop. Returns the runs the second build took.
+/// round (`--time 1e-9`: a nanosecond, over as a round ends, which saves the state) and resumed
+/// until done; checks that the two files are the same byte for byte and that no partial state
+/// is left. `after_a_stop(path)` looks at the second build's files after its first stop.
+/// Returns the runs the second build took.
 fn same_file_after_resuming(spec: &str, extra: &[&str], after_a_stop: impl Fn(&str)) -> usize {
     let whole = temp_file(&format!("retro-whole-{spec}.db"));
     let resumed = temp_file(&format!("retro-resumed-{spec}.db"));
     let (whole_path, resumed_path) = (whole.to_str().unwrap(), resumed.to_str().unwrap());
     let game = ["retro", "build", "--game", spec];
     run_ok(&[&game[..], &["--out", whole_path]].concat(), 0);
-    let stepwise = [&game[..], &["--out", resumed_path, "--time", "0"], extra].concat();
+    let stepwise = [&game[..], &["--out", resumed_path, "--time", "1e-9"], extra].concat();
     let mut runs = 0;
     loop {
         let r = inarow(&stepwise, None);
@@ -303,6 +304,43 @@ fn same_file_after_resuming(spec: &str, extra: &[&str], after_a_stop: impl Fn(&s
 fn an_interrupted_build_resumes_to_the_same_file() {
     let runs = same_file_after_resuming("popout:4x3", &[], |_| {});
     assert!(runs > 3, "stopped and resumed {runs} times");
+}
+
+#[test]
+fn a_build_checks_its_time_limit_as_solve_does() {
+    // Zero, negative and infinite times are refused with solve's message, before anything is
+    // written.
+    let db = temp_file("retro-bad-time.db");
+    for time in ["0", "-1", "inf"] {
+        let solve = inarow(&["solve", "--time", time, "4"], None);
+        let build = inarow(
+            &[
+                "retro",
+                "build",
+                "--game",
+                "popout:4x3",
+                "--out",
+                db.to_str().unwrap(),
+                "--time",
+                time,
+            ],
+            None,
+        );
+        for r in [&solve, &build] {
+            r.assert_no_panic();
+            assert_eq!(r.code, Some(2), "--time {time}: {}", r.stderr);
+            assert_eq!(r.stdout, "", "--time {time}");
+        }
+        assert!(
+            build
+                .stderr
+                .contains("must be a positive number of seconds"),
+            "{}",
+            build.stderr
+        );
+        assert_eq!(build.stderr, solve.stderr, "--time {time}");
+        assert!(!db.exists(), "a refused build writes nothing");
+    }
 }
 
 #[test]
@@ -442,7 +480,8 @@ fn a_compact_build_with_a_damaged_list_or_state_writes_nothing() {
         "--out",
         path,
     ];
-    let stop = [&build[..], &["--time", "0"]].concat();
+    // Stopped after the first round (a nanosecond is over as it ends).
+    let stop = [&build[..], &["--time", "1e-9"]].concat();
     let refused = |args: &[&str], expect: &str| {
         let r = inarow(args, None);
         r.assert_no_panic();
@@ -551,8 +590,10 @@ fn build_on_ranks(
         threads: 1,
         mem_bytes: 1 << 30,
         save_every: std::time::Duration::from_secs(3600),
-        time: stop.then_some(std::time::Duration::ZERO),
-        interrupt: None,
+        limits: inarow::engine::Limits {
+            time: stop.then_some(std::time::Duration::ZERO),
+            ..Default::default()
+        },
         compact: false,
     };
     let quiet = |_: retro::Progress| {};
@@ -651,8 +692,7 @@ fn a_rank_with_a_damaged_or_missing_state_stops_every_rank_with_one_line() {
         threads: 1,
         mem_bytes: 1 << 30,
         save_every: std::time::Duration::from_secs(3600),
-        time: Some(std::time::Duration::ZERO),
-        interrupt: None,
+        limits: inarow::engine::Limits::within(std::time::Duration::ZERO),
         compact: false,
     };
     let quiet = |_: retro::Progress| {};

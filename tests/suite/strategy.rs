@@ -207,13 +207,13 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
     line.position().legal_moves(&mut replies);
     line.play(replies[0]);
     let limits = inarow::search::Limits::within(Duration::from_millis(300));
-    let analysis = player.analyse(&line, limits);
+    let analysis = player.analyse(&line, &limits);
     assert!(!analysis.source.contains("strategy"), "{analysis:?}");
 
     // The second player, to move against the strategy: every move a proven loss.
     let mut lost = GameLine::new(first);
     lost.play(strategy.move_at(&first).expect("a first move"));
-    let analysis = player.analyse(&lost, limits);
+    let analysis = player.analyse(&lost, &limits);
     assert_eq!(analysis.moves.len(), 63);
     assert!(
         analysis
@@ -223,7 +223,7 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
         "{analysis:?}"
     );
 
-    let analysis = player.analyse(&GameLine::new(first), limits);
+    let analysis = player.analyse(&GameLine::new(first), &limits);
     let first = strategy.move_at(&first).expect("a first move");
     let entry = analysis
         .moves

@@ -382,8 +382,7 @@ fn commands_that_need_a_numbering_refuse_a_game_without_one() {
         threads: 1,
         mem_bytes: 1 << 20,
         save_every: std::time::Duration::from_secs(60),
-        time: None,
-        interrupt: None,
+        limits: inarow::engine::Limits::default(),
         compact: false,
     };
     let err = retro::build(&Twist::start(), Path::new("nowhere.db"), &options, &|_| {});

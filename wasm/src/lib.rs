@@ -180,9 +180,12 @@ fn rank(v: Valuation) -> [f64; 2] {
     [class as f64, within as f64]
 }
 
+/// A game and a position of it.
+type GameAndPosition = (Arc<dyn Rules>, Arc<dyn Position>);
+
 /// A game and a position of it, from its spec (`connect4`, `popout:6x5`, `cube`, `qubic`,
 /// `pentago`, ...; empty: Connect Four) and a move string.
-fn read(game: &str, moves: &str) -> Result<(Arc<dyn Rules>, Arc<dyn Position>), String> {
+fn read(game: &str, moves: &str) -> Result<GameAndPosition, String> {
     let game = session::rules(game).map_err(|e| e.to_string())?;
     let pos = game.read(moves).map_err(|e| e.to_string())?;
     Ok((game, pos))
@@ -263,7 +266,7 @@ fn analyse_position(game: &dyn Rules, pos: &dyn Position, asked: &Asked) -> Resu
     }
     let max_bytes = (MAX_MEMORY_MB as u64) << 20;
     let (analysis, (needed, fits_from)) = with_engine(game, asked, |solver| {
-        let analysis = solver.analyze(pos, asked.limits());
+        let analysis = solver.analyze(pos, &asked.limits());
         (analysis, solver.memory_needed(pos, max_bytes))
     })?;
     let analysis = analysis.map_err(|e| e.to_string())?;
@@ -332,7 +335,7 @@ fn move_entry(
     asked: &Asked,
 ) -> Result<Value, String> {
     let valued = with_engine(game, asked, |solver| {
-        solver.analyze_move(pos, mv, asked.limits())
+        solver.analyze_move(pos, mv, &asked.limits())
     })?
     .map_err(|e| e.to_string())?;
     let mut entry = json::move_value(&valued.value);
@@ -371,7 +374,7 @@ pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue,
         let (game, pos) = read(game, moves)?;
         ongoing(pos.as_ref())?;
         let best = with_engine(game.as_ref(), &asked, |solver| {
-            solver.best_move(pos.as_ref(), asked.limits())
+            solver.best_move(pos.as_ref(), &asked.limits())
         })?
         .map_err(|e| e.to_string())?;
         Ok(json::engine_move(&best))

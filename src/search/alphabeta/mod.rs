@@ -255,7 +255,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     pub fn set_limits(&mut self, limits: Limits) {
         let deadline = limits.time.map(|t| Instant::now() + t);
         self.each_worker(|worker| {
-            worker.limits = limits;
+            worker.limits = limits.clone();
             worker.deadline = deadline;
             worker.stopped = None;
         });

@@ -304,7 +304,7 @@ mod tests {
             nodes: Some(50),
             ..Limits::default()
         };
-        let mut pns = Pns::new(64 * MIB, limits, false);
+        let mut pns = Pns::new(64 * MIB, limits.clone(), false);
         assert_eq!(pns.prove(&start, Goal::Win), Err(Stop::Nodes));
         let mut pn2 = Pn2::new(64 * MIB, limits, false);
         assert_eq!(pn2.prove(&start, Goal::Win), Err(Stop::Nodes));

@@ -12,11 +12,11 @@
 
 use super::{CHUNK, Progress, Traffic, code, in_parallel, index_len, shares};
 use crate::game::Indexed;
-use crate::limits::Instant;
+use crate::limits::{Instant, Limits};
 use crate::search::ranks::{Ranks, Reduce};
 use std::ops::Range;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 /// The cells as one round reads and changes them, shared by the threads that expand the
@@ -78,12 +78,12 @@ pub(crate) trait Storage {
 }
 
 /// When the rounds stop before the end, and how often the state is saved.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Checkpoints {
-    /// Stop after the first round that ends this long after the start.
-    pub time: Option<Duration>,
-    /// Stop after the round during which this is set.
-    pub interrupt: Option<&'static AtomicBool>,
+    /// When to stop, checked after each round: after the first round that ends `time` after
+    /// the start, or during which the interrupt token was cancelled. (The rounds count no
+    /// nodes: a node limit does not apply.)
+    pub limits: Limits,
     /// Save the state after a round when this long has passed since the last save.
     pub save_every: Duration,
 }
@@ -91,8 +91,11 @@ pub(crate) struct Checkpoints {
 impl Checkpoints {
     /// Run to the end, never saving.
     pub(crate) const NEVER: Checkpoints = Checkpoints {
-        time: None,
-        interrupt: None,
+        limits: Limits {
+            time: None,
+            nodes: None,
+            interrupt: None,
+        },
         save_every: Duration::MAX,
     };
 }
@@ -190,9 +193,10 @@ pub(crate) fn run<G: Indexed, S: Storage>(
             decided: totals[0],
         });
         // One decision for all ranks: stop if any rank's clock or Ctrl-C says so.
+        let limits = &checkpoints.limits;
         let mut decide = [
-            u64::from(checkpoints.time.is_some_and(|t| began.elapsed() >= t)),
-            u64::from(checkpoints.interrupt.is_some_and(|i| i.load(Relaxed))),
+            u64::from(limits.time.is_some_and(|t| began.elapsed() >= t)),
+            u64::from(limits.is_interrupted()),
             u64::from(storage.save_due(saved_at.elapsed(), checkpoints.save_every, save_cost)),
         ];
         ranks.reduce(&mut decide, Reduce::Max);
