@@ -1,7 +1,6 @@
 //! The `inarow` command: a thin front-end over the library.
 
 mod cli;
-mod web;
 
 use std::process::ExitCode;
 

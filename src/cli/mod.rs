@@ -15,6 +15,7 @@ mod generate;
 pub(crate) mod io;
 mod matches;
 mod play;
+#[cfg(feature = "report")]
 mod report;
 mod retro;
 mod server;
@@ -71,6 +72,7 @@ enum Command {
     Games(games::GamesArgs),
     /// Runs the benchmarks behind docs/results.md, draws its plots (SVG) and rewrites its
     /// generated blocks.
+    #[cfg(feature = "report")]
     Report(report::ReportArgs),
 }
 
@@ -90,6 +92,7 @@ pub fn run() -> Result<Outcome, String> {
         Command::Retro(command) => retro::run(command),
         Command::Serve(args) => server::run(args),
         Command::Games(args) => games::run(args),
+        #[cfg(feature = "report")]
         Command::Report(args) => report::run(args),
     }
 }

@@ -1,4 +1,4 @@
-//! `inarow serve`: starts the web server ([`crate::web`]), which serves the page and its JSON API.
+//! `inarow serve`: starts the web server ([`inarow_server`]), which serves the page and its JSON API.
 
 use super::io::Outcome;
 use clap::Args;
@@ -20,6 +20,6 @@ pub fn run(args: ServeArgs) -> Result<Outcome, String> {
         Some(n) => super::args::threads(n)?,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    crate::web::serve(args.addr, threads)?;
+    inarow_server::serve(args.addr, threads)?;
     Ok(Outcome::Done)
 }

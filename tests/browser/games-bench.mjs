@@ -99,10 +99,10 @@ try {
     console.log(`${game} static/served last_s ratio ${stats(ratio)}`);
   }
   // Connect Four played in a page already open, a move by its key, as a player goes on (the
-  // page's engines warm): the first 30 plies of two engine games of benches/games/connect4.txt,
+  // page's engines warm): the first 30 plies of two engine games of crates/inarow/benches/games/connect4.txt,
   // the seconds from the key until the page is idle.
   if (games.includes("connect4")) {
-    const lines = readFileSync(join(root, "benches/games/connect4.txt"), "utf8").trim().split("\n").slice(0, 2);
+    const lines = readFileSync(join(root, "crates/inarow/benches/games/connect4.txt"), "utf8").trim().split("\n").slice(0, 2);
     const took = { static: [], served: [] };
     for (const where of ["static", "served"]) {
       const page = await browser.newPage();

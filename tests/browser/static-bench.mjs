@@ -1,5 +1,5 @@
 // The static site's analysis board timed in Chromium with no server (docs/browser.md): along
-// the engine's games of benches/games/connect4.txt (those of `inarow bench --suite analysis`),
+// the engine's games of crates/inarow/benches/games/connect4.txt (those of `inarow bench --suite analysis`),
 // each move played by its key, the seconds from the key until every value on the board is
 // exact (the page's caps 0.3, 2, 10 s; the last cap counted where it is not); and the seconds
 // from the page's load to its first values, served and opened from the folder. Prints one line
@@ -14,7 +14,7 @@ import { chromium } from "playwright-core";
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const site = resolve(process.argv[2] || join(root, "target/site"));
 const plies = Number(process.argv[3] || 30);
-const games = readFileSync(join(root, "benches/games/connect4.txt"), "utf8").trim().split("\n");
+const games = readFileSync(join(root, "crates/inarow/benches/games/connect4.txt"), "utf8").trim().split("\n");
 
 const server = spawn("python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "-d", site], {
   stdio: ["ignore", "pipe", "ignore"],

@@ -35,7 +35,7 @@ fn code(text: &str) -> String {
 
 #[test]
 fn the_verifier_imports_nothing_from_the_searches() {
-    for (path, text) in sources("src/certificate") {
+    for (path, text) in sources("crates/inarow/src/certificate") {
         let code = code(&text);
         for banned in [
             "crate::search",
@@ -54,7 +54,7 @@ fn the_verifier_imports_nothing_from_the_searches() {
 
 #[test]
 fn the_front_ends_go_through_the_engine_and_the_game() {
-    let front_ends = [sources("src/cli"), sources("src/web")];
+    let front_ends = [sources("src/cli"), sources("crates/server/src")];
     for (path, text) in front_ends.into_iter().flatten() {
         let code = code(&text);
         for (i, _) in code.match_indices("inarow::") {
@@ -90,7 +90,7 @@ const GAMES: [&str; 12] = [
 
 #[test]
 fn no_search_names_a_game() {
-    for (path, text) in sources("src/search") {
+    for (path, text) in sources("crates/inarow/src/search") {
         let code = code(&text);
         // The tests of the proof-number family use small Connect Four boards: only code outside
         // `#[cfg(test)]` modules counts.
@@ -109,7 +109,7 @@ fn no_search_names_a_game() {
 
 #[test]
 fn the_rules_import_nothing_above_them() {
-    for (path, text) in sources("src/game") {
+    for (path, text) in sources("crates/inarow/src/game") {
         let code = code(&text);
         for banned in [
             "crate::search",
@@ -128,7 +128,7 @@ fn the_rules_import_nothing_above_them() {
 
 #[test]
 fn the_solvers_of_one_game_use_the_rules_and_the_limits_only() {
-    for (path, text) in sources("src/solvers") {
+    for (path, text) in sources("crates/inarow/src/solvers") {
         let code = code(&text);
         for banned in ["crate::search", "crate::engine", "super::super"] {
             assert!(
@@ -142,7 +142,11 @@ fn the_solvers_of_one_game_use_the_rules_and_the_limits_only() {
 
 #[test]
 fn the_bottom_layer_imports_nothing() {
-    for file in ["src/limits.rs", "src/memory.rs", "src/error.rs"] {
+    for file in [
+        "crates/inarow/src/limits.rs",
+        "crates/inarow/src/memory.rs",
+        "crates/inarow/src/error.rs",
+    ] {
         let text =
             std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
         assert!(

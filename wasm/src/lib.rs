@@ -1,18 +1,15 @@
 //! inarow in the browser and in Node: the library compiled to WebAssembly behind a small
 //! JavaScript API (docs/browser.md). Every answer is the JSON `inarow serve` gives for the same
-//! question (src/web/json.rs is compiled into this crate too), so the page reads either
+//! question (the server's JSON module, crates/server, without the server), so the page reads either
 //! backend alike. Bad input is a thrown `Error` with the library's one-line message.
 //!
 //! The web has no threads: each instance searches on one, and a page runs several instances
 //! (Web Workers), one move of a position each ([`analyze_move`]).
 
-#[path = "../../src/web/json.rs"]
-#[allow(dead_code)]
-mod json;
-
 use inarow::engine::play::{Level, Valuation};
 use inarow::engine::{Algorithm, Driver, Limits};
 use inarow::session::{self, Position, Rules, Session, Settings};
+use inarow_server::json;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,10 +1,8 @@
-//! The web page of `inarow serve` and its small JSON API, to play and analyse every game. The
-//! server only reads requests, calls the engine and writes JSON, each position's from its
-//! structured view ([`json`]); the page (`web/index.html`) draws the board from the API
-//! without knowing any rules. Like the command line, it reaches the library through
-//! `inarow::engine` and `inarow::game` alone.
+//! The server: it only reads requests, calls the session and writes JSON, each position's from
+//! its structured view ([`crate::json`]); the page (`web/index.html`) draws the board from the
+//! API without knowing any rules.
 
-mod json;
+use crate::json;
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
@@ -40,7 +38,7 @@ const DEFAULT_THINK: f64 = 1.0;
 /// The longest query string: a move string of any game fits many times over.
 const MAX_QUERY: usize = 4096;
 
-const PAGE: &str = include_str!("../../web/index.html");
+const PAGE: &str = include_str!("../../../web/index.html");
 
 /// Serves the page and the API on `addr` until Ctrl-C, each search on `threads` threads
 /// (one in games whose positions repeat).
