@@ -38,12 +38,10 @@ struct Position {
 
 /// A number of seconds, checked as the command line checks `--time`.
 fn seconds(name: &str, value: Option<f64>) -> PyResult<Option<Duration>> {
-    match value {
-        Some(t) if !(t.is_finite() && t > 0.0) => Err(input(format!(
-            "{name} {t}: must be a positive number of seconds"
-        ))),
-        t => Ok(t.map(Duration::from_secs_f64)),
-    }
+    value
+        .map(|t| session::seconds(name, t, None))
+        .transpose()
+        .py_err()
 }
 
 /// Limits of a time and a node count, checked; the interrupt token is the call's

@@ -63,10 +63,7 @@ fn analyze<G: Tactics + Notation>(
     let label = format!("analysing {}", show_moves(&args.moves));
     let analysis = with_progress_noting(&label, notice, || player.analyse(&line, &limits));
     if analysis.moves.is_empty() {
-        return Err(format!(
-            "{}: the game is over; no moves to analyse",
-            show_moves(&args.moves)
-        ));
+        return Err(inarow::session::game_over(&args.moves).to_string());
     }
     let incomplete = analysis.moves.iter().any(|m| !m.1.is_exact());
     if args.json {

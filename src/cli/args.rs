@@ -53,12 +53,10 @@ impl LimitArgs {
 
 /// A positive number of seconds, checked.
 pub(super) fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>, String> {
-    match value {
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            Err(format!("{flag} {t}: must be a positive number of seconds"))
-        }
-        t => Ok(t.map(Duration::from_secs_f64)),
-    }
+    value
+        .map(|t| inarow::session::seconds(flag, t, None))
+        .transpose()
+        .map_err(|e| e.to_string())
 }
 
 /// Answers from a book or a strong solution, before any search.

@@ -271,17 +271,8 @@ pub fn run(args: ReportArgs) -> Result<Outcome, String> {
             .filter(|s| args.only.contains(s))
             .collect()
     };
-    if !(args.cube_budget.is_finite() && args.cube_budget > 0.0) {
-        return Err(format!(
-            "--cube-budget {}: must be a positive number of seconds",
-            args.cube_budget
-        ));
-    }
-    if let Some(t) = args.think
-        && !(t.is_finite() && t > 0.0)
-    {
-        return Err(format!("--think {t}: must be a positive number of seconds"));
-    }
+    super::args::seconds("--cube-budget", Some(args.cube_budget))?;
+    super::args::seconds("--think", args.think)?;
     if let Some(path) = &args.irving
         && !path.is_file()
     {

@@ -65,15 +65,11 @@ impl Asked {
         if !options.is_undefined() && !options.is_null() && !options.is_object() {
             return Err("options: must be an object".into());
         }
-        let think = match number("think")?.or(default_think) {
-            None => None,
-            Some(t) if t > 0.0 && t <= MAX_THINK => Some(Duration::from_secs_f64(t)),
-            Some(t) => {
-                return Err(format!(
-                    "think {t}: must be a number of seconds above 0, at most {MAX_THINK}"
-                ));
-            }
-        };
+        let think = number("think")?
+            .or(default_think)
+            .map(|t| session::seconds("think", t, Some(MAX_THINK)))
+            .transpose()
+            .map_err(|e| e.to_string())?;
         let nodes = match number("nodes")? {
             None => None,
             Some(n) if n >= 1.0 && n.fract() == 0.0 => Some(n as u64),

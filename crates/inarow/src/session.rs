@@ -38,6 +38,7 @@ use crate::with_game;
 use std::any::Any;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// What a front needs of a game: its rules, notation and board as data.
 pub trait Playable: Tactics + Board {}
@@ -246,12 +247,7 @@ pub trait Position: Send + Sync {
     fn key(&self) -> u128;
     /// The error of asking for a move in a finished game, or `None` while it goes on.
     fn over(&self) -> Option<Error> {
-        (self.status() != Status::Ongoing).then(|| {
-            Error::Input(format!(
-                "{}: the game is over; no moves to analyse",
-                show_moves(&self.given())
-            ))
-        })
+        (self.status() != Status::Ongoing).then(|| game_over(&self.given()))
     }
     /// The text the position was read from (or its move string, for one made by moves).
     fn given(&self) -> String;
@@ -305,6 +301,26 @@ pub trait Solver: Send {
     fn reset(&mut self);
     /// The solver as its concrete type, for its game's own code.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// The error of asking for moves in a finished game, given as `given`.
+pub fn game_over(given: &str) -> Error {
+    Error::Input(format!(
+        "{}: the game is over; no moves to analyse",
+        show_moves(given)
+    ))
+}
+
+/// A number of seconds a user gave (a think time, a time limit), checked the one way for every
+/// front: finite and above 0, and at most `max` where the front caps it.
+pub fn seconds(name: &str, value: f64, max: Option<f64>) -> Result<Duration, Error> {
+    let cap = max.map_or(String::new(), |m| format!(", at most {m}"));
+    if !(value.is_finite() && value > 0.0) || max.is_some_and(|m| value > m) {
+        return Err(Error::Input(format!(
+            "{name} {value}: must be a positive number of seconds{cap}"
+        )));
+    }
+    Ok(Duration::from_secs_f64(value))
 }
 
 /// The game a spec names (the empty spec: Connect Four 7x6).

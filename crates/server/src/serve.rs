@@ -266,10 +266,8 @@ fn think(text: Option<&str>) -> Result<Duration, String> {
     let Some(text) = text else {
         return Ok(Duration::from_secs_f64(DEFAULT_THINK));
     };
-    match text.trim().parse::<f64>() {
-        Ok(t) if t > 0.0 && t <= MAX_THINK => Ok(Duration::from_secs_f64(t)),
-        _ => Err(format!(
-            "think '{text}': must be a number of seconds above 0, at most {MAX_THINK}"
-        )),
-    }
+    let value = text.trim().parse::<f64>().map_err(|_| {
+        format!("think '{text}': must be a positive number of seconds, at most {MAX_THINK}")
+    })?;
+    Ok(session::seconds("think", value, Some(MAX_THINK))?)
 }
