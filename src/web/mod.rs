@@ -2,17 +2,19 @@
 //! server only reads requests, calls the engine and writes JSON, each position's from its
 //! structured view ([`json`]); the page (`web/index.html`) draws the board from the API
 //! without knowing any rules. Like the command line, it reaches the library through
-//! `inarow::engine` and `inarow::game` alone.
+//! `inarow::engine` and `inarow::game` alone; the kind of the library's errors
+//! ([`Error`](inarow::engine::Error)) sets the status of an answer ([`status`]).
 
 mod json;
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use inarow::engine::Error;
 use inarow::engine::Limits;
 use inarow::engine::Options;
 use inarow::engine::play::{Level, Player};
@@ -47,11 +49,15 @@ const PAGE: &str = include_str!("../../web/index.html");
 
 /// Serves the page and the API on `addr` until Ctrl-C, each search on `threads` threads
 /// (one in games whose positions repeat).
-pub fn serve(addr: SocketAddr, threads: usize) -> Result<(), String> {
+///
+/// # Errors
+/// [`Error::Input`] when `addr` cannot be listened on, [`Error::Internal`] when the server
+/// cannot start or fails while serving.
+pub fn serve(addr: SocketAddr, threads: usize) -> Result<(), Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+        .map_err(|e| Error::Internal(format!("cannot start the server: {e}")))?;
     runtime.block_on(listen(addr, threads))
 }
 
@@ -65,13 +71,12 @@ struct Shared {
     threads: usize,
 }
 
-async fn listen(addr: SocketAddr, threads: usize) -> Result<(), String> {
+async fn listen(addr: SocketAddr, threads: usize) -> Result<(), Error> {
+    let cannot_listen = |e: std::io::Error| Error::Input(format!("cannot listen on {addr}: {e}"));
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let bound = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        .map_err(cannot_listen)?;
+    let bound = listener.local_addr().map_err(cannot_listen)?;
     let shared = Arc::new(Shared {
         searches: Arc::new(Semaphore::new(SEARCHES)),
         waiting: AtomicUsize::new(0),
@@ -100,7 +105,7 @@ async fn listen(addr: SocketAddr, threads: usize) -> Result<(), String> {
             tokio::signal::ctrl_c().await.ok();
         })
         .await
-        .map_err(|e| format!("server: {e}"))
+        .map_err(|e| Error::Internal(format!("server: {e}")))
 }
 
 /// Requests are GETs: no handler reads a body, so the query string is all a client can send.
@@ -114,8 +119,31 @@ async fn limit_query(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
+/// An error's answer: `status` and the JSON body `{"error": "<one line>"}`; a 503 (busy) also
+/// says when to try again (`Retry-After: 1`, in seconds).
 fn error(status: StatusCode, message: &str) -> Response {
-    (status, axum::Json(json!({ "error": one_line(message) }))).into_response()
+    let mut response = (status, axum::Json(json!({ "error": one_line(message) }))).into_response();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    response
+}
+
+/// The status of a library error, by its kind: what the client sent is wrong (a game spec, a
+/// move string, a value: 400); it asks for what this game, engine or setting does not do, or for
+/// an answer its own limits stopped (422); the server cannot hold the search now (memory: 503,
+/// as when it is busy); or the fault is the server's (its files, a bug: 500).
+fn status(error: &Error) -> StatusCode {
+    match error {
+        Error::Spec(_) | Error::Move(_) | Error::Input(_) => StatusCode::BAD_REQUEST,
+        Error::Unsupported(_) | Error::Search(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        Error::Memory(_) => StatusCode::SERVICE_UNAVAILABLE,
+        Error::File(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        // A kind added to the library later: the server's fault until it is placed here.
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
 }
 
 /// A request's parameters, all optional and checked by the handlers (so that a bad one is a
@@ -189,7 +217,7 @@ async fn reply(shared: Arc<Shared>, params: Asked, ask: Ask) -> Response {
     gone.0 = None;
     match answer {
         Ok(Ok(json)) => axum::Json(json).into_response(),
-        Ok(Err(message)) => error(StatusCode::BAD_REQUEST, &message),
+        Ok(Err(e)) => error(status(&e), &e.to_string()),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }
@@ -272,7 +300,7 @@ impl Drop for Gone {
 
 impl Shared {
     /// A warm engine of `level` for `start`'s game, or a new one.
-    fn engine<G: Tactics>(&self, level: Level, start: &G) -> Result<Player<G>, String> {
+    fn engine<G: Tactics>(&self, level: Level, start: &G) -> Result<Player<G>, Error> {
         let name = format!("{}/{level}", start.name());
         if let Ok(mut engines) = self.engines.lock()
             && let Some(i) = engines.iter().position(|(n, _)| *n == name)
@@ -287,7 +315,7 @@ impl Shared {
             .map_or(0, |d| d.as_nanos() as u64);
         let mut options = Options::default();
         options.config.threads = self.threads;
-        Ok(Player::new(level, start, options.fitted_to(start), seed)?)
+        Player::new(level, start, options.fitted_to(start), seed)
     }
 
     /// Keeps `player` warm for the next request of its game (the oldest goes past
@@ -308,18 +336,21 @@ fn respond(
     params: &Params,
     ask: Ask,
     stop: &'static AtomicBool,
-) -> Result<Value, String> {
+) -> Result<Value, Error> {
     let spec = params.game.as_deref().unwrap_or("connect4");
     let start = spec.parse::<GameSpec>()?.start();
     let moves = params.moves.as_deref().unwrap_or("");
     with_game!(start, start => {
-        let line = read_line(start, moves).map_err(|e| e.to_string())?;
+        let line = read_line(start, moves)?;
         let view = View { start, line: &line };
         match ask {
             Ask::Position => Ok(Value::Object(view.json())),
             Ask::Analyze | Ask::Move => {
                 if view.status() != Status::Ongoing {
-                    return Err(format!("{}: the game is over; no moves to analyse", show_moves(moves)));
+                    return Err(Error::Input(format!(
+                        "{}: the game is over; no moves to analyse",
+                        show_moves(moves)
+                    )));
                 }
                 let level = params.engine.as_deref().unwrap_or("best").parse::<Level>()?;
                 let think = think(params.think.as_deref())?;
@@ -329,7 +360,9 @@ fn respond(
                 let answer = match ask {
                     Ask::Move => {
                         // Only the best move needs its value: no full analysis.
-                        let best = player.choose_within(&line, limits).ok_or("the engine found no move")?;
+                        let best = player.choose_within(&line, limits).ok_or_else(|| {
+                            Error::Search("the engine found no move".to_string())
+                        })?;
                         json!({
                             "move": pos.format_move(best.0),
                             "moves": view.text_of(&line.played(best.0)),
@@ -352,14 +385,55 @@ fn respond(
 }
 
 /// Seconds to think: default [`DEFAULT_THINK`], at most [`MAX_THINK`].
-fn think(text: Option<&str>) -> Result<Duration, String> {
+fn think(text: Option<&str>) -> Result<Duration, Error> {
     let Some(text) = text else {
         return Ok(Duration::from_secs_f64(DEFAULT_THINK));
     };
     match text.trim().parse::<f64>() {
         Ok(t) if t > 0.0 && t <= MAX_THINK => Ok(Duration::from_secs_f64(t)),
-        _ => Err(format!(
+        _ => Err(Error::Input(format!(
             "think '{text}': must be a number of seconds above 0, at most {MAX_THINK}"
-        )),
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use inarow::game::{Connect, Standard};
+
+    #[test]
+    fn each_kind_of_error_has_its_status() {
+        let spec = "bogus".parse::<GameSpec>().unwrap_err();
+        let moves = Error::from(read_line(Connect::<u64, _>::new(Standard), "1z").unwrap_err());
+        let text = |m: &str| m.to_string();
+        for (e, code) in [
+            (spec, 400),
+            (moves, 400),
+            (Error::Input(text("think '0'")), 400),
+            (Error::Unsupported(text("not in this game")), 422),
+            (Error::Search(text("the engine found no move")), 422),
+            (Error::Memory(text("cannot allocate")), 503),
+            (Error::File(text("the built-in book is damaged")), 500),
+            (Error::Internal(text("a bug")), 500),
+        ] {
+            assert_eq!(status(&e).as_u16(), code, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn a_503_says_when_to_try_again() {
+        let busy = error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy");
+        assert_eq!(busy.headers()[header::RETRY_AFTER], "1");
+        let memory = error(status(&Error::Memory(String::new())), "cannot allocate");
+        assert_eq!(memory.headers()[header::RETRY_AFTER], "1");
+        for code in [StatusCode::BAD_REQUEST, StatusCode::UNPROCESSABLE_ENTITY] {
+            assert!(
+                error(code, "no")
+                    .headers()
+                    .get(header::RETRY_AFTER)
+                    .is_none()
+            );
+        }
     }
 }
