@@ -9,6 +9,7 @@ __all__ = [
     "Error",
     "FileError",
     "InputError",
+    "InternalError",
     "Line",
     "MemoryLimitError",
     "Move",
@@ -64,6 +65,9 @@ class MemoryLimitError(Error):
 
 class SearchError(Error):
     """A search stopped before it gave what was asked, or could not give it."""
+
+class InternalError(Error):
+    """Something that should not happen whatever the input: a bug in the library."""
 
 @final
 class Position:

@@ -55,6 +55,12 @@ pyo3::create_exception!(
     Error,
     "A search stopped before it gave what was asked, or could not give it."
 );
+pyo3::create_exception!(
+    inarow,
+    InternalError,
+    Error,
+    "Something that should not happen whatever the input: a bug in the library."
+);
 
 /// The Python exception of a library error.
 pub fn to_py(error: LibError) -> PyErr {
@@ -75,6 +81,8 @@ pub fn to_py(error: LibError) -> PyErr {
         LibError::File(_) => FileError::new_err(message),
         LibError::Memory(_) => MemoryLimitError::new_err(message),
         LibError::Search(_) => SearchError::new_err(message),
+        LibError::Internal(_) => InternalError::new_err(message),
+        // A kind added to the library later: the base class until it has its own.
         _ => Error::new_err(message),
     }
 }

@@ -639,6 +639,7 @@ fn _inarow(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::MemoryLimitError>(),
     )?;
     m.add("SearchError", py.get_type::<errors::SearchError>())?;
+    m.add("InternalError", py.get_type::<errors::InternalError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -16,6 +16,7 @@ def test_the_hierarchy():
         inarow.FileError,
         inarow.MemoryLimitError,
         inarow.SearchError,
+        inarow.InternalError,
     ]:
         assert issubclass(kind, inarow.Error)
         assert kind.__module__ == "inarow"

@@ -3,6 +3,7 @@
 //! values.
 
 use clap::Args;
+use inarow::engine::Error;
 use inarow::engine::book::Book;
 use inarow::engine::{
     Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, ThreatBudget,
@@ -24,7 +25,7 @@ pub struct GameArg {
 
 impl GameArg {
     /// The start position (a bad spec is one line naming it, not a usage screen).
-    pub(super) fn start(&self) -> Result<AnyGame, String> {
+    pub(super) fn start(&self) -> Result<AnyGame, Error> {
         Ok(self.game.parse::<GameSpec>()?.start())
     }
 }
@@ -42,7 +43,7 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    pub(super) fn limits(&self) -> Result<Limits, String> {
+    pub(super) fn limits(&self) -> Result<Limits, Error> {
         Ok(Limits {
             time: seconds("--time", self.time)?,
             nodes: self.nodes,
@@ -52,11 +53,10 @@ impl LimitArgs {
 }
 
 /// A positive number of seconds, checked.
-pub(super) fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>, String> {
+pub(super) fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>, Error> {
     value
         .map(|t| inarow::session::seconds(flag, t, None))
         .transpose()
-        .map_err(|e| e.to_string())
 }
 
 /// Answers from a book or a strong solution, before any search.
@@ -85,15 +85,15 @@ impl KnowledgeArgs {
         start: &G,
         options: Options,
         builtin: bool,
-    ) -> Result<Engine<G>, String> {
+    ) -> Result<Engine<G>, Error> {
         let mut engine = Engine::try_new(start, options)?;
         match self.book.as_deref() {
             Some("builtin") => {
                 let book = Book::builtin(&start.name()).ok_or_else(|| {
-                    format!(
+                    Error::Unsupported(format!(
                         "--book builtin: there is no built-in book for {} (only for connect4)",
                         start.name()
-                    )
+                    ))
                 })?;
                 engine.set_book(start, book)?;
             }
@@ -201,7 +201,7 @@ pub struct RuleArgs {
 }
 
 impl SolverArgs {
-    pub(super) fn options(&self) -> Result<Options, String> {
+    pub(super) fn options(&self) -> Result<Options, Error> {
         let algorithm = self
             .algo
             .as_deref()
@@ -214,9 +214,9 @@ impl SolverArgs {
             .unwrap_or(Driver::Gallop);
         let threads = threads(self.threads)?;
         if threads > 1 && algorithm.is_some_and(|a| a != Algorithm::AlphaBeta) {
-            return Err(format!(
+            return Err(Error::Unsupported(format!(
                 "--threads {threads}: only the alpha-beta algorithms run on several threads"
-            ));
+            )));
         }
         Ok(Options {
             algorithm,
@@ -250,23 +250,23 @@ impl SolverArgs {
 
     /// The engine for `start`'s game; with its built-in book, if `builtin` and not told
     /// otherwise.
-    pub(super) fn engine<G: Tactics>(&self, start: &G, builtin: bool) -> Result<Engine<G>, String> {
+    pub(super) fn engine<G: Tactics>(&self, start: &G, builtin: bool) -> Result<Engine<G>, Error> {
         self.knowledge.engine(start, self.options()?, builtin)
     }
 
     /// `--time`, `--nodes` and Ctrl-C.
-    pub(super) fn limits(&self) -> Result<Limits, String> {
+    pub(super) fn limits(&self) -> Result<Limits, Error> {
         self.limits.limits()
     }
 
     /// `--threads`, checked.
-    pub(super) fn thread_count(&self) -> Result<usize, String> {
+    pub(super) fn thread_count(&self) -> Result<usize, Error> {
         threads(self.threads)
     }
 
     /// The engine of one worker of a job-level search: one thread (the workers are the
     /// threads), no built-in book.
-    pub(super) fn worker_engine<G: Tactics>(&self, start: &G) -> Result<Engine<G>, String> {
+    pub(super) fn worker_engine<G: Tactics>(&self, start: &G) -> Result<Engine<G>, Error> {
         let mut options = self.options()?;
         options.config.threads = 1;
         self.knowledge.engine(start, options, false)
@@ -286,9 +286,11 @@ fn threat_budget(default: Option<ThreatBudget>, args: &SolverArgs) -> Option<Thr
 }
 
 /// A thread count, checked.
-pub(super) fn threads(n: usize) -> Result<usize, String> {
+pub(super) fn threads(n: usize) -> Result<usize, Error> {
     if n == 0 || n > 256 {
-        return Err(format!("--threads {n}: must be between 1 and 256"));
+        return Err(Error::Input(format!(
+            "--threads {n}: must be between 1 and 256"
+        )));
     }
     Ok(n)
 }

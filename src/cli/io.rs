@@ -1,7 +1,7 @@
 //! What the commands share to read and print: positions read from move strings, how moves are
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
-use inarow::engine::{Cancel, Limits};
+use inarow::engine::{Cancel, Error, Limits};
 use inarow::game::{GameLine, Notation, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::OnceLock;
@@ -135,15 +135,17 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
 }
 
 /// The moves of `line` from the game's start, for what must replay them (certificates): an
-/// error for a board given whole.
+/// [`Error::Unsupported`] for a board given whole.
 pub(crate) fn moves_from<'a, G: Notation>(
     line: &'a GameLine<G>,
     start: &G,
-) -> Result<&'a [G::Move], String> {
+) -> Result<&'a [G::Move], Error> {
     if line.start() == start {
         Ok(line.moves())
     } else {
-        Err("a certificate needs the position as moves from the start".to_string())
+        Err(Error::Unsupported(
+            "a certificate needs the position as moves from the start".to_string(),
+        ))
     }
 }
 

@@ -5,6 +5,7 @@
 use super::args::{GameArg, RuleArgs, seconds};
 use super::io::Outcome;
 use clap::Args;
+use inarow::engine::Error;
 use inarow::engine::Options;
 use inarow::engine::play::{GameResult, Level, Player, Tally, play_game};
 use inarow::game::{GameLine, Kind, Notation, Repetition, Status, Tactics, format_moves};
@@ -65,7 +66,7 @@ pub(super) fn play_series<G: Tactics + Notation>(
     series: &Series,
     options: Options,
     mut on_game: impl FnMut(&JsonGame),
-) -> Result<(Tally, Vec<JsonGame>), String> {
+) -> Result<(Tally, Vec<JsonGame>), Error> {
     let mut a = Player::new(series.a, &start, options.clone(), series.seed)?;
     let mut b = Player::new(series.b, &start, options.clone(), series.seed ^ 0x5eed)?;
     let mut opener = Player::new(Level::Random, &start, options.clone(), series.seed)?;

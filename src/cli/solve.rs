@@ -8,6 +8,7 @@ use super::io::{
 };
 use super::with_ranks;
 use clap::Args;
+use inarow::engine::Error;
 use inarow::engine::{Algorithm, Checkpoint, Engine, Limits, Report};
 use inarow::game::{Notation, Tactics, format_moves};
 use inarow::with_game;
@@ -205,7 +206,7 @@ fn by_jobs_in<G: Tactics + Notation>(
             Ok(r) => r,
             Err(e) => {
                 jobs::release(ranks);
-                return Err(e);
+                return Err(e.into());
             }
         };
         if let Some(stopped) = report.stopped {
@@ -251,12 +252,12 @@ fn by_jobs_in<G: Tactics + Notation>(
 const SAVE_EVERY: Duration = Duration::from_secs(60);
 
 /// The checkpoint in `file` of `engine`'s table, loaded into it if the file exists.
-fn resume<G: Tactics>(start: &G, engine: &mut Engine<G>, file: &str) -> Result<Checkpoint, String> {
+fn resume<G: Tactics>(start: &G, engine: &mut Engine<G>, file: &str) -> Result<Checkpoint, Error> {
     let state = engine.state().ok_or_else(|| {
-        format!(
+        Error::Unsupported(format!(
             "--checkpoint works with the alpha-beta algorithms, not with this algorithm on {}",
             start.name()
-        )
+        ))
     })?;
     let (checkpoint, loaded) = Checkpoint::open(Path::new(file), &start.name(), state)?;
     if loaded {

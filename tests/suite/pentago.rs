@@ -190,6 +190,7 @@ fn moves_round_trip_and_bad_input_is_named() {
     assert!(
         pos.parse_move("d53r")
             .unwrap_err()
+            .to_string()
             .contains("not a rotation")
     );
     let mut moves = MoveList::new();

@@ -713,7 +713,11 @@ fn a_rank_with_a_damaged_or_missing_state_stops_every_rank_with_one_line() {
     bytes[last] ^= 1;
     std::fs::write(partial(1), &bytes).unwrap();
     let refused = build();
-    let message = |rank: usize| refused[rank].as_ref().unwrap_err().clone();
+    let message = |rank: usize| {
+        let e = refused[rank].as_ref().unwrap_err();
+        assert!(matches!(e, inarow::Error::File(_)), "{e:?}");
+        e.to_string()
+    };
     assert!(message(1).contains("is damaged"), "{}", message(1));
     assert!(message(0).contains("another rank"), "{}", message(0));
     assert!(
@@ -724,6 +728,8 @@ fn a_rank_with_a_damaged_or_missing_state_stops_every_rank_with_one_line() {
     std::fs::remove_file(partial(1)).unwrap();
     for r in build() {
         let e = r.unwrap_err();
+        assert!(matches!(e, inarow::Error::File(_)), "{e:?}");
+        let e = e.to_string();
         assert!(e.contains("do not match") && !e.contains('\n'), "{e}");
     }
     assert!(!path.exists());

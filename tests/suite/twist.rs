@@ -10,6 +10,7 @@
 //! with and without a table) against the exhaustive reference on every position, the
 //! proof-number searches and the engine likewise, and certificates checked by the verifier.
 
+use inarow::Error;
 use inarow::certificate::verify;
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{
@@ -129,24 +130,24 @@ impl Notation for Twist {
     fn describe_moves(&self) -> String {
         "the cell 1-8, the quadrant l or r and the turn + or -, like 5l+".to_string()
     }
-    fn parse_move(&self, token: &str) -> Result<u8, String> {
+    fn parse_move(&self, token: &str) -> Result<u8, Error> {
         let b = token.as_bytes();
         if b.len() != 3 || !(b'1'..=b'8').contains(&b[0]) {
-            return Err(format!("'{token}' is not a move like 5l+"));
+            return Err(Error::Input(format!("'{token}' is not a move like 5l+")));
         }
         let cell = b[0] - b'1';
         let q = match b[1] {
             b'l' => 0,
             b'r' => 1,
-            _ => return Err(format!("'{token}': the quadrant is l or r")),
+            _ => return Err(Error::Input(format!("'{token}': the quadrant is l or r"))),
         };
         let back = match b[2] {
             b'+' => 0,
             b'-' => 1,
-            _ => return Err(format!("'{token}': the turn is + or -")),
+            _ => return Err(Error::Input(format!("'{token}': the turn is + or -"))),
         };
         if self.empty() & (1 << cell) == 0 {
-            return Err(format!("cell {} is taken", cell + 1));
+            return Err(Error::Input(format!("cell {} is taken", cell + 1)));
         }
         Ok(cell * 4 + q * 2 + back)
     }
@@ -386,6 +387,8 @@ fn commands_that_need_a_numbering_refuse_a_game_without_one() {
         compact: false,
     };
     let err = retro::build(&Twist::start(), Path::new("nowhere.db"), &options, &|_| {});
-    assert!(err.unwrap_err().contains("has no numbering"));
+    let err = err.unwrap_err();
+    assert!(matches!(err, Error::Unsupported(_)), "{err:?}");
+    assert!(err.to_string().contains("has no numbering"));
     assert!(!Path::new("nowhere.db").exists());
 }

@@ -6,8 +6,8 @@ use std::fmt;
 
 /// What went wrong. Each message is one line; the kinds say who can mend it: the caller's input
 /// ([`Error::Spec`], [`Error::Move`], [`Error::Input`], [`Error::Unsupported`]), a file
-/// ([`Error::File`]), the memory budget ([`Error::Memory`]), or more limits
-/// ([`Error::Search`]).
+/// ([`Error::File`]), the memory budget ([`Error::Memory`]), more limits
+/// ([`Error::Search`]), or nobody but the library's authors ([`Error::Internal`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
@@ -27,6 +27,9 @@ pub enum Error {
     /// A search stopped before it gave what was asked (a limit), or could not give it (a
     /// certificate where no proof survives).
     Search(String),
+    /// Something that should not happen whatever the input: a bug, or a message between the
+    /// ranks of a distributed run that cannot be read.
+    Internal(String),
 }
 
 impl fmt::Display for Error {
@@ -38,7 +41,34 @@ impl fmt::Display for Error {
             | Error::Unsupported(m)
             | Error::File(m)
             | Error::Memory(m)
-            | Error::Search(m) => f.write_str(m),
+            | Error::Search(m)
+            | Error::Internal(m) => f.write_str(m),
+        }
+    }
+}
+
+impl Error {
+    /// The same kind of error with its message rewritten by `f` (a prefix that says where it
+    /// happened, say). A move error's message is no longer made from its parts: it becomes an
+    /// [`Error::Input`].
+    pub(crate) fn map_message(self, f: impl FnOnce(String) -> String) -> Error {
+        match self {
+            Error::Spec(m) => Error::Spec(f(m)),
+            Error::Move(e) => Error::Input(f(e.to_string())),
+            Error::Input(m) => Error::Input(f(m)),
+            Error::Unsupported(m) => Error::Unsupported(f(m)),
+            Error::File(m) => Error::File(f(m)),
+            Error::Memory(m) => Error::Memory(f(m)),
+            Error::Search(m) => Error::Search(f(m)),
+            Error::Internal(m) => Error::Internal(f(m)),
+        }
+    }
+
+    /// The same error with its message on one line ([`one_line`]).
+    pub(crate) fn one_line(self) -> Error {
+        match self {
+            Error::Move(e) => Error::Move(e),
+            e => e.map_message(|m| one_line(&m)),
         }
     }
 }

@@ -470,7 +470,9 @@ impl<G: Playable> LineOf<G> {
         if self.status() != Status::Ongoing {
             return Err(fail(format!("'{token}' comes after the game is over")));
         }
-        let mv = pos.parse_move(token.trim()).map_err(fail)?;
+        let mv = pos
+            .parse_move(token.trim())
+            .map_err(|e| fail(e.to_string()))?;
         Ok(LineOf {
             start: self.start,
             line: self.line.played(mv),

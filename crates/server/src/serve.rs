@@ -1,18 +1,19 @@
 //! The server: it only reads requests, calls the session and writes JSON, each position's from
 //! its structured view ([`crate::json`]); the page (`web/index.html`) draws the board from the
-//! API without knowing any rules.
+//! API without knowing any rules. The kind of the library's errors
+//! ([`Error`](inarow::engine::Error)) sets the status of an answer ([`status`]).
 
 use crate::json;
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use inarow::engine::play::Level;
-use inarow::engine::{Cancel, Limits};
+use inarow::engine::{Cancel, Error, Limits};
 use inarow::game::one_line;
 use inarow::session::{self, Session, Settings};
 use serde::Deserialize;
@@ -42,11 +43,15 @@ const PAGE: &str = include_str!("../../../web/index.html");
 
 /// Serves the page and the API on `addr` until Ctrl-C, each search on `threads` threads
 /// (one in games whose positions repeat).
-pub fn serve(addr: SocketAddr, threads: usize) -> Result<(), String> {
+///
+/// # Errors
+/// [`Error::Input`] when `addr` cannot be listened on, [`Error::Internal`] when the server
+/// cannot start or fails while serving.
+pub fn serve(addr: SocketAddr, threads: usize) -> Result<(), Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+        .map_err(|e| Error::Internal(format!("cannot start the server: {e}")))?;
     runtime.block_on(listen(addr, threads))
 }
 
@@ -58,13 +63,12 @@ struct Shared {
     threads: usize,
 }
 
-async fn listen(addr: SocketAddr, threads: usize) -> Result<(), String> {
+async fn listen(addr: SocketAddr, threads: usize) -> Result<(), Error> {
+    let cannot_listen = |e: std::io::Error| Error::Input(format!("cannot listen on {addr}: {e}"));
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let bound = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        .map_err(cannot_listen)?;
+    let bound = listener.local_addr().map_err(cannot_listen)?;
     let shared = Arc::new(Shared {
         searches: Arc::new(Semaphore::new(SEARCHES)),
         waiting: AtomicUsize::new(0),
@@ -92,7 +96,7 @@ async fn listen(addr: SocketAddr, threads: usize) -> Result<(), String> {
             tokio::signal::ctrl_c().await.ok();
         })
         .await
-        .map_err(|e| format!("server: {e}"))
+        .map_err(|e| Error::Internal(format!("server: {e}")))
 }
 
 /// Requests are GETs: no handler reads a body, so the query string is all a client can send.
@@ -106,8 +110,31 @@ async fn limit_query(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
+/// An error's answer: `status` and the JSON body `{"error": "<one line>"}`; a 503 (busy) also
+/// says when to try again (`Retry-After: 1`, in seconds).
 fn error(status: StatusCode, message: &str) -> Response {
-    (status, axum::Json(json!({ "error": one_line(message) }))).into_response()
+    let mut response = (status, axum::Json(json!({ "error": one_line(message) }))).into_response();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    response
+}
+
+/// The status of a library error, by its kind: what the client sent is wrong (a game spec, a
+/// move string, a value: 400); it asks for what this game, engine or setting does not do, or for
+/// an answer its own limits stopped (422); the server cannot hold the search now (memory: 503,
+/// as when it is busy); or the fault is the server's (its files, a bug: 500).
+fn status(error: &Error) -> StatusCode {
+    match error {
+        Error::Spec(_) | Error::Move(_) | Error::Input(_) => StatusCode::BAD_REQUEST,
+        Error::Unsupported(_) | Error::Search(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        Error::Memory(_) => StatusCode::SERVICE_UNAVAILABLE,
+        Error::File(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        // A kind added to the library later: the server's fault until it is placed here.
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
 }
 
 /// A request's parameters, all optional and checked by the handlers (so that a bad one is a
@@ -179,7 +206,7 @@ async fn reply(shared: Arc<Shared>, params: Asked, ask: Ask) -> Response {
     gone.0 = None;
     match answer {
         Ok(Ok(json)) => axum::Json(json).into_response(),
-        Ok(Err(message)) => error(StatusCode::BAD_REQUEST, &message),
+        Ok(Err(e)) => error(status(&e), &e.to_string()),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }
@@ -214,14 +241,14 @@ impl Drop for Gone {
     }
 }
 
-fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<Value, String> {
+fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<Value, Error> {
     let game = session::rules(params.game.as_deref().unwrap_or("connect4"))?;
     let pos = game.read(params.moves.as_deref().unwrap_or(""))?;
     if let Ask::Position = ask {
         return Ok(Value::Object(json::position(pos.as_ref())));
     }
     if let Some(over) = pos.over() {
-        return Err(over.to_string());
+        return Err(over);
     }
     let level = params
         .engine
@@ -262,12 +289,14 @@ fn seed() -> u64 {
 }
 
 /// Seconds to think: default [`DEFAULT_THINK`], at most [`MAX_THINK`].
-fn think(text: Option<&str>) -> Result<Duration, String> {
+fn think(text: Option<&str>) -> Result<Duration, Error> {
     let Some(text) = text else {
         return Ok(Duration::from_secs_f64(DEFAULT_THINK));
     };
     let value = text.trim().parse::<f64>().map_err(|_| {
-        format!("think '{text}': must be a positive number of seconds, at most {MAX_THINK}")
+        Error::Input(format!(
+            "think '{text}': must be a positive number of seconds, at most {MAX_THINK}"
+        ))
     })?;
-    Ok(session::seconds("think", value, Some(MAX_THINK))?)
+    session::seconds("think", value, Some(MAX_THINK))
 }

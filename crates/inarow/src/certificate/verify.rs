@@ -21,6 +21,7 @@
 use super::class_of;
 use super::format::{MAGIC, VERSION, moves_text};
 use super::victor::{self, Witness};
+use crate::error::Error;
 use crate::game::{
     Goal, MoveList, Notation, Player, RepetitionRule, Status, one_line, play_moves, repetition_draw,
 };
@@ -84,9 +85,10 @@ impl fmt::Display for VerifySummary {
 /// from it).
 ///
 /// # Errors
-/// A one-line message naming the first failure: a malformed file, a certificate for another
-/// game, or a position where the strategy does not reach its goal (with its moves from the root).
-pub fn verify<G: Notation>(start: G, text: &str) -> Result<VerifySummary, String> {
+/// [`Error::Input`] with a one-line message naming the first failure: a malformed file, a
+/// certificate for another game, or a position where the strategy does not reach its goal
+/// (with its moves from the root).
+pub fn verify<G: Notation>(start: G, text: &str) -> Result<VerifySummary, Error> {
     verify_with_rule(start, text, repetition_draw::<G>)
 }
 
@@ -121,8 +123,8 @@ pub fn verify_with_rule<G: Notation>(
     start: G,
     text: &str,
     rule: RepetitionRule<G>,
-) -> Result<VerifySummary, String> {
-    check(start, text, rule, &mut |_, _| {}).map_err(|e| one_line(&e))
+) -> Result<VerifySummary, Error> {
+    check(start, text, rule, &mut |_, _| {}).map_err(rejected)
 }
 
 /// [`verify`], telling `on_move` of every prover position the walk expands and the move the
@@ -136,10 +138,17 @@ pub fn verify_and_walk<G: Notation>(
     start: G,
     text: &str,
     on_move: &mut dyn FnMut(&G, G::Move),
-) -> Result<VerifySummary, String> {
-    check(start, text, repetition_draw::<G>, on_move).map_err(|e| one_line(&e))
+) -> Result<VerifySummary, Error> {
+    check(start, text, repetition_draw::<G>, on_move).map_err(rejected)
 }
 
+/// The error of a certificate [`check`] refused, why on one line.
+fn rejected(why: String) -> Error {
+    Error::Input(one_line(&why))
+}
+
+/// [`verify_with_rule`], `on_move` told as in [`verify_and_walk`]; the error is why the
+/// certificate is refused, which the public functions make an error with [`rejected`].
 fn check<G: Notation>(
     start: G,
     text: &str,

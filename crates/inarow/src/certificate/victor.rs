@@ -41,6 +41,7 @@
 //! by the verticals and aftereven. The search's `audit` checks every claim on every position
 //! of small boards against their exact values.
 
+use crate::error::Error;
 use crate::game::GravityGeometry;
 use arrayvec::ArrayVec;
 
@@ -150,8 +151,8 @@ impl Witness {
     /// Reads what [`Witness::to_text`] writes.
     ///
     /// # Errors
-    /// An unknown rule, or a cell that is not `COLUMN.LEVEL` on the board.
-    pub fn parse(text: &str, geometry: &GravityGeometry) -> Result<Witness, String> {
+    /// [`Error::Input`] for an unknown rule, or a cell that is not `COLUMN.LEVEL` on the board.
+    pub fn parse(text: &str, geometry: &GravityGeometry) -> Result<Witness, Error> {
         let text = text.trim();
         if text == "-" {
             return Ok(Witness::default());
@@ -159,11 +160,13 @@ impl Witness {
         let mut applications = Vec::new();
         for part in text.split(';') {
             let mut words = part.split_whitespace();
-            let name = words.next().ok_or("an empty rule application")?;
+            let name = words
+                .next()
+                .ok_or_else(|| Error::Input("an empty rule application".into()))?;
             let rule = Rule::ALL
                 .into_iter()
                 .find(|r| r.name() == name)
-                .ok_or_else(|| format!("'{name}' is no rule"))?;
+                .ok_or_else(|| Error::Input(format!("'{name}' is no rule")))?;
             let cells = words
                 .map(|w| {
                     let (c, i) = w
@@ -171,15 +174,17 @@ impl Witness {
                         .and_then(|(c, i)| {
                             Some((c.parse::<usize>().ok()?, i.parse::<usize>().ok()?))
                         })
-                        .ok_or_else(|| format!("cell '{w}': expected COLUMN.LEVEL"))?;
+                        .ok_or_else(|| {
+                            Error::Input(format!("cell '{w}': expected COLUMN.LEVEL"))
+                        })?;
                     geometry
                         .columns()
                         .get(c)
                         .and_then(|column| column.get(i))
                         .copied()
-                        .ok_or_else(|| format!("cell '{w}' is off the board"))
+                        .ok_or_else(|| Error::Input(format!("cell '{w}' is off the board")))
                 })
-                .collect::<Result<Vec<u32>, String>>()?;
+                .collect::<Result<Vec<u32>, Error>>()?;
             applications.push(Application {
                 rule,
                 cells,
@@ -379,15 +384,15 @@ pub(crate) fn refutes(
 /// (by an application that lists it, or, unlisted, by any).
 ///
 /// # Errors
-/// What is wrong, in words.
+/// [`Error::Input`] that says what is wrong, in words.
 pub fn verify(
     geometry: &GravityGeometry,
     mover: u128,
     follower: u128,
     witness: &Witness,
-) -> Result<(), String> {
-    let board =
-        Board::new(geometry, mover, follower).ok_or("the game is over or no gravity position")?;
+) -> Result<(), Error> {
+    let board = Board::new(geometry, mover, follower)
+        .ok_or_else(|| Error::Input("the game is over or no gravity position".into()))?;
     if board.targets.is_empty() {
         // Nothing to refute: every line holds a follower stone.
         return Ok(());
@@ -411,19 +416,28 @@ pub fn verify(
     for a in cover {
         let cells = a.cells.iter().fold(0u128, |m, &x| m | bit(x));
         if cells.count_ones() as usize != a.cells.len() || cells & !board.empty != 0 {
-            return Err(format!("{}: cells not distinct and empty", a.rule.name()));
+            return Err(Error::Input(format!(
+                "{}: cells not distinct and empty",
+                a.rule.name()
+            )));
         }
         if cells & (covered | dead) != 0 {
-            return Err(format!("{}: a cell answered twice", a.rule.name()));
+            return Err(Error::Input(format!(
+                "{}: a cell answered twice",
+                a.rule.name()
+            )));
         }
         covered |= cells;
         match a.rule {
             Rule::Claimeven | Rule::Vertical | Rule::Threat => {
                 let [lower, upper] = a.cells[..] else {
-                    return Err(format!("{}: two cells", a.rule.name()));
+                    return Err(Error::Input(format!("{}: two cells", a.rule.name())));
                 };
                 if !directly_above(lower, upper) {
-                    return Err(format!("{}: not one above the other", a.rule.name()));
+                    return Err(Error::Input(format!(
+                        "{}: not one above the other",
+                        a.rule.name()
+                    )));
                 }
                 let (c, i) = locate(geometry, upper);
                 if a.rule == Rule::Threat {
@@ -432,18 +446,27 @@ pub fn verify(
                         .iter()
                         .any(|&l| l & !follower == bit(upper));
                     if !wins {
-                        return Err("threat: no follower line ends on its upper cell".into());
+                        return Err(Error::Input(
+                            "threat: no follower line ends on its upper cell".into(),
+                        ));
                     }
                     dead |= board.above(c, i);
                 } else if board.is_even(c, i) != (a.rule == Rule::Claimeven) {
-                    return Err(format!("{}: the upper cell's parity", a.rule.name()));
+                    return Err(Error::Input(format!(
+                        "{}: the upper cell's parity",
+                        a.rule.name()
+                    )));
                 }
                 sure |= bit(upper);
             }
             Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse => {
                 let levels = split_count(a.rule);
                 if a.cells.len() != 2 * levels {
-                    return Err(format!("{}: {} cells", a.rule.name(), 2 * levels));
+                    return Err(Error::Input(format!(
+                        "{}: {} cells",
+                        a.rule.name(),
+                        2 * levels
+                    )));
                 }
                 for l in 0..levels {
                     let (x, y) = (a.cells[2 * l], a.cells[2 * l + 1]);
@@ -454,13 +477,16 @@ pub fn verify(
                             && directly_above(a.cells[2 * l - 1], y)
                     };
                     if !ok {
-                        return Err(format!("{}: level {l} misplaced", a.rule.name()));
+                        return Err(Error::Input(format!(
+                            "{}: level {l} misplaced",
+                            a.rule.name()
+                        )));
                     }
                 }
             }
             Rule::Baseclaim => {
                 let [a_, b, c, d] = a.cells[..] else {
-                    return Err("baseclaim: four cells".into());
+                    return Err(Error::Input("baseclaim: four cells".into()));
                 };
                 let columns = [a_, b, c].map(|x| locate(geometry, x).0);
                 if ![a_, b, c].iter().all(|&x| playable(x))
@@ -469,14 +495,16 @@ pub fn verify(
                     || columns[0] == columns[2]
                     || !directly_above(b, d)
                 {
-                    return Err("baseclaim: misplaced".into());
+                    return Err(Error::Input("baseclaim: misplaced".into()));
                 }
             }
             Rule::Aftereven => unreachable!(),
         }
     }
     if covered & dead != 0 || (covered | dead) & board.empty != board.empty {
-        return Err("some empty cell has no answer, or one above a threat has".into());
+        return Err(Error::Input(
+            "some empty cell has no answer, or one above a threat has".into(),
+        ));
     }
     let mut listed = Vec::new();
     for a in &witness.applications {
@@ -487,12 +515,17 @@ pub fn verify(
                 .iter()
                 .any(|&l| l & mover == 0 && l & board.empty == own);
             if !is_line || own & !sure != 0 {
-                return Err("aftereven: not a follower line of sure cells".into());
+                return Err(Error::Input(
+                    "aftereven: not a follower line of sure cells".into(),
+                ));
             }
         }
         for &line in &a.refutes {
             if !refutes(&board, a.rule, &a.cells, line, None) {
-                return Err(format!("{} does not refute line {line:#x}", a.rule.name()));
+                return Err(Error::Input(format!(
+                    "{} does not refute line {line:#x}",
+                    a.rule.name()
+                )));
             }
             listed.push(line);
         }
@@ -507,7 +540,7 @@ pub fn verify(
                 .any(|a| refutes(&board, a.rule, &a.cells, line, None))
     };
     if let Some(&(line, _)) = board.targets.iter().find(|&&(l, _)| !refuted(l)) {
-        return Err(format!("line {line:#x} is not refuted"));
+        return Err(Error::Input(format!("line {line:#x} is not refuted")));
     }
     Ok(())
 }

@@ -52,8 +52,13 @@ pub(super) trait Backend<G: Game>: Send {
     /// The most memory its structures held.
     fn peak_bytes(&self) -> usize;
     /// Answers positions the oracle (an opening book) knows without searching.
-    fn set_oracle(&mut self, _oracle: Arc<dyn Oracle>) -> Result<(), String> {
-        Err("--book works with the alpha-beta algorithms".into())
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for a backend that reads no book (the default).
+    fn set_oracle(&mut self, _oracle: Arc<dyn Oracle>) -> Result<(), Error> {
+        Err(Error::Unsupported(
+            "--book works with the alpha-beta algorithms".into(),
+        ))
     }
     /// What the searches have learnt, for a backend that keeps it in a table (alpha-beta): what
     /// a checkpoint saves and restores.
@@ -92,9 +97,7 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
         };
         let method = o.algorithm.unwrap_or(default);
         let backend: Box<dyn Backend<G>> = match method {
-            Algorithm::AlphaBeta => {
-                Box::new(AlphaBeta::try_new(self.sample, o.config.clone()).map_err(Error::Memory)?)
-            }
+            Algorithm::AlphaBeta => Box::new(AlphaBeta::try_new(self.sample, o.config.clone())?),
             Algorithm::Minimax => Box::new(Reference {
                 minimax: Minimax::new(),
                 nodes: 0,
@@ -155,8 +158,7 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
         let win = if value.is_none() || o.distance {
             let c = &o.config;
             let rule = Repetition::new(o.repetition)?;
-            let search = WinSearch::try_new(self.sample, c.tt_mb, c.symmetry, rule)
-                .map_err(Error::Memory)?;
+            let search = WinSearch::try_new(self.sample, c.tt_mb, c.symmetry, rule)?;
             Some(Box::new(search))
         } else {
             None
@@ -177,7 +179,7 @@ fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G
         Algorithm::Pns => Box::new(Pns::new(mem_bytes, o.limits.clone(), o.heuristic_init)),
         Algorithm::Pn2 => Box::new(Pn2::new(mem_bytes, o.limits.clone(), o.heuristic_init)),
         _ => {
-            let mut dfpn = DfPn::try_new(mem_bytes, o.limits.clone()).map_err(Error::Memory)?;
+            let mut dfpn = DfPn::try_new(mem_bytes, o.limits.clone())?;
             dfpn.set_threat_search(o.dfpn_threats);
             dfpn.set_victor_plies(o.config.victor_plies);
             Box::new(dfpn)
@@ -217,7 +219,7 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
     fn peak_bytes(&self) -> usize {
         AlphaBeta::table_bytes(self)
     }
-    fn set_oracle(&mut self, oracle: Arc<dyn Oracle>) -> Result<(), String> {
+    fn set_oracle(&mut self, oracle: Arc<dyn Oracle>) -> Result<(), Error> {
         AlphaBeta::set_oracle(self, Some(oracle));
         Ok(())
     }
@@ -440,7 +442,9 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
     fn peak_bytes(&self) -> usize {
         self.table_bytes()
     }
-    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), String> {
-        Err("--book holds exact scores of games with a length bound".into())
+    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), Error> {
+        Err(Error::Unsupported(
+            "--book holds exact scores of games with a length bound".into(),
+        ))
     }
 }

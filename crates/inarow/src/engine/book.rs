@@ -170,19 +170,25 @@ impl Book {
     /// # Errors
     /// As [`Book::load`].
     pub fn parse(bytes: &[u8], shown: &str, game: &str) -> Result<Book, Error> {
-        Self::decode_file(bytes, shown, game).map_err(|e| Error::File(one_line(&e)))
+        Self::decode_file(bytes, shown, game).map_err(Error::one_line)
     }
 
-    fn decode_file(bytes: &[u8], shown: &str, game: &str) -> Result<Book, String> {
-        let bad = |why: String| format!("book '{shown}' is corrupt: {why}");
+    fn decode_file(bytes: &[u8], shown: &str, game: &str) -> Result<Book, Error> {
+        let bad = |why: String| Error::File(format!("book '{shown}' is corrupt: {why}"));
         let (fields, start) = header_fields(bytes, MAGIC)
-            .map_err(|why| format!("'{shown}' is not an inarow book ({why})"))?;
+            .map_err(|why| Error::File(format!("'{shown}' is not an inarow book ({why})")))?;
         let body = &bytes[start..];
-        let get = |name: &str| field(&fields, name).map(str::to_string).map_err(bad);
-        let number = |name: &str| number_field(&fields, name).map_err(bad);
+        let get = |name: &str| {
+            field(&fields, name)
+                .map(str::to_string)
+                .map_err(|e| bad(e.to_string()))
+        };
+        let number = |name: &str| number_field(&fields, name).map_err(|e| bad(e.to_string()));
         let book_game = get("game")?;
         if book_game != game {
-            return Err(format!("book '{shown}' is for {book_game}, not for {game}"));
+            return Err(Error::File(format!(
+                "book '{shown}' is for {book_game}, not for {game}"
+            )));
         }
         let depth = number("depth")? as u32;
         let entries = number("entries")? as usize;
@@ -190,7 +196,7 @@ impl Book {
         if !(1..=16).contains(&width) {
             return Err(bad(format!("key-bytes {width} is out of range")));
         }
-        let crc = crc_field(&fields).map_err(bad)?;
+        let crc = crc_field(&fields).map_err(|e| bad(e.to_string()))?;
         if body.len() as u128 != entries as u128 * (width as u128 + 1) {
             return Err(bad(format!(
                 "{} bytes of records, expected {entries} records of {} bytes (truncated?)",
@@ -252,8 +258,8 @@ impl Book {
         let partial_path = with_suffix(out, ".partial");
         let deepest = levels.last().map_or(&[][..], |l| &l[..]);
         let deepest_keys: HashSet<u128> = deepest.iter().map(|p| p.canonical_key()).collect();
-        let mut known =
-            read_partial(&partial_path, &game, depth, width, &deepest_keys).map_err(file)?;
+        let mut known = read_partial(&partial_path, &game, depth, width, &deepest_keys)
+            .map_err(Error::one_line)?;
         let mut stats = BuildStats {
             resumed: deepest
                 .iter()
@@ -309,7 +315,7 @@ impl Book {
                     known.get(&child.canonical_key()).map(|&s| s as i32)
                 })
                 .ok_or_else(|| {
-                    Error::Search(format!(
+                    Error::Internal(format!(
                         "internal error: a child of a ply-{} position is missing from the book",
                         pos.ply()
                     ))
@@ -330,7 +336,7 @@ impl Book {
             records.len(),
             crc32fast::hash(&body)
         );
-        write_atomically(out, header.as_bytes(), &body).map_err(file)?;
+        write_atomically(out, header.as_bytes(), &body).map_err(Error::one_line)?;
         remove_build_files(out);
         stats.entries = records.len();
         Ok(stats)
@@ -438,22 +444,27 @@ fn read_partial(
     depth: u32,
     width: usize,
     deepest: &HashSet<u128>,
-) -> Result<HashMap<u128, i8>, String> {
+) -> Result<HashMap<u128, i8>, Error> {
     let mut bytes = Vec::new();
     match File::open(path) {
         Ok(mut f) => f
             .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read '{}': {e}", path.display()))?,
+            .map_err(|e| Error::File(format!("cannot read '{}': {e}", path.display())))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
+        Err(e) => {
+            return Err(Error::File(format!(
+                "cannot read '{}': {e}",
+                path.display()
+            )));
+        }
     };
     let expected = partial_header(game, depth, width);
     if !bytes.starts_with(expected.as_bytes()) {
-        return Err(format!(
+        return Err(Error::File(format!(
             "'{}' is not a partial build of this book ({game}, depth {depth}); remove it to \
              start afresh",
             path.display()
-        ));
+        )));
     }
     // A record cut short by an interruption is dropped (and overwritten on resume).
     let mut known = HashMap::new();
@@ -464,11 +475,11 @@ fn read_partial(
         let (data, check) = record.split_at(width + 1);
         let (keys, scores) = decode(data, width);
         if crc32fast::hash(data).to_le_bytes() != check || !deepest.contains(&keys[0]) {
-            return Err(format!(
+            return Err(Error::File(format!(
                 "'{}' is damaged (record {}); remove it to start afresh",
                 path.display(),
                 i + 1
-            ));
+            )));
         }
         known.insert(keys[0], scores[0]);
     }

@@ -53,7 +53,7 @@ impl Checkpoint {
         };
         let loaded = match File::open(path) {
             Ok(file) => {
-                checkpoint.load(file).map_err(Error::File)?;
+                checkpoint.load(file)?;
                 true
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
@@ -77,10 +77,10 @@ impl Checkpoint {
     /// # Errors
     /// [`Error::File`] when the file cannot be written.
     pub fn save(&self) -> Result<u64, Error> {
-        self.write().map_err(Error::File)
+        self.write()
     }
 
-    fn write(&self) -> Result<u64, String> {
+    fn write(&self) -> Result<u64, Error> {
         let tests = self.state.tests.entries();
         let mut header = format!("{MAGIC}\ngame {}\n", self.game);
         for (name, value) in GEOMETRY.iter().zip(self.state.table.geometry()) {
@@ -104,30 +104,30 @@ impl Checkpoint {
         Ok(header.len() as u64 + body)
     }
 
-    fn load(&self, mut file: File) -> Result<(), String> {
+    fn load(&self, mut file: File) -> Result<(), Error> {
         let shown = self.path.display();
-        let bad = |why: String| format!("checkpoint '{shown}' is corrupt: {why}");
-        let unreadable = |e: std::io::Error| format!("cannot read '{shown}': {e}");
+        let bad = |why: String| Error::File(format!("checkpoint '{shown}' is corrupt: {why}"));
+        let unreadable = |e: std::io::Error| Error::File(format!("cannot read '{shown}': {e}"));
         let head = read_head(&self.path).map_err(unreadable)?;
         let (fields, start) = header_fields(&head, MAGIC)
-            .map_err(|why| format!("'{shown}' is not an inarow checkpoint ({why})"))?;
-        let game = field(&fields, "game").map_err(bad)?;
+            .map_err(|why| Error::File(format!("'{shown}' is not an inarow checkpoint ({why})")))?;
+        let game = field(&fields, "game").map_err(|e| bad(e.to_string()))?;
         if game != self.game {
-            return Err(format!(
+            return Err(Error::File(format!(
                 "checkpoint '{shown}' is for {game}, not for {}",
                 self.game
-            ));
+            )));
         }
         for (name, ours) in GEOMETRY.iter().zip(self.state.table.geometry()) {
-            let theirs = number_field(&fields, name).map_err(bad)?;
+            let theirs = number_field(&fields, name).map_err(|e| bad(e.to_string()))?;
             if theirs != ours {
-                return Err(format!(
+                return Err(Error::File(format!(
                     "checkpoint '{shown}' holds a table of another size ({name} {theirs}, this \
                      one has {ours}): give the --tt-mb it was made with"
-                ));
+                )));
             }
         }
-        let tests = number_field(&fields, "tests").map_err(bad)?;
+        let tests = number_field(&fields, "tests").map_err(|e| bad(e.to_string()))?;
         let expected = (start as u128)
             + tests as u128 * TEST_RECORD as u128
             + self.state.table.saved_bytes() as u128

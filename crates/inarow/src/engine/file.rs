@@ -2,6 +2,7 @@
 //! lines under a magic first line, a blank line, then binary data; written to a temporary file
 //! and renamed, so that a reader never sees a half-written file.
 
+use crate::error::Error;
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -48,10 +49,11 @@ pub(crate) type Fields = HashMap<String, String>;
 
 /// The fields of a header whose first line is `magic`, and where the data after it starts; the
 /// error says why the bytes are not such a file.
-pub(crate) fn header_fields(bytes: &[u8], magic: &str) -> Result<(Fields, usize), String> {
-    let (header, body) =
-        split_header(bytes).ok_or("no header ending in a blank line".to_string())?;
-    let fields = parse_header(header, magic).ok_or_else(|| format!("expected '{magic}'"))?;
+pub(crate) fn header_fields(bytes: &[u8], magic: &str) -> Result<(Fields, usize), Error> {
+    let (header, body) = split_header(bytes)
+        .ok_or_else(|| Error::File("no header ending in a blank line".to_string()))?;
+    let fields =
+        parse_header(header, magic).ok_or_else(|| Error::File(format!("expected '{magic}'")))?;
     Ok((fields, bytes.len() - body.len()))
 }
 
@@ -64,24 +66,24 @@ pub(crate) fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 /// A field's value; the error names it.
-pub(crate) fn field<'a>(fields: &'a Fields, name: &str) -> Result<&'a str, String> {
+pub(crate) fn field<'a>(fields: &'a Fields, name: &str) -> Result<&'a str, Error> {
     fields
         .get(name)
         .map(String::as_str)
-        .ok_or_else(|| format!("header has no '{name}'"))
+        .ok_or_else(|| Error::File(format!("header has no '{name}'")))
 }
 
 /// A field's decimal number.
-pub(crate) fn number_field(fields: &Fields, name: &str) -> Result<u64, String> {
+pub(crate) fn number_field(fields: &Fields, name: &str) -> Result<u64, Error> {
     field(fields, name)?
         .parse()
-        .map_err(|_| format!("'{name}' is not a number"))
+        .map_err(|_| Error::File(format!("'{name}' is not a number")))
 }
 
 /// The `crc32` field (hexadecimal).
-pub(crate) fn crc_field(fields: &Fields) -> Result<u32, String> {
+pub(crate) fn crc_field(fields: &Fields) -> Result<u32, Error> {
     u32::from_str_radix(field(fields, "crc32")?, 16)
-        .map_err(|_| "'crc32' is not a hexadecimal number".to_string())
+        .map_err(|_| Error::File("'crc32' is not a hexadecimal number".to_string()))
 }
 
 /// Free bytes for an unprivileged user on the file system that holds `path` (a file that may
@@ -120,9 +122,13 @@ pub(crate) fn write_error(path: &Path, needed: u64, e: &dyn std::fmt::Display) -
 
 /// An error up front, before anything is written, when the disk that holds `path` has less
 /// than `needed` bytes free.
-pub(crate) fn check_room(path: &Path, needed: u64) -> Result<(), String> {
+pub(crate) fn check_room(path: &Path, needed: u64) -> Result<(), Error> {
     match free_bytes(path) {
-        Some(free) if free < needed => Err(write_error(path, needed, &"not enough space on disk")),
+        Some(free) if free < needed => Err(Error::File(write_error(
+            path,
+            needed,
+            &"not enough space on disk",
+        ))),
         _ => Ok(()),
     }
 }
@@ -135,7 +141,7 @@ pub(crate) fn write_atomically_with(
     header: &[u8],
     body_len: u64,
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     write_atomically_patched(path, header, body_len, |w| body(w).map(|_| None))
 }
 
@@ -146,15 +152,15 @@ pub(crate) fn write_atomically_patched(
     header: &[u8],
     body_len: u64,
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<Option<Vec<u8>>>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     use std::io::{Seek, SeekFrom};
     let needed = header.len() as u64 + body_len;
     // The file is replaced by a rename: never a device, a directory or a pipe of that name.
     if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return Err(format!(
+        return Err(Error::File(format!(
             "cannot write '{}': it exists and is not a regular file",
             path.display()
-        ));
+        )));
     }
     check_room(path, needed)?;
     let tmp = with_suffix(path, ".tmp");
@@ -172,12 +178,12 @@ pub(crate) fn write_atomically_patched(
     });
     if let Err(e) = written.and_then(|_| fs::rename(&tmp, path)) {
         let _ = fs::remove_file(&tmp);
-        return Err(write_error(path, needed, &e));
+        return Err(Error::File(write_error(path, needed, &e)));
     }
     Ok(())
 }
 
 /// [`write_atomically_with`] for a body in one piece.
-pub(crate) fn write_atomically(path: &Path, header: &[u8], body: &[u8]) -> Result<(), String> {
+pub(crate) fn write_atomically(path: &Path, header: &[u8], body: &[u8]) -> Result<(), Error> {
     write_atomically_with(path, header, body.len() as u64, |w| w.write_all(body))
 }

@@ -4,6 +4,7 @@
 //! line of play in which a player could win at once is dropped (a reasonable player would have
 //! ended the game).
 
+use crate::error::Error;
 use crate::game::{MoveList, Status, Tactics};
 pub use crate::search::rng::SplitMix;
 
@@ -38,13 +39,14 @@ pub fn reasonable_line<G: Tactics>(
 /// error when too many attempts fail (such positions are rare or do not exist).
 ///
 /// # Errors
-/// A message when `1000 * count + 100_000` attempts give fewer than `count` distinct lines.
+/// [`Error::Search`] when `1000 * count + 100_000` attempts give fewer than `count` distinct
+/// lines.
 pub fn reasonable_lines<G: Tactics>(
     start: G,
     plies: u32,
     count: usize,
     seed: u64,
-) -> Result<Vec<Vec<G::Move>>, String> {
+) -> Result<Vec<Vec<G::Move>>, Error> {
     let mut rng = SplitMix(seed);
     let mut seen = std::collections::HashSet::new();
     let mut lines = Vec::with_capacity(count);
@@ -53,10 +55,10 @@ pub fn reasonable_lines<G: Tactics>(
     while lines.len() < count {
         attempts += 1;
         if attempts > most {
-            return Err(format!(
+            return Err(Error::Search(format!(
                 "{} reasonable positions of {plies} plies found in {most} attempts: too rare",
                 lines.len()
-            ));
+            )));
         }
         if let Some(line) = reasonable_line(start, plies, &mut rng) {
             let pos = line.iter().fold(start, |p, &m| p.play(m));

@@ -10,6 +10,7 @@
 
 use super::journal::Journal;
 use super::{Cancel, Engine, Limits, Stop};
+use crate::error::Error;
 use crate::game::{Notation, Tactics, play_moves};
 use crate::limits::Instant;
 use crate::search::jobs::{JobStats, Jobs};
@@ -63,10 +64,10 @@ impl<G: Tactics> Pool<G> {
     /// `job_nodes`: each job's own budget (`None`: none beyond `limits`).
     fn new(
         threads: usize,
-        make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
+        make: &(dyn Fn() -> Result<Engine<G>, Error> + Sync),
         limits: &Limits,
         job_nodes: Option<u64>,
-    ) -> Result<Pool<G>, String> {
+    ) -> Result<Pool<G>, Error> {
         // Cancelled once, when the search is over, to stop the jobs still running; one per
         // pool (the search's own interrupt is watched by the leader, which then ends the pool).
         let stop = Cancel::new();
@@ -175,16 +176,16 @@ fn move_text<G: Notation>(start: &G, moves: &[G::Move]) -> String {
 /// Serves jobs on a rank other than 0 until rank 0 says the search is over.
 ///
 /// # Errors
-/// The message of `make` when an engine cannot be made, or why a job from rank 0 cannot be
-/// read (its moves are not text, or cannot be played).
+/// The error of `make` when an engine cannot be made; [`Error::Internal`] when a job from rank
+/// 0 cannot be read (its moves are not text, or cannot be played).
 pub fn serve<G: Tactics + Notation>(
     start: &G,
     ranks: &dyn Ranks,
     threads: usize,
-    make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
+    make: &(dyn Fn() -> Result<Engine<G>, Error> + Sync),
     limits: &Limits,
     job_nodes: Option<u64>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let pool = Pool::new(threads, make, limits, job_nodes)?;
     loop {
         while let Ok(answer) = pool.answers.try_recv() {
@@ -193,8 +194,10 @@ pub fn serve<G: Tactics + Notation>(
         match ranks.poll(0) {
             Some(m) if m.first() == Some(&1) => {
                 let id = u64::from_le_bytes(m[1..9].try_into().expect("8 bytes"));
-                let text = std::str::from_utf8(&m[9..]).map_err(|e| e.to_string())?;
-                let (pos, _) = play_moves(*start, text).map_err(|e| e.to_string())?;
+                let text =
+                    std::str::from_utf8(&m[9..]).map_err(|e| Error::Internal(e.to_string()))?;
+                let (pos, _) =
+                    play_moves(*start, text).map_err(|e| Error::Internal(e.to_string()))?;
                 pool.submit(id, pos);
             }
             Some(_) => break,
@@ -240,8 +243,8 @@ fn recall<G: Tactics>(jobs: &mut Jobs<G>, journal: &Journal) {
 /// for each search).
 ///
 /// # Errors
-/// The message of `make` when an engine cannot be made; the journal's when it cannot be
-/// written.
+/// The error of `make` when an engine cannot be made; the journal's ([`Error::File`]) when it
+/// cannot be written.
 #[allow(clippy::too_many_arguments)]
 pub fn solve<G: Tactics + Notation>(
     serial: u32,
@@ -251,10 +254,10 @@ pub fn solve<G: Tactics + Notation>(
     depth: u32,
     threads: usize,
     ranks: &dyn Ranks,
-    make: &(dyn Fn() -> Result<Engine<G>, String> + Sync),
+    make: &(dyn Fn() -> Result<Engine<G>, Error> + Sync),
     limits: &Limits,
     keeping: Keeping<'_, G>,
-) -> Result<JobReport, String> {
+) -> Result<JobReport, Error> {
     let Keeping {
         mut journal,
         settled,

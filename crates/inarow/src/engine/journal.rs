@@ -9,6 +9,7 @@
 //! at once; a kill in the middle of one leaves a last line that does not check, which the next
 //! run drops. A bad line elsewhere is damage, and the file is refused.
 
+use crate::error::Error;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -66,16 +67,16 @@ impl Journal {
     /// file.
     ///
     /// # Errors
-    /// One line: the file cannot be read or written, is another game's or not a journal, or
-    /// is damaged before its last line.
-    pub fn open(path: &Path, game: &str) -> Result<Journal, String> {
+    /// [`Error::File`], one line: the file cannot be read or written, is another game's or not
+    /// a journal, or is damaged before its last line.
+    pub fn open(path: &Path, game: &str) -> Result<Journal, Error> {
         let name = path.display();
         let header = format!("inarow-jobs 1 {game}\n");
         let mut bytes = Vec::new();
         if path.exists() {
             File::open(path)
                 .and_then(|mut f| f.read_to_end(&mut bytes))
-                .map_err(|e| format!("cannot read {name}: {e}"))?;
+                .map_err(|e| Error::File(format!("cannot read {name}: {e}")))?;
         }
         // Damage may be any bytes: it shows as a line that does not check.
         let text = String::from_utf8_lossy(&bytes);
@@ -85,10 +86,10 @@ impl Journal {
         if !text.is_empty() {
             if !text.starts_with(&header) {
                 let first = text.lines().next().unwrap_or("");
-                return Err(match first.strip_prefix("inarow-jobs 1 ") {
+                return Err(Error::File(match first.strip_prefix("inarow-jobs 1 ") {
                     Some(other) => format!("{name} holds the jobs of {other}, not of {game}"),
                     None => format!("{name} is not a journal of jobs (inarow-jobs)"),
-                });
+                }));
             }
             good = header.len();
             let mut lines = text[good..].split_inclusive('\n').enumerate().peekable();
@@ -101,7 +102,9 @@ impl Journal {
                     }
                     // A kill while the last line was written.
                     None if lines.peek().is_none() => {}
-                    None => return Err(format!("{name}: line {} is damaged", i + 2)),
+                    None => {
+                        return Err(Error::File(format!("{name}: line {} is damaged", i + 2)));
+                    }
                 }
             }
         }
@@ -109,9 +112,9 @@ impl Journal {
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|e| format!("cannot write {name}: {e}"))?;
+            .map_err(|e| Error::File(format!("cannot write {name}: {e}")))?;
         file.set_len(good as u64)
-            .map_err(|e| format!("cannot write {name}: {e}"))?;
+            .map_err(|e| Error::File(format!("cannot write {name}: {e}")))?;
         let mut journal = Journal {
             path: path.to_path_buf(),
             file,
@@ -149,8 +152,8 @@ impl Journal {
     /// Keeps an answer, on disk before it returns.
     ///
     /// # Errors
-    /// One line when the file cannot be written (a full disk).
-    pub fn add(&mut self, key: u128, wins: bool) -> Result<(), String> {
+    /// [`Error::File`], one line, when the file cannot be written (a full disk).
+    pub fn add(&mut self, key: u128, wins: bool) -> Result<(), Error> {
         self.keep(key, Entry::Answer(wins))
     }
 
@@ -158,21 +161,21 @@ impl Journal {
     ///
     /// # Errors
     /// As [`Journal::add`].
-    pub fn add_split(&mut self, key: u128) -> Result<(), String> {
+    pub fn add_split(&mut self, key: u128) -> Result<(), Error> {
         self.keep(key, Entry::Split)
     }
 
-    fn keep(&mut self, key: u128, entry: Entry) -> Result<(), String> {
+    fn keep(&mut self, key: u128, entry: Entry) -> Result<(), Error> {
         if self.answers.insert(key, entry).is_none() {
             self.write(&record(key, entry))?;
         }
         Ok(())
     }
 
-    fn write(&mut self, text: &str) -> Result<(), String> {
+    fn write(&mut self, text: &str) -> Result<(), Error> {
         self.file
             .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+            .map_err(|e| Error::File(format!("cannot write {}: {e}", self.path.display())))
     }
 }
 
@@ -226,7 +229,10 @@ mod tests {
         drop(j);
         assert_eq!(
             Journal::open(&path, "qubic").err().unwrap(),
-            format!("{} holds the jobs of cube, not of qubic", path.display())
+            Error::File(format!(
+                "{} holds the jobs of cube, not of qubic",
+                path.display()
+            ))
         );
         let text = std::fs::read_to_string(&path).unwrap();
         let kept = record(0, Entry::Answer(true));
@@ -234,13 +240,14 @@ mod tests {
         std::fs::write(&path, text.replace(&kept, &flipped)).unwrap();
         assert_eq!(
             Journal::open(&path, "cube").err().unwrap(),
-            format!("{}: line 2 is damaged", path.display())
+            Error::File(format!("{}: line 2 is damaged", path.display()))
         );
         std::fs::write(&path, "hello\n").unwrap();
         assert!(
             Journal::open(&path, "cube")
                 .err()
                 .unwrap()
+                .to_string()
                 .ends_with("is not a journal of jobs (inarow-jobs)")
         );
     }

@@ -2,8 +2,8 @@
 //! method for the game (the fastest exact one by default), applies limits (time, nodes, memory,
 //! depth), and returns a [`Report`] (score, best moves, principal variation, nodes, time). It
 //! also re-exports what a front-end needs to name: the settings ([`Options`], [`Config`],
-//! [`Limits`], [`Handicap`]), the one stop type ([`Stop`]), position counts ([`count`]),
-//! certificates and their verifier ([`verify`](fn@verify)).
+//! [`Limits`], [`Handicap`]), the one stop type ([`Stop`]), the one error type ([`Error`]),
+//! position counts ([`count`]), certificates and their verifier ([`verify`](fn@verify)).
 //!
 //! Defaults by kind of game:
 //! - bounded games (Connect Four): alpha-beta with the galloping root driver, exact scores;
@@ -29,6 +29,7 @@ pub mod retro;
 pub mod strategy;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
+pub use crate::error::Error;
 pub use crate::limits::{Cancel, Limits, MAX_DEPTH, Started, Stop, nodes_searched};
 pub use crate::search::census::{Census, count};
 pub use crate::search::heuristic;
@@ -47,7 +48,6 @@ use crate::search::pn::{DfPn, Prover, Verdict};
 use crate::search::retro::Lookup;
 use crate::search::score::win_at;
 
-use crate::error::Error;
 use crate::limits::Instant;
 use backend::{Backend, Build};
 use book::Book;
@@ -811,7 +811,7 @@ impl<G: Tactics> Engine<G> {
         let stopped = |e: Stop| Error::Search(e.to_string());
         self.on_search_stack(|_| {
             let started = Instant::now();
-            let mut dfpn = DfPn::try_new(mem_bytes, limits).map_err(Error::Memory)?;
+            let mut dfpn = DfPn::try_new(mem_bytes, limits)?;
             dfpn.set_threat_search(threats);
             dfpn.set_victor_plies(victor_plies);
             let win = dfpn.prove(pos, Goal::Win).map_err(stopped)?;

@@ -35,7 +35,7 @@ use super::file::{
     write_atomically_with,
 };
 use crate::error::Error;
-use crate::game::{Game, Indexed, IndexedVisitor, one_line};
+use crate::game::{Game, Indexed, IndexedVisitor};
 use crate::limits::Limits;
 pub use crate::search::ranks::{Ranks, Solo};
 pub use crate::search::retro::Traffic;
@@ -72,17 +72,20 @@ fn check_header<G: Indexed>(
     body_len: u64,
     what: &str,
     game: &G,
-) -> Result<(String, Summary), String> {
+) -> Result<(String, Summary), Error> {
     let name = fields.get("game").cloned().unwrap_or_default();
     if name != game.name() {
-        return Err(format!("{what} is for {name}, not for {}", game.name()));
+        return Err(Error::File(format!(
+            "{what} is for {name}, not for {}",
+            game.name()
+        )));
     }
     let cells = number(fields, "cells", what)?;
     if Some(cells) != game.index_len() || body_len != cells {
-        return Err(format!(
+        return Err(Error::File(format!(
             "{what} is corrupt: {body_len} bytes of cells, expected {} (truncated?)",
             game.index_len().unwrap_or(0)
-        ));
+        )));
     }
     let summary = Summary {
         wins: number(fields, "wins", what)?,
@@ -91,7 +94,9 @@ fn check_header<G: Indexed>(
         longest: number(fields, "longest", what)? as u32,
     };
     if number(fields, "positions", what)? != summary.positions() {
-        return Err(format!("{what} is corrupt: its counts do not add up"));
+        return Err(Error::File(format!(
+            "{what} is corrupt: its counts do not add up"
+        )));
     }
     Ok((name, summary))
 }
@@ -183,16 +188,17 @@ impl BuildReport {
 }
 
 /// Reads the fields of a header (`what` names the file in messages).
-fn fields(bytes: &[u8], magic: &str, what: &str) -> Result<(Fields, usize), String> {
-    header_fields(bytes, magic).map_err(|why| format!("{what} is not an inarow database ({why})"))
+fn fields(bytes: &[u8], magic: &str, what: &str) -> Result<(Fields, usize), Error> {
+    header_fields(bytes, magic)
+        .map_err(|why| Error::File(format!("{what} is not an inarow database ({why})")))
 }
 
-fn number(fields: &Fields, name: &str, what: &str) -> Result<u64, String> {
-    number_field(fields, name).map_err(|why| format!("{what} is corrupt: {why}"))
+fn number(fields: &Fields, name: &str, what: &str) -> Result<u64, Error> {
+    number_field(fields, name).map_err(|why| Error::File(format!("{what} is corrupt: {why}")))
 }
 
-fn checksum(fields: &Fields, what: &str) -> Result<u32, String> {
-    crc_field(fields).map_err(|why| format!("{what} is corrupt: {why}"))
+fn checksum(fields: &Fields, what: &str) -> Result<u32, Error> {
+    crc_field(fields).map_err(|why| Error::File(format!("{what} is corrupt: {why}")))
 }
 
 /// Feeds the bytes of `cells` to `f` a block at a time (no copy of the whole).
@@ -254,24 +260,20 @@ pub fn open<G: Game>(path: &Path, game: &G) -> Result<Arc<dyn Lookup<G>>, Error>
         .unwrap_or_else(|| Err(Error::Unsupported(no_numbering(game))))
 }
 
-/// A file's problem as an error of the file's kind, on one line.
-fn file_error(message: String) -> Error {
-    Error::File(one_line(&message))
-}
-
 /// Strongly solves `game` and writes the database to `out` ([`Database::build`]); a game
 /// without a numbering is refused.
 ///
 /// # Errors
-/// A message when the game has no numbering or too many positions to number, the memory
-/// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
-/// be read or written.
+/// [`Error::Unsupported`] when the game has no numbering or too many positions to number,
+/// [`Error::Memory`] when the memory budget (or the machine) cannot hold the build,
+/// [`Error::File`] when a saved state is damaged or does not match, or a file cannot be read
+/// or written.
 pub fn build<G: Game>(
     game: &G,
     out: &Path,
     options: &BuildOptions,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<BuildReport, String> {
+) -> Result<BuildReport, Error> {
     build_ranked(game, out, options, progress, &Solo)
 }
 
@@ -280,16 +282,17 @@ pub fn build<G: Game>(
 /// rank 0 writes the database, the same file byte for byte as a build on one rank.
 ///
 /// # Errors
-/// A message when the game has no numbering or too many positions to number, the memory
-/// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
-/// be read or written.
+/// [`Error::Unsupported`] when the game has no numbering or too many positions to number,
+/// [`Error::Memory`] when the memory budget (or the machine) cannot hold the build,
+/// [`Error::File`] when a saved state is damaged or does not match, or a file cannot be read
+/// or written.
 pub fn build_ranked<G: Game>(
     game: &G,
     out: &Path,
     options: &BuildOptions,
     progress: &(dyn Fn(Progress) + Sync),
     ranks: &dyn Ranks,
-) -> Result<BuildReport, String> {
+) -> Result<BuildReport, Error> {
     struct Build<'a, G>(
         &'a G,
         &'a Path,
@@ -298,7 +301,7 @@ pub fn build_ranked<G: Game>(
         &'a dyn Ranks,
     );
     impl<G: Game> IndexedVisitor<G> for Build<'_, G> {
-        type Output = Result<BuildReport, String>;
+        type Output = Result<BuildReport, Error>;
         fn indexed(self) -> Self::Output
         where
             G: Indexed,
@@ -311,8 +314,8 @@ pub fn build_ranked<G: Game>(
         }
     }
     G::visit_indexed(Build(game, out, options, progress, ranks))
-        .unwrap_or_else(|| Err(no_numbering(game)))
-        .map_err(|e| one_line(&e))
+        .unwrap_or_else(|| Err(Error::Unsupported(no_numbering(game))))
+        .map_err(Error::one_line)
 }
 
 impl Database {
@@ -321,16 +324,17 @@ impl Database {
     /// # Errors
     /// [`Error::File`] for a file that cannot be read, is damaged, or is for another game.
     pub fn load<G: Indexed>(path: &Path, game: &G) -> Result<Database, Error> {
-        Self::read(path, game).map_err(file_error)
+        Self::read(path, game).map_err(Error::one_line)
     }
 
-    fn read<G: Indexed>(path: &Path, game: &G) -> Result<Database, String> {
+    fn read<G: Indexed>(path: &Path, game: &G) -> Result<Database, Error> {
         let what = format!("database '{}'", path.display());
-        let size = fs::metadata(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        let size =
+            fs::metadata(path).map_err(|e| Error::File(format!("cannot read {what}: {e}")))?;
         if !fits_in_memory(size.len()) {
-            return Self::open_on_disk(path, &what, game).map_err(|e| one_line(&e));
+            return Self::open_on_disk(path, &what, game).map_err(Error::one_line);
         }
-        let bytes = fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        let bytes = fs::read(path).map_err(|e| Error::File(format!("cannot read {what}: {e}")))?;
         Self::decode(bytes, &what, game)
     }
 
@@ -339,23 +343,23 @@ impl Database {
     /// # Errors
     /// As [`Database::load`].
     pub fn parse<G: Indexed>(bytes: Vec<u8>, what: &str, game: &G) -> Result<Database, Error> {
-        Self::decode(bytes, what, game).map_err(file_error)
+        Self::decode(bytes, what, game)
     }
 
-    fn decode<G: Indexed>(bytes: Vec<u8>, what: &str, game: &G) -> Result<Database, String> {
-        Self::decode_file(bytes, what, game).map_err(|e| one_line(&e))
+    fn decode<G: Indexed>(bytes: Vec<u8>, what: &str, game: &G) -> Result<Database, Error> {
+        Self::decode_file(bytes, what, game).map_err(Error::one_line)
     }
 
     fn decode_file<G: Indexed>(
         mut bytes: Vec<u8>,
         what: &str,
         game: &G,
-    ) -> Result<Database, String> {
+    ) -> Result<Database, Error> {
         let (fields, start) = fields(&bytes, MAGIC, what)?;
         let body = &bytes[start..];
         let (game_name, summary) = check_header(&fields, body.len() as u64, what, game)?;
         if crc32fast::hash(body) != checksum(&fields, what)? {
-            return Err(format!("{what} is corrupt: checksum mismatch"));
+            return Err(Error::File(format!("{what} is corrupt: checksum mismatch")));
         }
         // The cells in place: no second copy of a large file.
         bytes.drain(..start);
@@ -374,12 +378,12 @@ impl Database {
     /// As [`Database::load`].
     pub fn load_on_disk<G: Indexed>(path: &Path, game: &G) -> Result<Database, Error> {
         let what = format!("database '{}'", path.display());
-        Self::open_on_disk(path, &what, game).map_err(file_error)
+        Self::open_on_disk(path, &what, game).map_err(Error::one_line)
     }
 
-    fn open_on_disk<G: Indexed>(path: &Path, what: &str, game: &G) -> Result<Database, String> {
+    fn open_on_disk<G: Indexed>(path: &Path, what: &str, game: &G) -> Result<Database, Error> {
         use std::io::{Read, Seek, SeekFrom};
-        let cannot = |e: std::io::Error| format!("cannot read {what}: {e}");
+        let cannot = |e: std::io::Error| Error::File(format!("cannot read {what}: {e}"));
         let head = read_head(path).map_err(cannot)?;
         let (fields, start) = fields(&head, MAGIC, what)?;
         let mut file = fs::File::open(path).map_err(cannot)?;
@@ -397,7 +401,7 @@ impl Database {
             crc.update(&block[..n]);
         }
         if crc.finalize() != checksum(&fields, what)? {
-            return Err(format!("{what} is corrupt: checksum mismatch"));
+            return Err(Error::File(format!("{what} is corrupt: checksum mismatch")));
         }
         Ok(Database {
             game: game_name,
@@ -414,16 +418,16 @@ impl Database {
     /// # Errors
     /// [`Error::File`] for a file that cannot be read or is not a database.
     pub fn game_of(path: &Path) -> Result<String, Error> {
-        Self::read_game(path).map_err(file_error)
+        Self::read_game(path).map_err(Error::one_line)
     }
 
-    fn read_game(path: &Path) -> Result<String, String> {
+    fn read_game(path: &Path) -> Result<String, Error> {
         let what = format!("database '{}'", path.display());
-        let head = read_head(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        let head = read_head(path).map_err(|e| Error::File(format!("cannot read {what}: {e}")))?;
         let (fields, _) = fields(&head, MAGIC, &what)?;
         field(&fields, "game")
             .map(str::to_string)
-            .map_err(|why| format!("{what} is corrupt: {why}"))
+            .map_err(|why| Error::File(format!("{what} is corrupt: {why}")))
     }
 
     /// The game the database is for ([`Game::name`]).
@@ -453,15 +457,13 @@ impl Database {
     /// [`build_ranked`]), else with the cells on disk.
     ///
     /// # Errors
-    /// A message when the game has no numbering or too many positions to number, the memory
-    /// budget cannot hold the build, a saved state is damaged or does not match, or a file cannot
-    /// be read or written.
+    /// As [`build`].
     pub fn build<G: Indexed>(
         game: &G,
         out: &Path,
         options: &BuildOptions,
         progress: &(dyn Fn(Progress) + Sync),
-    ) -> Result<BuildReport, String> {
+    ) -> Result<BuildReport, Error> {
         let len = index_len(game)?;
         let partial = with_suffix(out, ".partial");
         // A saved state goes on as it was built; else the fastest build that fits: a byte per
@@ -480,14 +482,14 @@ impl Database {
         }
         if saved.is_some_and(|(sliced, _)| sliced) || (saved.is_none() && !bytes_fit) {
             let Some(slice) = sliced::slice_len(len, options.mem_bytes) else {
-                return Err(format!(
+                return Err(Error::Memory(format!(
                     "a strong solution of {} needs at least {} MiB ({len} indices: two bits of \
                      frontier each in memory, the cells on disk), more than the memory budget \
                      of {} MiB (--mem-mb)",
                     game.name(),
                     (2 * len.div_ceil(64) * 8 + (9 << 20)).div_ceil(1 << 20),
                     options.mem_bytes >> 20
-                ));
+                )));
             };
             return sliced::build(game, out, options, progress, len, slice);
         }
@@ -523,7 +525,7 @@ impl<G: Indexed> Lookup<G> for Database {
     }
 }
 
-fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(), String> {
+fn write_partial<G: Indexed>(path: &Path, game: &G, state: &State) -> Result<(), Error> {
     let first = match state.first {
         0 => String::new(),
         first => format!("first {first}\n"),
@@ -561,18 +563,23 @@ fn saved_state<G: Indexed>(
     len: u64,
     body_len: u64,
     afresh: &str,
-) -> Result<Option<(Fields, Vec<u8>)>, String> {
+) -> Result<Option<(Fields, Vec<u8>)>, Error> {
     let mut bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
+        Err(e) => {
+            return Err(Error::File(format!(
+                "cannot read '{}': {e}",
+                path.display()
+            )));
+        }
     };
     let what = format!("partial build '{}'", path.display());
     let (fields, start) = partial_header(&bytes, &what, game, len, afresh)?;
     let body = &bytes[start..];
     if body.len() as u64 != body_len || state_crc(&bytes, start) != Some(checksum(&fields, &what)?)
     {
-        return Err(format!("{what} is damaged; {afresh}"));
+        return Err(Error::File(format!("{what} is damaged; {afresh}")));
     }
     bytes.drain(..start);
     Ok(Some((fields, bytes)))
@@ -586,14 +593,14 @@ fn partial_header<G: Indexed>(
     game: &G,
     len: u64,
     afresh: &str,
-) -> Result<(Fields, usize), String> {
+) -> Result<(Fields, usize), Error> {
     let (fields, start) = fields(bytes, PARTIAL_MAGIC, what)?;
     let name = fields.get("game").cloned().unwrap_or_default();
     if name != game.name() || number(&fields, "cells", what)? != len {
-        return Err(format!(
+        return Err(Error::File(format!(
             "{what} is for {name}, not for {}; {afresh}",
             game.name()
-        ));
+        )));
     }
     Ok((fields, start))
 }
@@ -629,7 +636,7 @@ fn read_partial<G: Indexed>(
     path: &Path,
     game: &G,
     share: std::ops::Range<u64>,
-) -> Result<Option<State>, String> {
+) -> Result<Option<State>, Error> {
     let len = share.end - share.start;
     let body_len = len + len.div_ceil(64) * 8;
     let afresh = "remove it to start afresh";
@@ -642,10 +649,10 @@ fn read_partial<G: Indexed>(
         None => 0,
     };
     if first != share.start {
-        return Err(format!(
+        return Err(Error::File(format!(
             "{what} holds the indices from {first}, not from {}; {afresh}",
             share.start
-        ));
+        )));
     }
     let (cells, frontier) = body.split_at(len as usize);
     State::resume(

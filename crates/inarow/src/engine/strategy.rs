@@ -130,12 +130,13 @@ pub struct WalkStats {
 
 /// Walks the strategy of `prover` from `start`, each position as its least image (and its key),
 /// one per class: at the prover's, a win at once, the forced move, else `choose`'s (a move
-/// code); at the other side's, every reply.
+/// code); at the other side's, every reply. The error ([`Error::Search`]) names the first
+/// position where the strategy has no move, or the first game it does not win.
 fn walk<G: Tactics>(
     start: G,
     prover: Player,
     mut choose: impl FnMut(u128, &G) -> Option<u16>,
-) -> Result<WalkStats, String> {
+) -> Result<WalkStats, Error> {
     let mut stats = WalkStats::default();
     let mut done: HashSet<u128> = HashSet::new();
     let (key, i) = least_image(&start);
@@ -153,10 +154,10 @@ fn walk<G: Tactics>(
                 None => {
                     stats.chosen += 1;
                     choose(key, &pos).ok_or_else(|| {
-                        format!(
+                        Error::Search(format!(
                             "the strategy has no move at {pos:?} (after {} moves)",
                             pos.ply()
-                        )
+                        ))
                     })?
                 }
             };
@@ -166,7 +167,9 @@ fn walk<G: Tactics>(
                 .iter()
                 .copied()
                 .find(|&m| pos.move_code(m) == code)
-                .ok_or_else(|| format!("the strategy's move at {pos:?} is not legal"))?;
+                .ok_or_else(|| {
+                    Error::Search(format!("the strategy's move at {pos:?} is not legal"))
+                })?;
             next.push(mv);
         } else {
             pos.legal_moves(&mut next);
@@ -176,7 +179,11 @@ fn walk<G: Tactics>(
             match child.status() {
                 Status::Win(p) if p == prover => continue,
                 Status::Ongoing => {}
-                other => return Err(format!("the strategy reaches {other:?} at {child:?}")),
+                other => {
+                    return Err(Error::Search(format!(
+                        "the strategy reaches {other:?} at {child:?}"
+                    )));
+                }
             }
             if child.side_to_move() == prover && child.has_winning_move() {
                 stats.won_at_once += 1;
@@ -215,8 +222,7 @@ impl Strategy {
             proof
                 .entry(key)
                 .or_insert_with(|| pos.move_code(pos.image_move(mv, i)));
-        })
-        .map_err(Error::Input)?;
+        })?;
         if summary.goal != Goal::Win || summary.root != "-" {
             return Err(Error::Input(format!(
                 "a strategy book needs a proof that a player wins from the start; this one \
@@ -231,8 +237,7 @@ impl Strategy {
                 book.push((key, u8::try_from(code).ok()?));
             }
             Some(code)
-        })
-        .map_err(Error::Search)?;
+        })?;
         book.sort_unstable();
         book.dedup();
         let (keys, moves) = book.into_iter().unzip();
@@ -250,9 +255,9 @@ impl Strategy {
     /// win.
     ///
     /// # Errors
-    /// The first position of the winner where neither the rule nor the book has a move, or
-    /// the first game that ends otherwise.
-    pub fn check<G: Tactics>(&self, start: G) -> Result<WalkStats, String> {
+    /// [`Error::Search`] naming the first position of the winner where neither the rule nor
+    /// the book has a move, or the first game that ends otherwise.
+    pub fn check<G: Tactics>(&self, start: G) -> Result<WalkStats, Error> {
         walk(start, self.prover, |key, pos| {
             self.book_move(key).or_else(|| threat_move(pos))
         })
@@ -364,31 +369,32 @@ impl Strategy {
     /// # Errors
     /// As [`Strategy::load`].
     pub fn parse(bytes: &[u8], shown: &str, game: &str) -> Result<Strategy, Error> {
-        Self::decode(bytes, shown, game).map_err(|e| Error::File(one_line(&e)))
+        Self::decode(bytes, shown, game).map_err(Error::one_line)
     }
 
-    fn decode(bytes: &[u8], shown: &str, game: &str) -> Result<Strategy, String> {
-        let bad = |why: String| format!("strategy book '{shown}' is corrupt: {why}");
-        let (fields, start) = header_fields(bytes, MAGIC)
-            .map_err(|why| format!("'{shown}' is not an inarow strategy book ({why})"))?;
+    fn decode(bytes: &[u8], shown: &str, game: &str) -> Result<Strategy, Error> {
+        let bad = |why: String| Error::File(format!("strategy book '{shown}' is corrupt: {why}"));
+        let (fields, start) = header_fields(bytes, MAGIC).map_err(|why| {
+            Error::File(format!("'{shown}' is not an inarow strategy book ({why})"))
+        })?;
         let body = &bytes[start..];
-        let book_game = field(&fields, "game").map_err(bad)?;
+        let book_game = field(&fields, "game").map_err(|e| bad(e.to_string()))?;
         if book_game != game {
-            return Err(format!(
+            return Err(Error::File(format!(
                 "strategy book '{shown}' is for {book_game}, not for {game}"
-            ));
+            )));
         }
-        let prover = match field(&fields, "prover").map_err(bad)? {
+        let prover = match field(&fields, "prover").map_err(|e| bad(e.to_string()))? {
             "first" => Player::First,
             "second" => Player::Second,
             other => return Err(bad(format!("prover '{other}'"))),
         };
-        let entries = number_field(&fields, "entries").map_err(bad)? as usize;
-        let width = number_field(&fields, "key-bytes").map_err(bad)? as usize;
+        let entries = number_field(&fields, "entries").map_err(|e| bad(e.to_string()))? as usize;
+        let width = number_field(&fields, "key-bytes").map_err(|e| bad(e.to_string()))? as usize;
         if !(1..=16).contains(&width) {
             return Err(bad(format!("key-bytes {width} is out of range")));
         }
-        let crc = crc_field(&fields).map_err(bad)?;
+        let crc = crc_field(&fields).map_err(|e| bad(e.to_string()))?;
         if body.len() as u128 != entries as u128 * (width as u128 + 1) {
             return Err(bad(format!(
                 "{} bytes of records, expected {entries} records of {} bytes (truncated?)",
@@ -437,6 +443,6 @@ impl Strategy {
             self.keys.len(),
             crc32fast::hash(&body)
         );
-        write_atomically(out, header.as_bytes(), &body).map_err(|e| Error::File(one_line(&e)))
+        write_atomically(out, header.as_bytes(), &body).map_err(Error::one_line)
     }
 }

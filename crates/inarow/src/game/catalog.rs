@@ -80,16 +80,16 @@ impl FromStr for GameSpec {
     /// # Errors
     /// [`Error::Spec`] for a spec that names no game, or a board out of range.
     fn from_str(s: &str) -> Result<Self, Error> {
-        parse_spec(s).map_err(Error::Spec)
+        parse_spec(s)
     }
 }
 
-/// [`GameSpec::from_str`], with the message of what is wrong.
-fn parse_spec(s: &str) -> Result<GameSpec, String> {
-    let bad = |why: &str| super::one_line(&format!("bad game spec '{s}': {why}"));
+/// [`GameSpec::from_str`]: the spec, or an [`Error::Spec`] that says what is wrong.
+fn parse_spec(s: &str) -> Result<GameSpec, Error> {
+    let bad = |why: &str| Error::Spec(super::one_line(&format!("bad game spec '{s}': {why}")));
     let mut parts = s.trim().split(':');
     let name = parts.next().unwrap_or_default();
-    let size = |part: Option<&str>| -> Result<(u32, u32), String> {
+    let size = |part: Option<&str>| -> Result<(u32, u32), Error> {
         match part {
             None => Ok((7, 6)),
             Some(size) => {
@@ -115,7 +115,7 @@ fn parse_spec(s: &str) -> Result<GameSpec, String> {
             if parts.next().is_some() {
                 return Err(bad("too many fields; expected connect4:WxH:kK"));
             }
-            Grid::new(width, height, k).map_err(|e| bad(&e))?;
+            Grid::new(width, height, k).map_err(|e| bad(&e.to_string()))?;
             Ok(GameSpec::Connect { width, height, k })
         }
         "popout" => {
@@ -123,7 +123,7 @@ fn parse_spec(s: &str) -> Result<GameSpec, String> {
             if parts.next().is_some() {
                 return Err(bad("too many fields; expected popout or popout:WxH"));
             }
-            let grid = Grid::new(width, height, 4).map_err(|e| bad(&e))?;
+            let grid = Grid::new(width, height, 4).map_err(|e| bad(&e.to_string()))?;
             if !grid.fits_u64() {
                 return Err(bad(&format!(
                     "board {width}x{height} is too large for popout: (height + 1) * width = \

@@ -13,6 +13,7 @@ use super::{
     Bounded, Finite, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player,
     RankedMove, SafeChoice, Status, Tactics,
 };
+use crate::error::Error;
 use std::fmt::{self, Debug};
 
 /// A Connect Four position.
@@ -234,16 +235,16 @@ impl<B: Bits, S: Shape> Bounded for Connect<B, S> {
 }
 
 impl<B: Bits, S: Shape> Notation for Connect<B, S> {
-    fn parse_move(&self, token: &str) -> Result<u8, String> {
+    fn parse_move(&self, token: &str) -> Result<u8, Error> {
         let w = self.grid().width;
         let col: u32 = token
             .parse()
-            .map_err(|_| format!("'{token}' is not a column number"))?;
+            .map_err(|_| Error::Input(format!("'{token}' is not a column number")))?;
         if col < 1 || col > w {
-            return Err(format!("column {col} is outside 1..{w}"));
+            return Err(Error::Input(format!("column {col} is outside 1..{w}")));
         }
         if !self.can_play(col - 1) {
-            return Err(format!("column {col} is full"));
+            return Err(Error::Input(format!("column {col} is full")));
         }
         Ok((col - 1) as u8)
     }

@@ -34,6 +34,7 @@
 use super::geometry::{self, Geometry, GravityGeometry};
 use super::view::{Axis, Block, Board, CellId, CellName, CellSet, Effect, Layout, Line};
 use super::{Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics};
+use crate::error::Error;
 use arrayvec::ArrayVec;
 use std::fmt::Write;
 use std::fmt::{self, Debug};
@@ -938,22 +939,26 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
 }
 
 impl<const GRAVITY: bool> Notation for Cube<GRAVITY> {
-    fn parse_move(&self, token: &str) -> Result<u8, String> {
+    fn parse_move(&self, token: &str) -> Result<u8, Error> {
         if GRAVITY {
             let column = u8::from_str_radix(token, 16)
                 .ok()
                 .filter(|c| token.len() == 1 && *c < 16)
-                .ok_or_else(|| format!("'{token}' is not a column: expected a hex digit 0-f"))?;
+                .ok_or_else(|| {
+                    Error::Input(format!(
+                        "'{token}' is not a column: expected a hex digit 0-f"
+                    ))
+                })?;
             if self.filled() >> (48 + column as u32) & 1 == 1 {
-                return Err(format!("column {token} is full"));
+                return Err(Error::Input(format!("column {token} is full")));
             }
             Ok(column)
         } else {
             let b = token.as_bytes();
             let bad = || {
-                format!(
+                Error::Input(format!(
                     "'{token}' is not a cell: expected a column a-d, a row 1-4 and a level 1-4, like b23"
-                )
+                ))
             };
             if b.len() != 3 {
                 return Err(bad());
@@ -965,7 +970,7 @@ impl<const GRAVITY: bool> Notation for Cube<GRAVITY> {
             }
             let cell = x + 4 * y + 16 * z;
             if self.filled() >> cell & 1 == 1 {
-                return Err(format!("cell {token} is taken"));
+                return Err(Error::Input(format!("cell {token} is taken")));
             }
             Ok(cell)
         }

@@ -9,6 +9,7 @@
 //! of its lines' first cells, so a family of any number of lines costs `len` shifts. Lines that are
 //! not equally spaced are tested one mask at a time.
 
+use crate::error::Error;
 use std::collections::HashSet;
 
 /// A zero-sum evaluation by lines, for the playing engines ([`crate::game::Tactics::evaluate`]):
@@ -91,44 +92,48 @@ impl Geometry {
     /// identity among them).
     ///
     /// # Errors
-    /// A message naming the first fault: a line of fewer than two cells or off the board, a
+    /// [`Error::Input`] naming the first fault: a line of fewer than two cells or off the board, a
     /// symmetry that is no permutation of the board's cells or maps a line onto no line, or no
     /// identity among the symmetries.
     pub fn new(
         board: u128,
         mut lines: Vec<u128>,
         symmetries: Vec<Permutation>,
-    ) -> Result<Geometry, String> {
+    ) -> Result<Geometry, Error> {
         lines.sort_unstable();
         lines.dedup();
         if let Some(bad) = lines
             .iter()
             .find(|&&l| l.count_ones() < 2 || l & !board != 0)
         {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "line {bad:#x}: a line needs two cells or more, all on the board"
-            ));
+            )));
         }
         let known: HashSet<u128> = lines.iter().copied().collect();
         for (i, sym) in symmetries.iter().enumerate() {
             let image = cells_of(board).fold(0u128, |m, c| m | 1 << sym[c as usize]);
             if image != board || (0..128).any(|c| board >> c & 1 == 0 && sym[c] as usize != c) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "symmetry {i} is not a permutation of the board's cells"
-                ));
+                )));
             }
             if let Some(l) = lines
                 .iter()
                 .find(|&&l| !known.contains(&Self::apply(sym, l)))
             {
-                return Err(format!("symmetry {i} maps line {l:#x} onto no line"));
+                return Err(Error::Input(format!(
+                    "symmetry {i} maps line {l:#x} onto no line"
+                )));
             }
         }
         if !symmetries
             .iter()
             .any(|s| (0..128).all(|c| s[c] as usize == c))
         {
-            return Err("the symmetries must include the identity".to_string());
+            return Err(Error::Input(
+                "the symmetries must include the identity".to_string(),
+            ));
         }
         let mut families: Vec<Family> = Vec::new();
         let mut irregular = Vec::new();
@@ -224,11 +229,13 @@ impl Geometry {
     /// `column * (height + 1) + row`); its symmetry is the left-right mirror.
     ///
     /// # Errors
-    /// For a board past 128 bits: `(height + 1) * width > 128`.
-    pub fn grid(width: u32, height: u32, k: u32) -> Result<Geometry, String> {
+    /// [`Error::Spec`] for a board past 128 bits: `(height + 1) * width > 128`.
+    pub fn grid(width: u32, height: u32, k: u32) -> Result<Geometry, Error> {
         let col_bits = height + 1;
         if col_bits * width > 128 {
-            return Err(format!("board {width}x{height} does not fit 128 bits"));
+            return Err(Error::Spec(format!(
+                "board {width}x{height} does not fit 128 bits"
+            )));
         }
         let bit = |c: i32, r: i32| (c * col_bits as i32 + r) as u32;
         let inside =
@@ -379,25 +386,25 @@ impl GravityGeometry {
     /// A description from its columns and lines.
     ///
     /// # Errors
-    /// A message for no column or more than 64, an empty column, a cell in two columns or past
+    /// [`Error::Input`] for no column or more than 64, an empty column, a cell in two columns or past
     /// bit 127, or a line of fewer than two cells or off the columns.
-    pub fn new(columns: Vec<Vec<u32>>, lines: Vec<u128>) -> Result<GravityGeometry, String> {
+    pub fn new(columns: Vec<Vec<u32>>, lines: Vec<u128>) -> Result<GravityGeometry, Error> {
         if columns.is_empty() || columns.len() > 64 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{} columns: a gravity board has 1 to 64",
                 columns.len()
-            ));
+            )));
         }
         let mut board = 0u128;
         for (i, column) in columns.iter().enumerate() {
             if column.is_empty() {
-                return Err(format!("column {i} has no cell"));
+                return Err(Error::Input(format!("column {i} has no cell")));
             }
             for &cell in column {
                 if cell >= 128 || board >> cell & 1 == 1 {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "cell {cell} of column {i}: past bit 127 or in two columns"
-                    ));
+                    )));
                 }
                 board |= 1 << cell;
             }
@@ -406,9 +413,9 @@ impl GravityGeometry {
             .iter()
             .find(|&&l| l.count_ones() < 2 || l & !board != 0)
         {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "line {bad:#x}: two cells or more, all in the columns"
-            ));
+            )));
         }
         let mut places = vec![(0u8, 0u8); 128];
         let mut above = vec![0u128; 128];
@@ -445,7 +452,7 @@ impl GravityGeometry {
     ///
     /// # Errors
     /// As [`Geometry::grid`].
-    pub fn grid(width: u32, height: u32, k: u32) -> Result<GravityGeometry, String> {
+    pub fn grid(width: u32, height: u32, k: u32) -> Result<GravityGeometry, Error> {
         let lines = Geometry::grid(width, height, k)?.lines().to_vec();
         let columns = (0..width)
             .map(|c| (0..height).map(|r| c * (height + 1) + r).collect())
@@ -469,12 +476,12 @@ impl GravityGeometry {
     /// three-dimensional boards that can be enumerated.
     ///
     /// # Errors
-    /// For more than 128 cells or 64 columns, or no line.
-    pub fn cuboid(nx: u32, ny: u32, nz: u32, k: u32) -> Result<GravityGeometry, String> {
+    /// [`Error::Spec`] for more than 128 cells or 64 columns, or no line.
+    pub fn cuboid(nx: u32, ny: u32, nz: u32, k: u32) -> Result<GravityGeometry, Error> {
         if nx * ny * nz > 128 || k < 2 {
-            return Err(format!(
+            return Err(Error::Spec(format!(
                 "box {nx}x{ny}x{nz}, k = {k}: at most 128 cells, k >= 2"
-            ));
+            )));
         }
         let size = [nx as i32, ny as i32, nz as i32];
         let bit = |p: [i32; 3]| (p[0] + size[0] * (p[1] + size[1] * p[2])) as u32;
@@ -500,7 +507,9 @@ impl GravityGeometry {
             }
         }
         if lines.is_empty() {
-            return Err(format!("box {nx}x{ny}x{nz} has no line of {k}"));
+            return Err(Error::Spec(format!(
+                "box {nx}x{ny}x{nz} has no line of {k}"
+            )));
         }
         lines.sort_unstable();
         let columns = (0..nx * ny)

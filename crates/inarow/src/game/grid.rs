@@ -28,6 +28,7 @@ use super::bits::{Bits, cells};
 use super::geometry::{Geometry, GravityGeometry};
 use super::numbering::Numbering;
 use super::view::{Axis, CellId, CellSet, Layout, Line};
+use crate::error::Error;
 use std::fmt::{self, Debug};
 
 /// A gravity board's size, line length and the masks derived from them, computed once.
@@ -69,16 +70,18 @@ impl Grid {
     /// Checks a size and derives its masks.
     ///
     /// # Errors
-    /// A message for a board without cells, a `k` outside `2..=max(width, height)`, or a board
+    /// [`Error::Spec`] for a board without cells, a `k` outside `2..=max(width, height)`, or a board
     /// past [`Grid::MAX_BITS`] bits (`(height + 1) * width`).
-    pub fn new(width: u32, height: u32, k: u32) -> Result<Grid, String> {
+    pub fn new(width: u32, height: u32, k: u32) -> Result<Grid, Error> {
         if width == 0 || height == 0 {
-            return Err(format!(
+            return Err(Error::Spec(format!(
                 "board {width}x{height}: width and height must be at least 1"
-            ));
+            )));
         }
         if k < 2 {
-            return Err(format!("k = {k}: a line needs at least 2 stones"));
+            return Err(Error::Spec(format!(
+                "k = {k}: a line needs at least 2 stones"
+            )));
         }
         if k > width.max(height) {
             // Say what would fit rather than an empty range like "between 2 and 1".
@@ -87,17 +90,17 @@ impl Grid {
             } else {
                 String::new()
             };
-            return Err(format!(
+            return Err(Error::Spec(format!(
                 "k = {k} does not fit a {width}x{height} board: a line of {k} needs a width or a \
                  height of at least {k}{fits}"
-            ));
+            )));
         }
         if (height as u64 + 1) * width as u64 > Self::MAX_BITS as u64 {
-            return Err(format!(
+            return Err(Error::Spec(format!(
                 "board {width}x{height} is too large: (height + 1) * width = {} bits, at most {}",
                 (height as u64 + 1) * width as u64,
                 Self::MAX_BITS
-            ));
+            )));
         }
         Ok(Self::derive(width, height, k))
     }

@@ -29,6 +29,7 @@ pub mod pentago;
 pub mod popout;
 pub mod view;
 
+use crate::error::Error;
 pub use crate::error::{MoveError, one_line};
 pub use catalog::{AnyGame, ConnectBoard, GameSpec, Method, PopOutBoard, Variant};
 pub use connect::Connect;
@@ -138,12 +139,14 @@ impl Display for Goal {
 }
 
 impl FromStr for Goal {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
         match s {
             "win" => Ok(Goal::Win),
             "notlose" => Ok(Goal::NotLose),
-            _ => Err(format!("unknown goal '{s}': expected win or notlose")),
+            _ => Err(Error::Input(format!(
+                "unknown goal '{s}': expected win or notlose"
+            ))),
         }
     }
 }
@@ -252,8 +255,9 @@ pub trait Notation: Game {
     /// Parses one move and checks that it is legal in this position.
     ///
     /// # Errors
-    /// Why `token` is no move here: not one of the notation, or not legal in this position.
-    fn parse_move(&self, token: &str) -> Result<Self::Move, String>;
+    /// [`Error::Input`] that says why `token` is no move here: not one of the notation, or not
+    /// legal in this position (the reason of the [`MoveError`] of a move string).
+    fn parse_move(&self, token: &str) -> Result<Self::Move, Error>;
     /// Writes a move in the notation [`Notation::parse_move`] reads.
     fn format_move(&self, m: Self::Move) -> String;
     /// Draws the board for a terminal.
@@ -271,8 +275,9 @@ pub trait Notation: Game {
     }
     /// Reads a whole position written as a board rather than as moves from the start, in a
     /// game that has such notations (Pentago's grids and board names): `None` when `text` is
-    /// not one (it is then read as moves).
-    fn parse_board(&self, _text: &str) -> Option<Result<Self, String>> {
+    /// not one (it is then read as moves); `Some(Err)` ([`Error::Input`]) says why a text of the
+    /// board notation is no position.
+    fn parse_board(&self, _text: &str) -> Option<Result<Self, Error>> {
         None
     }
     /// The position written whole as [`Notation::parse_board`] reads it, in a game that has a
@@ -602,7 +607,7 @@ pub fn play_moves<G: Notation>(start: G, text: &str) -> Result<(G, Vec<G::Move>)
         if pos.status() != Status::Ongoing {
             return Err(fail(format!("'{token}' comes after the game is over")));
         }
-        let m = pos.parse_move(token).map_err(fail)?;
+        let m = pos.parse_move(token).map_err(|e| fail(e.to_string()))?;
         moves.push(m);
         pos = pos.play(m);
     }
@@ -633,7 +638,7 @@ pub fn read_position<G: Notation>(start: G, text: &str) -> Result<(G, G, Vec<G::
         (Some(Ok(board)), moves) => {
             play_moves(board, moves.unwrap_or("")).map(|(pos, moves)| (board, pos, moves))
         }
-        (Some(Err(reason)), _) => Err(bad(reason)),
+        (Some(Err(reason)), _) => Err(bad(reason.to_string())),
         (None, None) => play_moves(start, text).map(|(pos, moves)| (start, pos, moves)),
         (None, Some(_)) => Err(bad(format!(
             "'{board}' is not a board of {}: BOARD/MOVES needs a whole board before the /",

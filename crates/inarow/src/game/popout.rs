@@ -48,6 +48,7 @@ use super::{
     Cyclic, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player, Repeating, Status,
     Tactics,
 };
+use crate::error::Error;
 use std::fmt::{self, Debug};
 
 /// A PopOut move.
@@ -172,13 +173,15 @@ impl<B: Bits, S: Shape> PopOut<B, S> {
     }
 
     /// Reads a 1-based column number of `token` (the part after any `p`).
-    fn parse_column(&self, digits: &str, token: &str) -> Result<u32, String> {
+    fn parse_column(&self, digits: &str, token: &str) -> Result<u32, Error> {
         let w = self.grid().width;
         let col: u32 = digits.parse().map_err(|_| {
-            format!("'{token}' is not a move: expected a column 1..{w}, p and a column, or d")
+            Error::Input(format!(
+                "'{token}' is not a move: expected a column 1..{w}, p and a column, or d"
+            ))
         })?;
         if col < 1 || col > w {
-            return Err(format!("column {col} is outside 1..{w}"));
+            return Err(Error::Input(format!("column {col} is outside 1..{w}")));
         }
         Ok(col - 1)
     }
@@ -306,31 +309,36 @@ impl<B: Bits, S: Shape> Repeating for PopOut<B, S> {
 }
 
 impl<B: Bits, S: Shape> Notation for PopOut<B, S> {
-    fn parse_move(&self, token: &str) -> Result<PopMove, String> {
+    fn parse_move(&self, token: &str) -> Result<PopMove, Error> {
         if token == "d" {
             return if self.is_full() {
                 Ok(PopMove::Draw)
             } else {
-                Err("a draw can be claimed ('d') only on a full board".to_string())
+                Err(Error::Input(
+                    "a draw can be claimed ('d') only on a full board".to_string(),
+                ))
             };
         }
         if let Some(digits) = token.strip_prefix('p') {
             let col = self.parse_column(digits, token)?;
             let bottom = B::bit(col * self.grid().col_bits());
             if self.mask & bottom == B::ZERO {
-                return Err(format!("column {} is empty: nothing to pop", col + 1));
+                return Err(Error::Input(format!(
+                    "column {} is empty: nothing to pop",
+                    col + 1
+                )));
             }
             if self.current & bottom == B::ZERO {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "the bottom disc of column {} is the opponent's: only your own can be popped",
                     col + 1
-                ));
+                )));
             }
             return Ok(PopMove::Pop(col as u8));
         }
         let col = self.parse_column(token, token)?;
         if !self.can_drop(col) {
-            return Err(format!("column {} is full", col + 1));
+            return Err(Error::Input(format!("column {} is full", col + 1)));
         }
         Ok(PopMove::Drop(col as u8))
     }

@@ -3,6 +3,7 @@
 //! breadth-first search over a bitset of keys. A claimed draw ([`Repeating::is_claim`]) is not a new
 //! position. Boards whose key space does not fit the memory budget are refused.
 
+use crate::error::Error;
 #[cfg(doc)]
 use crate::game::Repeating;
 use crate::game::{Game, Kind, MoveList, Status};
@@ -21,13 +22,13 @@ pub struct Census {
 /// layer.
 ///
 /// # Errors
-/// A message when the bitset of keys or the frontier needs more than `mem_bytes`, or the bitset
-/// cannot be allocated.
+/// [`Error::Memory`] when the bitset of keys or the frontier needs more than `mem_bytes`, or
+/// the bitset cannot be allocated.
 pub fn count<G: Game>(
     start: G,
     mem_bytes: usize,
     mut progress: impl FnMut(u64),
-) -> Result<Census, String> {
+) -> Result<Census, Error> {
     let bits = start.key_bits();
     let set_bytes = if bits >= 64 {
         usize::MAX
@@ -35,17 +36,22 @@ pub fn count<G: Game>(
         ((1u128 << bits) / 8).min(usize::MAX as u128) as usize
     };
     if set_bytes > mem_bytes {
-        return Err(format!(
+        return Err(Error::Memory(format!(
             "counting {} by enumeration needs a set of 2^{bits} keys ({} MiB), more than the \
              memory budget of {} MiB (--mem-mb)",
             start.name(),
             set_bytes >> 20,
             mem_bytes >> 20
-        ));
+        )));
     }
     let mut seen: Vec<u64> = Vec::new();
     seen.try_reserve_exact(set_bytes.div_ceil(8).max(1))
-        .map_err(|_| format!("cannot allocate {} MiB for the key set", set_bytes >> 20))?;
+        .map_err(|_| {
+            Error::Memory(format!(
+                "cannot allocate {} MiB for the key set",
+                set_bytes >> 20
+            ))
+        })?;
     seen.resize(set_bytes.div_ceil(8).max(1), 0);
     let mut insert = |key: u128| {
         let (word, bit) = ((key >> 6) as usize, 1u64 << (key & 63));
@@ -67,12 +73,12 @@ pub fn count<G: Game>(
     // The two layers of the frontier share what the key set leaves of the budget.
     let max_frontier = (mem_bytes - set_bytes) / std::mem::size_of::<G>().max(1);
     let outgrown = |discs: usize| {
-        format!(
+        Error::Memory(format!(
             "counting {} needs more than the memory budget of {} MiB: the frontier outgrew it at \
              {discs} discs (raise --mem-mb)",
             start.name(),
             mem_bytes >> 20
-        )
+        ))
     };
     let mut layer = vec![start];
     while !layer.is_empty() {

@@ -33,6 +33,7 @@ pub(crate) mod rounds;
 
 pub(crate) use bytes::{ByteCells, Frontier, State, finished, init_cells, memory_needed};
 
+use crate::error::Error;
 use crate::game::{Indexed, Outlook, Status};
 use crate::memory::{Zeroable, zeroed_huge};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -163,10 +164,12 @@ pub struct Summary {
     pub longest: u32,
 }
 
-/// The number of indices of `game`'s numbering.
-pub(crate) fn index_len<G: Indexed>(game: &G) -> Result<u64, String> {
-    game.index_len()
-        .ok_or_else(|| format!("{} has too many positions to number", game.name()))
+/// The number of indices of `game`'s numbering, or an [`Error::Unsupported`] for a game with too
+/// many positions to number.
+pub(crate) fn index_len<G: Indexed>(game: &G) -> Result<u64, Error> {
+    game.index_len().ok_or_else(|| {
+        Error::Unsupported(format!("{} has too many positions to number", game.name()))
+    })
 }
 
 /// Indices per unit of work handed to a thread (a whole number of bitset words).
@@ -190,25 +193,26 @@ pub(crate) fn in_parallel(threads: usize, chunks: u64, work: impl Fn(u64) + Sync
     });
 }
 
-/// `len` zeroed cells, or an error naming what could not be allocated.
-pub(crate) fn allocate<T: Zeroable>(len: u64, what: &str) -> Result<Vec<T>, String> {
+/// `len` zeroed cells, or an [`Error::Memory`] naming what could not be allocated.
+pub(crate) fn allocate<T: Zeroable>(len: u64, what: &str) -> Result<Vec<T>, Error> {
     zeroed_huge(len as usize).ok_or_else(|| {
-        format!(
+        Error::Memory(format!(
             "cannot allocate {} MiB for the {what}",
             (len as usize * std::mem::size_of::<T>()) >> 20
-        )
+        ))
     })
 }
 
 /// The error of a game with a position of `most` successors, when a cell counts `max` at most
-/// (its counter would reach zero too early); `most` is 0 when there was none.
-pub(crate) fn too_many_successors<G: Indexed>(game: &G, most: u32, max: u32) -> Result<(), String> {
+/// (its counter would reach zero too early), an [`Error::Unsupported`]; `most` is 0 when there
+/// was none.
+pub(crate) fn too_many_successors<G: Indexed>(game: &G, most: u32, max: u32) -> Result<(), Error> {
     match most {
         0 => Ok(()),
-        n => Err(format!(
+        n => Err(Error::Unsupported(format!(
             "{}: a position with {n} successors, more than the {max} a database cell can count",
             game.name(),
-        )),
+        ))),
     }
 }
 
@@ -321,8 +325,10 @@ impl<G: Indexed> Lookup<G> for Solution {
 /// boards.
 ///
 /// # Errors
-/// A message when the game has too many positions to number, or its cells cannot be allocated.
-pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(Solution, Summary), String> {
+/// [`Error::Unsupported`] when the game has too many positions to number (or a position with
+/// more successors than a cell counts, or a distance beyond the format's), [`Error::Memory`]
+/// when its cells cannot be allocated.
+pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(Solution, Summary), Error> {
     let quiet = |_: Progress| {};
     let mut state = State::new(game, threads, &quiet)?;
     rounds::run(

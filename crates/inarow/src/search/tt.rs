@@ -22,6 +22,7 @@
 //! schemes; `move` is the move code plus one (0 = none), so any code below
 //! [`MAX_MOVES`](crate::game::MAX_MOVES) fits.
 
+use crate::error::Error;
 use crate::game::bits::Divisor;
 use crate::memory::{HUGE_PAGE, zeroed, zeroed_huge};
 use std::fmt;
@@ -43,15 +44,15 @@ pub enum Scheme {
 }
 
 impl FromStr for Scheme {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
         match s {
             "new" => Ok(Scheme::New),
             "big" => Ok(Scheme::Big),
             "twobig" => Ok(Scheme::TwoBig),
-            _ => Err(format!(
+            _ => Err(Error::Input(format!(
                 "unknown table scheme '{s}': expected new, big or twobig"
-            )),
+            ))),
         }
     }
 }
@@ -190,9 +191,10 @@ impl Table {
     /// Like [`Table::new`], but a table the machine cannot hold is an error, not an abort.
     ///
     /// # Errors
-    /// A message when a table of `mb` MiB cannot be allocated.
-    pub fn try_new(mb: usize, scheme: Scheme, key_bits: u32) -> Result<Table, String> {
-        let too_big = || format!("cannot allocate a transposition table of {mb} MiB");
+    /// [`Error::Memory`] when a table of `mb` MiB cannot be allocated.
+    pub fn try_new(mb: usize, scheme: Scheme, key_bits: u32) -> Result<Table, Error> {
+        let too_big =
+            || Error::Memory(format!("cannot allocate a transposition table of {mb} MiB"));
         let bytes = mb.checked_mul(1 << 20).ok_or_else(too_big)?;
         Self::with_bytes(bytes, scheme, key_bits, true).ok_or_else(too_big)
     }

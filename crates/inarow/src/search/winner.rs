@@ -22,6 +22,7 @@
 //! allowance is part of the table's key, so answers under different allowances never mix.
 
 use super::tt::{Bound, FirstTable, Scheme, Table, WriteLog};
+use crate::error::Error;
 use crate::game::{GameLine, MAX_MOVES, MoveList, Player, Repeating, Repetition, Status, Tactics};
 use crate::limits::{Clock, Limits, MAX_DEPTH, Stop};
 use arrayvec::ArrayVec;
@@ -72,13 +73,13 @@ impl<G: Repeating + Tactics> WinSearch<G> {
     /// A search with a table of `tt_mb` MiB, under the repetition rule `repetition`.
     ///
     /// # Errors
-    /// A message when the table cannot be allocated.
+    /// [`Error::Memory`] when the table cannot be allocated.
     pub fn try_new(
         sample: &G,
         tt_mb: usize,
         symmetry: bool,
         repetition: Repetition,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, Error> {
         let key_bits = sample.key_bits() + EXTRA_BITS;
         let tables = FirstTable::new(Table::try_new(tt_mb, Scheme::TwoBig, key_bits)?, key_bits);
         Ok(WinSearch {

@@ -121,7 +121,7 @@ pub fn run_analysis(
         with_game!(start, start => {
             let mut player = Player::new(Level::Best, &start, options.clone().fitted_to(&start), 1)?;
             for ply in plies.clone() {
-                for moves in reasonable_lines(start, ply, per_ply, seed).map_err(Error::Search)? {
+                for moves in reasonable_lines(start, ply, per_ply, seed)? {
                     let line = GameLine::from_moves(start, &moves);
                     let (seconds, exact) = time_to_exact(&mut player, &line, cap);
                     times.exact += exact as usize;

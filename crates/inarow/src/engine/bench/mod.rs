@@ -12,11 +12,12 @@ pub use analysis::{
 pub use convert::{CONVERT_THINK, Conversion, WON_POSITIONS, run_conversions};
 
 use super::{Engine, Options, Report};
+use crate::error::Error;
 use crate::game::{
     Game, GameLine, GameSpec, GravityGeometry, Notation, Pentago, Player, Tactics, one_line,
     read_position,
 };
-use crate::limits::Instant;
+use crate::limits::{Instant, Stop};
 use crate::search::victor;
 pub use crate::search::victor::Rule as VictorRule;
 use crate::with_game;
@@ -97,11 +98,12 @@ impl Tally {
 /// techniques apply); `on_position` is told of each board as it is done.
 ///
 /// # Errors
-/// A message when `options` do not fit a board of the suite, or its table cannot be allocated.
+/// As [`Engine::try_new`], when `options` do not fit a board of the suite, or its table cannot
+/// be allocated.
 pub fn run_builtin(
     options: &Options,
     mut on_position: impl FnMut(&str, bool),
-) -> Result<Tally, String> {
+) -> Result<Tally, Error> {
     let mut tally = Tally::default();
     for (spec, expected) in BUILTIN_SUITE {
         let game: GameSpec = spec.parse()?;
@@ -692,17 +694,28 @@ pub struct PentagoSolve {
 /// `mem_bytes` on `threads` threads.
 ///
 /// # Errors
-/// A malformed name, or a position the solver refuses (a budget below what it needs).
-pub fn solve_pentago(name: &str, mem_bytes: u64, threads: usize) -> Result<PentagoSolve, String> {
+/// [`Error::Input`] for a malformed name, [`Error::Memory`] for a position the solver refuses
+/// (a budget below what it needs, or beyond the machine), [`Error::Search`] for a solve
+/// stopped by a limit.
+pub fn solve_pentago(name: &str, mem_bytes: u64, threads: usize) -> Result<PentagoSolve, Error> {
     use crate::solvers::pentago;
     let pos = match Pentago::new().parse_board(name) {
         Some(Ok(pos)) => pos,
-        _ => return Err(format!("bad Pentago board {name}")),
+        _ => return Err(Error::Input(format!("bad Pentago board {name}"))),
     };
     let (cpu0, _) = process_usage();
     let began = Instant::now();
-    let answer = pentago::solve(&pos, mem_bytes, threads, Default::default(), |_, _| {})
-        .map_err(|stop| format!("{name}: {stop}"))?;
+    let answer = pentago::solve(&pos, mem_bytes, threads, Default::default(), |_, _| {}).map_err(
+        |stop| {
+            let message = format!("{name}: {stop}");
+            match stop {
+                Stop::Memory | Stop::MemoryNeeded(_) | Stop::BeyondMachine { .. } => {
+                    Error::Memory(message)
+                }
+                _ => Error::Search(message),
+            }
+        },
+    )?;
     Ok(PentagoSolve {
         value: answer.value,
         wall_s: began.elapsed().as_secs_f64(),
@@ -721,12 +734,13 @@ pub fn peak_rss() -> u64 {
 /// of each count as it ends.
 ///
 /// # Errors
-/// A position the solver refuses (a budget below what it needs) or a malformed name.
+/// As [`solve_pentago`]: a position the solver refuses (a budget below what it needs) or a
+/// malformed name.
 pub fn run_pentago(
     mem_bytes: u64,
     threads: usize,
     on_row: impl FnMut(&StoneRow),
-) -> Result<Vec<StoneRow>, String> {
+) -> Result<Vec<StoneRow>, Error> {
     run_pentago_counts(mem_bytes, threads, |_| true, on_row)
 }
 
@@ -739,7 +753,7 @@ pub fn run_pentago_counts(
     threads: usize,
     wanted: impl Fn(u32) -> bool,
     mut on_row: impl FnMut(&StoneRow),
-) -> Result<Vec<StoneRow>, String> {
+) -> Result<Vec<StoneRow>, Error> {
     let mut rows = Vec::new();
     for (stones, positions) in PENTAGO_STONES {
         if !wanted(stones) {

@@ -16,6 +16,7 @@ use super::{
 use crate::engine::file::{
     read_head, remove_build_files, with_suffix, write_atomically_patched, write_atomically_with,
 };
+use crate::error::Error;
 use crate::game::Indexed;
 use crate::search::ranks::Solo;
 use crate::search::retro::nibbles::{self, NibbleCells, Nibbles, decided_byte};
@@ -48,8 +49,8 @@ fn round_path(out: &Path, round: u32) -> PathBuf {
     with_suffix(out, &format!(".round-{round}"))
 }
 
-fn io_error(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
-    move |e| format!("cannot use '{}': {e}", path.display())
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::File(format!("cannot use '{}': {e}", path.display()))
 }
 
 /// The blocks of one round's list, written in chunk order whatever order the chunks finish in.
@@ -165,7 +166,7 @@ fn save<G: Indexed>(
     len: u64,
     cells: &Nibbles,
     tally: &Tally,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let fields = partial_fields(game, len, cells.round, tally);
     let mut crc = crc32fast::Hasher::new();
     crc.update(fields.as_bytes());
@@ -197,7 +198,7 @@ fn load<G: Indexed>(
     out: &Path,
     game: &G,
     len: u64,
-) -> Result<Option<(Nibbles, Tally)>, String> {
+) -> Result<Option<(Nibbles, Tally)>, Error> {
     let afresh = format!("remove it and {}.round-* to start afresh", out.display());
     let head = match read_head(partial) {
         Ok(head) => head,
@@ -213,8 +214,8 @@ fn load<G: Indexed>(
             .split(',')
             .map(|c| u32::from_str_radix(c, 16))
             .collect::<Result<_, _>>()
-            .map_err(|_| format!("{what} is damaged; {afresh}"))?,
-        None => return Err(format!("{what} is damaged; {afresh}")),
+            .map_err(|_| Error::File(format!("{what} is damaged; {afresh}")))?,
+        None => return Err(Error::File(format!("{what} is damaged; {afresh}"))),
     };
     let tally = Tally {
         summary: Summary {
@@ -227,23 +228,23 @@ fn load<G: Indexed>(
         lists,
     };
     if tally.lists.len() + 1 != round as usize {
-        return Err(format!("{what} is damaged; {afresh}"));
+        return Err(Error::File(format!("{what} is damaged; {afresh}")));
     }
     for r in 1..round {
         if !round_path(out, r).exists() {
-            return Err(format!(
+            return Err(Error::File(format!(
                 "{what} needs '{}', which is missing; {afresh}",
                 round_path(out, r).display()
-            ));
+            )));
         }
     }
-    let mut crc =
-        header_crc(&head[..start]).ok_or_else(|| format!("{what} is damaged; {afresh}"))?;
+    let mut crc = header_crc(&head[..start])
+        .ok_or_else(|| Error::File(format!("{what} is damaged; {afresh}")))?;
     let mut file = File::open(partial).map_err(io_error(partial))?;
     let body_len = file.metadata().map_err(io_error(partial))?.len() - start as u64;
     let words_len = len.div_ceil(16);
     if body_len != words_len * 8 {
-        return Err(format!("{what} is damaged; {afresh}"));
+        return Err(Error::File(format!("{what} is damaged; {afresh}")));
     }
     file.seek(SeekFrom::Start(start as u64))
         .map_err(io_error(partial))?;
@@ -260,7 +261,7 @@ fn load<G: Indexed>(
         }
     }
     if crc.finalize() != checksum(&f, &what)? {
-        return Err(format!("{what} is damaged; {afresh}"));
+        return Err(Error::File(format!("{what} is damaged; {afresh}")));
     }
     Ok(Some((Nibbles { words, round }, tally)))
 }
@@ -296,7 +297,7 @@ impl Storage for Compact<'_> {
     fn run_round(
         &mut self,
         mut expand: impl FnMut(&NibbleCells<'_>) -> u64,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, Error> {
         let round = self.cells.round;
         let path = round_path(self.out, round);
         let tmp = with_suffix(&path, ".tmp");
@@ -356,15 +357,15 @@ pub(super) fn build<G: Indexed>(
     options: &BuildOptions,
     progress: &(dyn Fn(Progress) + Sync),
     len: u64,
-) -> Result<BuildReport, String> {
+) -> Result<BuildReport, Error> {
     if memory_needed(len) > options.mem_bytes {
-        return Err(format!(
+        return Err(Error::Memory(format!(
             "a compact strong solution of {} needs {} MiB ({len} indices: half a byte each), \
              more than the memory budget of {} MiB (--mem-mb)",
             game.name(),
             memory_needed(len).div_ceil(1 << 20),
             options.mem_bytes >> 20
-        ));
+        )));
     }
     let partial = with_suffix(out, ".partial");
     let saved = load(&partial, out, game, len)?;
@@ -453,19 +454,19 @@ fn write<G: Indexed>(
     summary: &Summary,
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<u8, String> {
+) -> Result<u8, Error> {
     let rounds = summary.longest;
     // The lists checked first, so that a damaged one is named before anything is written.
     for r in 1..=rounds {
         let path = round_path(out, r);
         let (_, crc) = super::sliced::file_crc(&path)?;
         if crc != tally.lists[r as usize - 1] {
-            return Err(format!(
+            return Err(Error::File(format!(
                 "'{}' is damaged; remove {}.partial and {}.round-* to start afresh",
                 path.display(),
                 out.display(),
                 out.display()
-            ));
+            )));
         }
     }
     let mut lists = (1..=rounds)
@@ -576,7 +577,7 @@ fn write<G: Indexed>(
         ))
     });
     match (result, damage) {
-        (_, Some(why)) => Err(why),
+        (_, Some(why)) => Err(Error::File(why)),
         (Err(e), None) => Err(e),
         (Ok(()), None) => Ok(start),
     }

@@ -5,6 +5,7 @@
 
 use super::{BuildOptions, BuildReport, db_header, read_partial, write_partial};
 use crate::engine::file::{remove_build_files, with_suffix, write_atomically_with};
+use crate::error::Error;
 use crate::game::Indexed;
 use crate::search::ranks::{Ranks, Reduce};
 use crate::search::retro::rounds;
@@ -30,7 +31,7 @@ pub(super) fn build<G: Indexed>(
     options: &BuildOptions,
     progress: &(dyn Fn(Progress) + Sync),
     ranks: &dyn Ranks,
-) -> Result<BuildReport, String> {
+) -> Result<BuildReport, Error> {
     let (me, size) = (ranks.rank(), ranks.size());
     let len = index_len(game)?;
     let bounds = shares(len, size);
@@ -40,14 +41,14 @@ pub(super) fn build<G: Indexed>(
         .max()
         .unwrap_or(0);
     if memory_needed(largest) > options.mem_bytes {
-        return Err(format!(
+        return Err(Error::Memory(format!(
             "a strong solution of {} on {size} ranks needs {} MiB on each ({largest} indices \
              of {len}: a byte and two bits each), more than the memory budget of {} MiB \
              (--mem-mb); use more ranks",
             game.name(),
             memory_needed(largest).div_ceil(1 << 20),
             options.mem_bytes >> 20
-        ));
+        )));
     }
     let partial = partial_path(out, me, size);
     let saved = read_partial(&partial, game, bounds[me]..bounds[me + 1]);
@@ -67,16 +68,16 @@ pub(super) fn build<G: Indexed>(
     ranks.reduce(&mut agree, Reduce::Max);
     if agree[0] == 1 {
         return Err(saved.err().unwrap_or_else(|| {
-            "another rank cannot use its saved state (see its message)".to_string()
+            Error::File("another rank cannot use its saved state (see its message)".to_string())
         }));
     }
     let saved = saved?;
     if agree[1] == 1 && (agree[2] == 1 || agree[3] != u64::from(u32::MAX) - agree[4]) {
-        return Err(format!(
+        return Err(Error::File(format!(
             "the saved states of the {size} ranks do not match (a rank stopped while saving?): \
              remove {}.rank-*-of-{size}.partial to start afresh",
             out.display()
-        ));
+        )));
     }
     let resumed_at = saved.as_ref().map(|s| s.round);
     let mut state = match saved {

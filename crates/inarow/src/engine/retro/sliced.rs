@@ -12,6 +12,7 @@ use super::{
 use crate::engine::file::{
     check_room, remove_build_files, with_suffix, write_atomically_with, write_error,
 };
+use crate::error::Error;
 use crate::game::Indexed;
 use crate::search::ranks::Solo;
 use crate::search::retro::rounds::{self, Storage};
@@ -33,8 +34,8 @@ pub(super) fn slice_len(len: u64, mem_bytes: u64) -> Option<u64> {
     (slice >= 1 << 20).then_some(slice.min(len))
 }
 
-fn io_error(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
-    move |e| format!("cannot use '{}': {e}", path.display())
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::File(format!("cannot use '{}': {e}", path.display()))
 }
 
 /// The saved round and frontier, if the partial file is one of a sliced build.
@@ -43,7 +44,7 @@ fn read_saved<G: Indexed>(
     cells_path: &Path,
     game: &G,
     len: u64,
-) -> Result<Option<(u32, Vec<AtomicU64>)>, String> {
+) -> Result<Option<(u32, Vec<AtomicU64>)>, Error> {
     let afresh = "remove it and the .cells file to start afresh";
     let body_len = len.div_ceil(64) * 8;
     let Some((fields, body)) = saved_state(partial, game, len, body_len, afresh)? else {
@@ -56,10 +57,10 @@ fn read_saved<G: Indexed>(
     let next = with_suffix(cells_path, ".tmp");
     if file_crc(cells_path)? != (len, want) {
         if !next.exists() || file_crc(&next)? != (len, want) {
-            return Err(format!(
+            return Err(Error::File(format!(
                 "'{}' does not match {what}; {afresh}",
                 cells_path.display()
-            ));
+            )));
         }
         fs::rename(&next, cells_path).map_err(io_error(cells_path))?;
     }
@@ -70,7 +71,7 @@ fn read_saved<G: Indexed>(
 }
 
 /// The size and crc32 of a file.
-pub(super) fn file_crc(path: &Path) -> Result<(u64, u32), String> {
+pub(super) fn file_crc(path: &Path) -> Result<(u64, u32), Error> {
     let mut crc = crc32fast::Hasher::new();
     let mut file = File::open(path).map_err(io_error(path))?;
     let mut block = vec![0u8; 1 << 20];
@@ -94,7 +95,7 @@ fn save<G: Indexed>(
     round: u32,
     frontier: &[AtomicU64],
     cells_crc: u32,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let fields = format!(
         "{PARTIAL_MAGIC}\ngame {}\ncells {len}\nround {round}\nsliced yes\ncells-crc32 {cells_crc}\n",
         game.name(),
@@ -120,13 +121,13 @@ fn rewrite_cells(
     cells_path: &Path,
     len: u64,
     slice: &[AtomicU8],
-    mut fill: impl FnMut(u64, &[AtomicU8]) -> Result<(), String>,
-) -> Result<u32, String> {
+    mut fill: impl FnMut(u64, &[AtomicU8]) -> Result<(), Error>,
+) -> Result<u32, Error> {
     let tmp = with_suffix(cells_path, ".tmp");
     check_room(&tmp, len)?;
     let mut crc = crc32fast::Hasher::new();
-    let mut write = || -> Result<(), String> {
-        let file = File::create(&tmp).map_err(|e| write_error(&tmp, len, &e))?;
+    let mut write = || -> Result<(), Error> {
+        let file = File::create(&tmp).map_err(|e| Error::File(write_error(&tmp, len, &e)))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         let mut first = 0;
         while first < len {
@@ -137,13 +138,13 @@ fn rewrite_cells(
                 crc.update(b);
                 out.write_all(b)
             })
-            .map_err(|e| write_error(&tmp, len, &e))?;
+            .map_err(|e| Error::File(write_error(&tmp, len, &e)))?;
             first += n;
         }
         out.into_inner()
             .map_err(|e| e.into_error())
             .and_then(|f| f.sync_all())
-            .map_err(|e| write_error(&tmp, len, &e))
+            .map_err(|e| Error::File(write_error(&tmp, len, &e)))
     };
     if let Err(e) = write() {
         let _ = fs::remove_file(&tmp);
@@ -153,12 +154,12 @@ fn rewrite_cells(
 }
 
 /// Puts the cells [`rewrite_cells`] wrote in place of the old ones.
-fn commit_cells(cells_path: &Path) -> Result<(), String> {
+fn commit_cells(cells_path: &Path) -> Result<(), Error> {
     fs::rename(with_suffix(cells_path, ".tmp"), cells_path).map_err(io_error(cells_path))
 }
 
 /// Reads the next `part.len()` cells of `reader` into `part`.
-fn read_slice(reader: &mut impl Read, part: &[AtomicU8], path: &Path) -> Result<(), String> {
+fn read_slice(reader: &mut impl Read, part: &[AtomicU8], path: &Path) -> Result<(), Error> {
     let mut block = vec![0u8; 1 << 20];
     for chunk in part.chunks(block.len()) {
         reader
@@ -204,7 +205,7 @@ impl<G: Indexed> Storage for Sliced<'_, G> {
         self.decided
     }
 
-    fn run_round(&mut self, mut expand: impl FnMut(&ByteCells<'_>) -> u64) -> Result<bool, String> {
+    fn run_round(&mut self, mut expand: impl FnMut(&ByteCells<'_>) -> u64) -> Result<bool, Error> {
         let cells_path = self.cells_path;
         let old = File::open(cells_path).map_err(io_error(cells_path))?;
         let mut reader = BufReader::with_capacity(1 << 20, old);
@@ -236,7 +237,7 @@ pub(super) fn build<G: Indexed>(
     progress: &(dyn Fn(Progress) + Sync),
     len: u64,
     slice_len: u64,
-) -> Result<BuildReport, String> {
+) -> Result<BuildReport, Error> {
     let partial = with_suffix(out, ".partial");
     let cells_path = with_suffix(out, ".cells");
     let slice: Vec<AtomicU8> = allocate(slice_len, "slice of cells")?;
@@ -290,13 +291,13 @@ pub(super) fn build<G: Indexed>(
         ));
     }
     // Two passes over the cells file: the counts and checksum for the header, then the file.
-    let finished_blocks = |f: &mut dyn FnMut(&[u8]) -> Result<(), String>| {
+    let finished_blocks = |f: &mut dyn FnMut(&[u8]) -> Result<(), Error>| {
         let mut reader = File::open(&cells_path).map_err(io_error(&cells_path))?;
         let mut block = vec![0u8; 1 << 20];
         loop {
             let n = reader.read(&mut block).map_err(io_error(&cells_path))?;
             if n == 0 {
-                return Ok::<(), String>(());
+                return Ok::<(), Error>(());
             }
             block[..n].iter_mut().for_each(|b| *b = finished(*b));
             f(&block[..n])?;
@@ -311,7 +312,7 @@ pub(super) fn build<G: Indexed>(
     })?;
     let header = db_header(game, len, &summary, crc.finalize());
     write_atomically_with(out, header.as_bytes(), len, |w| {
-        finished_blocks(&mut |b| w.write_all(b).map_err(|e| e.to_string()))
+        finished_blocks(&mut |b| w.write_all(b).map_err(|e| Error::File(e.to_string())))
             .map_err(std::io::Error::other)
     })?;
     let start = {

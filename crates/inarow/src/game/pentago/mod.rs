@@ -35,6 +35,7 @@ use super::view::{Block, Board, CellId, CellName, CellSet, Effect, Layout, Line,
 use super::{
     Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics, plays_safe,
 };
+use crate::error::Error;
 use std::fmt::{self, Debug};
 use std::sync::OnceLock;
 
@@ -217,11 +218,13 @@ impl Pentago {
     /// pending; the side to move follows from the counts.
     ///
     /// # Errors
-    /// A message naming what is impossible: two stones on one cell, a stone off the board, or
+    /// [`Error::Input`] naming what is impossible: two stones on one cell, a stone off the board, or
     /// counts of stones that no game reaches with this `pending`.
-    pub fn from_stones(stones: [u64; 2], pending: bool) -> Result<Self, String> {
+    pub fn from_stones(stones: [u64; 2], pending: bool) -> Result<Self, Error> {
         if stones[0] & stones[1] != 0 || (stones[0] | stones[1]) & !BOARD != 0 {
-            return Err("two stones on one cell, or a cell off the board".to_string());
+            return Err(Error::Input(
+                "two stones on one cell, or a cell off the board".to_string(),
+            ));
         }
         let (first, second) = (stones[0].count_ones(), stones[1].count_ones());
         let ply = match (pending, first.checked_sub(second)) {
@@ -230,7 +233,7 @@ impl Pentago {
             (true, Some(1)) => 2 * second,
             (true, Some(0)) if second > 0 => 2 * second - 1,
             _ => {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "impossible position: {first} first-player and {second} second-player stones{}",
                     if pending {
                         " with a rotation pending (the placer has one stone more, or as many as \
@@ -238,7 +241,7 @@ impl Pentago {
                     } else {
                         " (the first player has as many stones as the second, or one more)"
                     }
-                ));
+                )));
             }
         };
         let mut pos = Pentago {
@@ -567,7 +570,7 @@ impl Tactics for Pentago {
 }
 
 impl Notation for Pentago {
-    fn parse_move(&self, token: &str) -> Result<u16, String> {
+    fn parse_move(&self, token: &str) -> Result<u16, Error> {
         let b = token.as_bytes();
         let rotation = |b: &[u8]| -> Option<u16> {
             match b {
@@ -584,17 +587,17 @@ impl Notation for Pentago {
         };
         if self.pending {
             return rotation(b).map(|r| ROTATION_ONLY + r).ok_or_else(|| {
-                format!(
+                Error::Input(format!(
                     "'{token}' is not a rotation: the stone is placed, so a move is a quadrant \
                      0-3 and a direction l or r, like 3r"
-                )
+                ))
             });
         }
         let bad = || {
-            format!(
+            Error::Input(format!(
                 "'{token}' is not a move: expected a cell a1-f6, a quadrant 0-3 and a direction \
                  l or r, like d53r"
-            )
+            ))
         };
         if b.len() != 2 && b.len() != 4 {
             return Err(bad());
@@ -606,7 +609,7 @@ impl Notation for Pentago {
         }
         let cell = x as u32 + 6 * y as u32;
         if self.filled() >> cell & 1 == 1 {
-            return Err(format!("cell {} is taken", &token[..2]));
+            return Err(Error::Input(format!("cell {} is taken", &token[..2])));
         }
         let me = self.side_to_move() as usize;
         let wins_by_placing = five(self.stones[me] | 1 << cell);
@@ -614,10 +617,10 @@ impl Notation for Pentago {
             return if wins_by_placing {
                 Ok(cell as u16 * 8)
             } else {
-                Err(format!(
+                Err(Error::Input(format!(
                     "'{token}' lacks its rotation: a quadrant 0-3 and a direction l or r, like \
                      {token}3r"
-                ))
+                )))
             };
         }
         let r = rotation(&b[2..]).ok_or_else(bad)?;
@@ -709,7 +712,7 @@ impl Notation for Pentago {
         Some(self.board_name())
     }
 
-    fn parse_board(&self, text: &str) -> Option<Result<Self, String>> {
+    fn parse_board(&self, text: &str) -> Option<Result<Self, Error>> {
         let (body, pending) = match text.strip_suffix('m') {
             Some(body) => (body, true),
             None => (text, false),
@@ -813,18 +816,18 @@ impl Board for Pentago {
 }
 
 /// The position of Irving's board name `digits` (its `m` already removed).
-fn from_name(digits: &str, pending: bool) -> Result<Pentago, String> {
+fn from_name(digits: &str, pending: bool) -> Result<Pentago, Error> {
     let name: u64 = digits
         .parse()
-        .map_err(|_| format!("board name {digits} does not fit 64 bits"))?;
+        .map_err(|_| Error::Input(format!("board name {digits} does not fit 64 bits")))?;
     let mut stones = [0u64; 2];
     for q in 0..4u32 {
         let mut value = name >> (16 * q) & 0xffff;
         if value >= 19683 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "board name {digits}: quadrant {q} is {value}, beyond the 3^9 = 19683 boards of \
                  nine cells"
-            ));
+            )));
         }
         for digit in 0..9u32 {
             let cell = base(q) + digit / 3 + 6 * (digit % 3);

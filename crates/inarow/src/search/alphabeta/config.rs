@@ -1,6 +1,7 @@
 //! The alpha-beta solver's settings: its root driver and every technique, each switchable so
 //! that they can be compared.
 
+use crate::error::Error;
 use crate::search::threats::ThreatBudget;
 use crate::search::tt::Scheme;
 use std::fmt;
@@ -26,17 +27,17 @@ pub enum Driver {
 }
 
 impl FromStr for Driver {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
         match s {
             "ab" | "alphabeta" => Ok(Driver::FullWindow),
             "bisect" | "bisection" => Ok(Driver::Bisection),
             "gallop" => Ok(Driver::Gallop),
             "mtdf" => Ok(Driver::Mtdf),
             "deepening" | "id" => Ok(Driver::Deepening),
-            _ => Err(format!(
+            _ => Err(Error::Input(format!(
                 "unknown algorithm '{s}': expected gallop, bisect, mtdf, deepening or ab"
-            )),
+            ))),
         }
     }
 }

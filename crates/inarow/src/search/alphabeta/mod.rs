@@ -19,6 +19,7 @@ pub mod profile;
 pub use config::{Config, Driver};
 
 use super::tt::{FirstTable, Table, WriteLog};
+use crate::error::Error;
 #[cfg(doc)]
 use crate::game::Game;
 use crate::game::{Bounded, MAX_MOVES, Tactics};
@@ -112,8 +113,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// Like [`AlphaBeta::new`], but a table the machine cannot hold is an error.
     ///
     /// # Errors
-    /// A message when the table of `config.tt_mb` MiB cannot be allocated.
-    pub fn try_new(sample: &G, config: Config) -> Result<Self, String> {
+    /// [`Error::Memory`] when the table of `config.tt_mb` MiB cannot be allocated.
+    pub fn try_new(sample: &G, config: Config) -> Result<Self, Error> {
         let tables = FirstTable::new(
             Table::try_new(config.tt_mb, config.scheme, sample.key_bits())?,
             sample.key_bits(),

@@ -79,6 +79,7 @@ use super::{
     INF, KeyBuild, PnStats, Prover, Verdict, order_moves, pn_add, root_verdict, solved_numbers,
     verdict_of,
 };
+use crate::error::Error;
 use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
 use crate::limits::Instant;
 use crate::limits::{Limits, MAX_DEPTH, Stop};
@@ -189,8 +190,8 @@ impl<G: Tactics> DfPn<G> {
     /// Like [`DfPn::new`], but a table the machine cannot hold is an error.
     ///
     /// # Errors
-    /// A message when the table cannot be allocated.
-    pub fn try_new(mem_bytes: usize, limits: Limits) -> Result<Self, String> {
+    /// [`Error::Memory`] when the table cannot be allocated.
+    pub fn try_new(mem_bytes: usize, limits: Limits) -> Result<Self, Error> {
         Self::try_with_entries(mem_bytes / size_of::<Entry>(), limits)
     }
 
@@ -202,7 +203,7 @@ impl<G: Tactics> DfPn<G> {
         Self::try_with_entries(entries, limits).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn try_with_entries(entries: usize, limits: Limits) -> Result<Self, String> {
+    fn try_with_entries(entries: usize, limits: Limits) -> Result<Self, Error> {
         let mem_bytes = entries * size_of::<Entry>();
         // A sixteenth of the budget for the threat memo, in a power of two of slots.
         let memo_slots = if G::THREATS {
@@ -216,10 +217,10 @@ impl<G: Tactics> DfPn<G> {
         let max_buckets = (entries / BUCKET).max(1);
         let buckets = max_buckets.min(FIRST_BUCKETS);
         let table = zeroed(buckets * BUCKET).ok_or_else(|| {
-            format!(
+            Error::Memory(format!(
                 "df-pn table of {} MiB cannot be allocated",
                 (buckets * BUCKET * size_of::<Entry>()) >> 20
-            )
+            ))
         })?;
         Ok(DfPn {
             table,
@@ -904,14 +905,14 @@ pub(crate) mod tests {
         fn describe_moves(&self) -> String {
             "a node number".to_string()
         }
-        fn parse_move(&self, token: &str) -> Result<u8, String> {
+        fn parse_move(&self, token: &str) -> Result<u8, Error> {
             let m: u8 = token
                 .parse()
-                .map_err(|_| format!("'{token}' is not a node"))?;
+                .map_err(|_| Error::Input(format!("'{token}' is not a node")))?;
             if self.graph.edges[self.at as usize].contains(&m) {
                 Ok(m)
             } else {
-                Err(format!("no edge from {} to {m}", self.at))
+                Err(Error::Input(format!("no edge from {} to {m}", self.at)))
             }
         }
         fn format_move(&self, m: u8) -> String {

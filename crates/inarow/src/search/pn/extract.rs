@@ -350,6 +350,7 @@ impl<G: Tactics> Extractor<'_, G> {
 mod tests {
     use super::*;
     use crate::certificate::{VerifySummary, verify, write};
+    use crate::error::Error;
     use crate::game::{Game, Notation, play_moves};
     use crate::limits::Limits;
     use crate::search::pn::dfpn::tests::{Graph, GraphGame};
@@ -472,7 +473,9 @@ mod tests {
                     // Remove one line: its position is reached, so it now lacks a move.
                     let data = data_lines(&text);
                     let cut = replace_line(&text, data[i % data.len()], None);
-                    let err = verify(start, &cut).expect_err("a line was removed");
+                    let err = verify(start, &cut)
+                        .expect_err("a line was removed")
+                        .to_string();
                     assert!(err.contains("no move given"), "{err}");
                     // Replace a move by one that does not reach the goal.
                     if let Some(bad) = wrong_move(&text, &summary, &mut reference, start) {
@@ -517,7 +520,8 @@ mod tests {
         assert!(summary.to_string().starts_with("verified: "));
         let other = board(4, 4, 4);
         let err = verify(other, text).unwrap_err();
-        assert!(err.contains("not 'connect4:4x4:k4'"), "{err}");
+        assert!(matches!(err, Error::Input(_)), "{err:?}");
+        assert!(err.to_string().contains("not 'connect4:4x4:k4'"), "{err}");
         let flipped = text.replace(
             &format!("prover {}", summary.prover.name()),
             &format!("prover {}", summary.prover.opponent().name()),
@@ -535,6 +539,7 @@ mod tests {
         assert!(
             verify(start, &header_only)
                 .unwrap_err()
+                .to_string()
                 .contains("ends before")
         );
         // Comments and blank lines are ignored.
@@ -552,7 +557,7 @@ mod tests {
         let claim = |goal: &str| {
             format!("inarow-proof 1\ngame graph\nroot -\ngoal {goal}\nprover first\n- 1\n")
         };
-        let err = verify(g, &claim("win")).unwrap_err();
+        let err = verify(g, &claim("win")).unwrap_err().to_string();
         assert!(err.contains("repeats"), "{err}");
         let summary = verify(g, &claim("notlose")).expect("a repetition is a draw");
         assert_eq!(summary.repetitions, 1);

@@ -5,6 +5,7 @@
 use super::rounds::{Cells, Storage};
 use super::{CHUNK, Progress, Start, Summary, Value, allocate, code, encode, in_parallel};
 use super::{index_len, too_many_successors};
+use crate::error::Error;
 use crate::game::Indexed;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -15,7 +16,7 @@ pub(crate) fn memory_needed(len: u64) -> u64 {
 }
 
 /// A zeroed bitset of `len` bits.
-pub(crate) fn bitset(len: u64) -> Result<Vec<AtomicU64>, String> {
+pub(crate) fn bitset(len: u64) -> Result<Vec<AtomicU64>, Error> {
     allocate(len.div_ceil(64), "frontier")
 }
 
@@ -34,12 +35,12 @@ pub(crate) struct Frontier {
 
 impl Frontier {
     /// Empty frontiers of `len` indices.
-    pub(crate) fn new(len: u64) -> Result<Frontier, String> {
+    pub(crate) fn new(len: u64) -> Result<Frontier, Error> {
         Frontier::resume(bitset(len)?)
     }
 
     /// The frontier `now`, saved, and an empty next one.
-    pub(crate) fn resume(now: Vec<AtomicU64>) -> Result<Frontier, String> {
+    pub(crate) fn resume(now: Vec<AtomicU64>) -> Result<Frontier, Error> {
         let next = allocate(now.len() as u64, "frontier")?;
         Ok(Frontier { now, next })
     }
@@ -156,7 +157,7 @@ pub(crate) fn init_cells<G: Indexed>(
     frontier_first: u64,
     threads: usize,
     on_chunk: &(dyn Fn(u64) + Sync),
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let len = cells.len() as u64;
     let most_successors = AtomicU32::new(0);
     in_parallel(threads, len.div_ceil(CHUNK), |chunk| {
@@ -211,7 +212,7 @@ impl State {
         game: &G,
         threads: usize,
         progress: &(dyn Fn(Progress) + Sync),
-    ) -> Result<State, String> {
+    ) -> Result<State, Error> {
         let len = index_len(game)?;
         State::share(game, 0..len, threads, progress)
     }
@@ -223,7 +224,7 @@ impl State {
         share: Range<u64>,
         threads: usize,
         progress: &(dyn Fn(Progress) + Sync),
-    ) -> Result<State, String> {
+    ) -> Result<State, Error> {
         let len = share.end - share.start;
         let cells: Vec<AtomicU8> = allocate(len, "cells")?;
         let now = bitset(len)?;
@@ -251,7 +252,7 @@ impl State {
         cells: Vec<AtomicU8>,
         frontier: Vec<AtomicU64>,
         round: u32,
-    ) -> Result<State, String> {
+    ) -> Result<State, Error> {
         let decided = cells
             .iter()
             .filter(|c| c.load(Relaxed) > code::DRAW)
@@ -296,7 +297,7 @@ impl Storage for State {
         self.decided
     }
 
-    fn run_round(&mut self, mut expand: impl FnMut(&ByteCells<'_>) -> u64) -> Result<bool, String> {
+    fn run_round(&mut self, mut expand: impl FnMut(&ByteCells<'_>) -> u64) -> Result<bool, Error> {
         self.decided += expand(&self.frontier.cells(self.first, &self.cells, self.first));
         self.frontier.advance();
         self.round += 1;

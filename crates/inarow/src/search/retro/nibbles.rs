@@ -12,6 +12,7 @@
 
 use super::rounds::Cells;
 use super::{CHUNK, Start, Summary, Value, allocate, in_parallel, too_many_successors};
+use crate::error::Error;
 use crate::game::Indexed;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
@@ -57,7 +58,7 @@ impl Nibbles {
         len: u64,
         threads: usize,
         on_chunk: &(dyn Fn(u64) + Sync),
-    ) -> Result<(Nibbles, Summary, u64), String> {
+    ) -> Result<(Nibbles, Summary, u64), Error> {
         let words: Vec<AtomicU64> = allocate(len.div_ceil(PER_WORD), "cells")?;
         let most_successors = AtomicU32::new(0);
         // Over: won, lost, drawn; then open.

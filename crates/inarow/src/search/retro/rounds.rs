@@ -11,6 +11,7 @@
 //! interruption, saving) that every build shares.
 
 use super::{CHUNK, Progress, Traffic, code, in_parallel, index_len, shares};
+use crate::error::Error;
 use crate::game::Indexed;
 use crate::limits::{Instant, Limits};
 use crate::search::ranks::{Ranks, Reduce};
@@ -69,7 +70,7 @@ pub(crate) trait Storage {
     /// holds in memory in turn (all at once, or a slice at a time), which returns how many
     /// positions it decided; then makes them the next frontier and goes on to the next round.
     /// Returns whether the round expanded anything (`false`: the analysis is complete).
-    fn run_round(&mut self, expand: impl FnMut(&Self::Cells<'_>) -> u64) -> Result<bool, String>;
+    fn run_round(&mut self, expand: impl FnMut(&Self::Cells<'_>) -> u64) -> Result<bool, Error>;
     /// Whether the state is due to be saved, `since` the last save (or the start), which took
     /// `cost`: when `every` has passed.
     fn save_due(&self, since: Duration, every: Duration, _cost: Duration) -> bool {
@@ -112,13 +113,14 @@ pub(crate) struct Rounds {
     pub traffic: Vec<Traffic>,
 }
 
-/// Fails when round `round` would decide a distance the format cannot store.
-fn check_distance(round: u32) -> Result<(), String> {
+/// Fails ([`Error::Unsupported`]) when round `round` would decide a distance the format cannot
+/// store.
+fn check_distance(round: u32) -> Result<(), Error> {
     if round >= code::MAX_DISTANCE {
-        Err(format!(
+        Err(Error::Unsupported(format!(
             "a distance beyond {} plies: the database format cannot store it",
             code::MAX_DISTANCE
-        ))
+        )))
     } else {
         Ok(())
     }
@@ -140,8 +142,8 @@ pub(crate) fn run<G: Indexed, S: Storage>(
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
     checkpoints: &Checkpoints,
-    mut save: impl FnMut(&S) -> Result<(), String>,
-) -> Result<Rounds, String> {
+    mut save: impl FnMut(&S) -> Result<(), Error>,
+) -> Result<Rounds, Error> {
     let size = ranks.size();
     let bounds = shares(index_len(game)?, size);
     let began = Instant::now();
@@ -449,7 +451,7 @@ mod tests {
         fn run_round(
             &mut self,
             mut expand: impl FnMut(&ByteCells<'_>) -> u64,
-        ) -> Result<bool, String> {
+        ) -> Result<bool, Error> {
             for (i, part) in self.cells.chunks(self.slice).enumerate() {
                 let first = (i * self.slice) as u64;
                 self.decided += expand(&self.frontier.cells(first, part, 0));
@@ -515,7 +517,7 @@ mod tests {
         fn run_round(
             &mut self,
             mut expand: impl FnMut(&NibbleCells<'_>) -> u64,
-        ) -> Result<bool, String> {
+        ) -> Result<bool, Error> {
             let round = self.cells.round;
             let expanded: Vec<AtomicU64> = allocate(self.len.div_ceil(64), "frontier")?;
             let record = |chunk: u64, offsets: &[u16]| {
