@@ -236,7 +236,7 @@ pub trait Position: Send + Sync {
     /// The line with one more move.
     fn play(&self, token: &str) -> Result<Arc<dyn Position>, Error>;
     /// The position as data, its moves in the game's order (none once the game is over),
-    /// each move as its code ([`Notation::move_code`]).
+    /// each move as its code ([`Game::move_code`](crate::game::Game::move_code)).
     fn view(&self) -> PositionView<u16>;
     /// The position as data with its moves in the order the game generates them (as the web
     /// page has always listed them), none once the game is over.
