@@ -282,12 +282,15 @@ fn peak_mib(args: &[&str]) -> (f64, Option<i32>) {
 fn memory_budgets_are_honoured() {
     // What the process needs besides the budget: its code, stacks, buffers and allocator.
     const OVERHEAD_MIB: f64 = 24.0;
-    let l2 = "52753311433677442422121";
     let out = temp_file("memory.db");
     let out_path = out.to_str().unwrap();
     let cases: [(&[&str], f64); 4] = [
-        // Alpha-beta's table.
-        (&["solve", "--tt-mb", "16", l2], 16.0),
+        // Alpha-beta's table, filled by a search long enough to be read (the empty 6x5 board,
+        // 0.1 s: a position of Test_L2 now ends in microseconds, before its memory is read).
+        (
+            &["solve", "--game", "connect4:6x5", "--tt-mb", "16", "-"],
+            16.0,
+        ),
         // df-pn on PopOut, by default.
         (
             &["solve", "--game", "popout", "--mem-mb", "32", "1234"],
