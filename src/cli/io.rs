@@ -149,7 +149,8 @@ pub(crate) fn moves_from<'a, G: Notation>(
     }
 }
 
-pub(crate) use inarow::game::{read_line, show_moves};
+pub(crate) use inarow::game::read_line;
+pub(crate) use inarow::session::show_moves;
 
 /// How a command ended, and so its exit code: the one table every command uses.
 ///

@@ -30,7 +30,7 @@ use crate::error::Error;
 use crate::game::view::{MoveView, PositionView};
 use crate::game::{
     Board, GameLine, GameSpec, Kind, MoveError, MoveList, Notation, Player as Side, Repetition,
-    Status, Tactics, read_line, read_position, show_moves,
+    Status, Tactics, read_line, read_position,
 };
 use crate::limits::Limits;
 use crate::search::score::end_ply;
@@ -301,6 +301,12 @@ pub trait Solver: Send {
     fn reset(&mut self);
     /// The solver as its concrete type, for its game's own code.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// How a front shows a move string: `-` for none (the start).
+pub fn show_moves(text: &str) -> &str {
+    let text = text.trim();
+    if text.is_empty() { "-" } else { text }
 }
 
 /// The error of asking for moves in a finished game, given as `given`.

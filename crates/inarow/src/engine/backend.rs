@@ -11,7 +11,7 @@ use crate::game::{
 };
 use crate::limits::{Clock, Limits, Stop};
 use crate::search::alphabeta::profile::Profile;
-use crate::search::alphabeta::{AlphaBeta, Oracle, SearchState};
+use crate::search::alphabeta::{AlphaBeta, KnownScores, SearchState};
 use crate::search::minimax::Minimax;
 use crate::search::pn::{DfPn, Pn2, Pns, Prover, Verdict, weak_value};
 use crate::search::threats::{ThreatBudget, wins_by_threats};
@@ -55,7 +55,7 @@ pub(super) trait Backend<G: Game>: Send {
     ///
     /// # Errors
     /// [`Error::Unsupported`] for a backend that reads no book (the default).
-    fn set_oracle(&mut self, _oracle: Arc<dyn Oracle>) -> Result<(), Error> {
+    fn set_oracle(&mut self, _oracle: Arc<dyn KnownScores>) -> Result<(), Error> {
         Err(Error::Unsupported(
             "--book works with the alpha-beta algorithms".into(),
         ))
@@ -219,7 +219,7 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
     fn peak_bytes(&self) -> usize {
         AlphaBeta::table_bytes(self)
     }
-    fn set_oracle(&mut self, oracle: Arc<dyn Oracle>) -> Result<(), Error> {
+    fn set_oracle(&mut self, oracle: Arc<dyn KnownScores>) -> Result<(), Error> {
         AlphaBeta::set_oracle(self, Some(oracle));
         Ok(())
     }
@@ -442,7 +442,7 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
     fn peak_bytes(&self) -> usize {
         self.table_bytes()
     }
-    fn set_oracle(&mut self, _: Arc<dyn Oracle>) -> Result<(), Error> {
+    fn set_oracle(&mut self, _: Arc<dyn KnownScores>) -> Result<(), Error> {
         Err(Error::Unsupported(
             "--book holds exact scores of games with a length bound".into(),
         ))

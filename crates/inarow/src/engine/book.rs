@@ -33,7 +33,7 @@ use crate::error::Error;
 use crate::game::{
     Bounded, Game, Kind, KindVisitor, MoveList, Repeating, Status, Tactics, one_line,
 };
-use crate::search::alphabeta::Oracle;
+use crate::search::alphabeta::KnownScores;
 use crate::search::score::final_score;
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
@@ -72,7 +72,7 @@ impl std::fmt::Debug for Book {
     }
 }
 
-impl Oracle for Book {
+impl KnownScores for Book {
     fn depth(&self) -> u32 {
         self.depth
     }

@@ -660,12 +660,6 @@ pub fn read_line<G: Notation>(start: G, text: &str) -> Result<GameLine<G>, MoveE
     Ok(GameLine::from_moves(root, &moves))
 }
 
-/// How a move string is shown: `-` for none (the start).
-pub fn show_moves(text: &str) -> &str {
-    let text = text.trim();
-    if text.is_empty() { "-" } else { text }
-}
-
 /// Writes a sequence of moves played from `start` as one move string.
 pub fn format_moves<G: Notation>(start: G, moves: &[G::Move]) -> String {
     let mut pos = start;

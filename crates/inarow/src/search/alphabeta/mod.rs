@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 /// Exact scores known in advance, such as an opening book: a source the search consults before
 /// searching a position.
-pub trait Oracle: Send + Sync {
+pub trait KnownScores: Send + Sync {
     /// Positions with more plies than this are never known.
     fn depth(&self) -> u32;
     /// The exact score of the side to move in the position with this canonical key, if known.
@@ -90,7 +90,7 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     limits: Limits,
     deadline: Option<Instant>,
     stopped: Option<Halt>,
-    oracle: Option<Arc<dyn Oracle>>,
+    oracle: Option<Arc<dyn KnownScores>>,
     /// What the nodes did, by ply (feature `profile`).
     #[cfg(feature = "profile")]
     profile: profile::Profile,
@@ -264,7 +264,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     }
 
     /// Answers positions the oracle knows (an opening book) without searching them.
-    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle>>) {
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn KnownScores>>) {
         self.each_worker(|worker| worker.oracle = oracle.clone());
     }
 
