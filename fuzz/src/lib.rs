@@ -8,7 +8,7 @@
 //! `cargo test`.
 
 use inarow::engine::book::Book;
-use inarow::engine::retro::{self, BuildOptions, Database};
+use inarow::engine::database::{self, BuildOptions, Database};
 use inarow::engine::{Algorithm, Engine, Limits, Options, Value, bench::bench_text, verify};
 use inarow::game::{
     AnyGame, ConnectBoard, Game, GameSpec, MoveList, Notation, Status, Tactics, format_moves,
@@ -237,10 +237,10 @@ pub fn partial(data: &[u8]) {
     let (result, reference) = if data.first().is_some_and(|b| b % 2 == 0) {
         let reference = RETRO.get_or_init(|| {
             built("retro.ref", |p| {
-                retro::build(&tiny, p, &retro_options(), &|_| {}).expect("a build from scratch");
+                database::build(&tiny, p, &retro_options(), &|_| {}).expect("a build from scratch");
             })
         });
-        let result = retro::build(&tiny, &out, &retro_options(), &|_| {}).map(|_| ());
+        let result = database::build(&tiny, &out, &retro_options(), &|_| {}).map(|_| ());
         (result, reference)
     } else {
         let reference = BOOK.get_or_init(|| {
@@ -393,11 +393,11 @@ fn popout_value<G: Game>(pos: &G) -> Option<i32> {
     let path = DB.get_or_init(|| {
         let path = scratch().join("popout-4x4.db");
         with_game!(start("popout:4x4"), g => {
-            retro::build(&g, &path, &retro_options(), &|_| {}).expect("the PopOut 4x4 database");
+            database::build(&g, &path, &retro_options(), &|_| {}).expect("the PopOut 4x4 database");
         });
         path
     });
-    let db = retro::open(path, pos).ok()?;
+    let db = database::open(path, pos).ok()?;
     Some(match db.lookup(pos)? {
         Value::Win(_) => 1,
         Value::Draw => 0,

@@ -12,7 +12,7 @@ mod values;
 
 use errors::{IntoPy, input};
 use inarow::engine::{Cancel, Limits};
-use inarow::game::{Player as Side, Status};
+use inarow::game::{Player, Status};
 use inarow::session::{self, Ask, Rules, Session, Settings, Source};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
@@ -99,8 +99,8 @@ fn clear_tables(py: Python<'_>) {
 fn status_name(status: Status) -> &'static str {
     match status {
         Status::Ongoing => "ongoing",
-        Status::Win(Side::First) => "first wins",
-        Status::Win(Side::Second) => "second wins",
+        Status::Win(Player::First) => "first wins",
+        Status::Win(Player::Second) => "second wins",
         Status::Draw => "draw",
     }
 }

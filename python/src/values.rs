@@ -1,7 +1,7 @@
 //! What the binding returns: a [`Solution`], a move's value ([`MoveValue`]) and the board as
 //! data ([`Board`] with its cells, blocks, lines and moves), all read-only Python objects.
 
-use inarow::game::Player as Side;
+use inarow::game::Player;
 use inarow::game::view::{Axis, PositionView};
 use inarow::session::{self, EngineMove, PositionAnalysis, Valuation};
 use pyo3::IntoPyObjectExt;
@@ -302,7 +302,7 @@ impl BoardView {
                     index: i as u16,
                     at: (c.at[0], c.at[1], c.at[2]),
                     name: c.name.to_string(),
-                    owner: c.owner.map(Side::name),
+                    owner: c.owner.map(Player::name),
                     block: c.block,
                     drawn: (c.drawn[0], c.drawn[1]),
                 })

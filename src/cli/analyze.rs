@@ -5,7 +5,7 @@ use super::args::SolverArgs;
 use super::io::{Outcome, long_search_notice, read_line, show_moves, with_progress_noting};
 use clap::Args;
 use inarow::engine::Limits;
-use inarow::engine::play::{Player, Valuation};
+use inarow::engine::play::{Agent, Valuation};
 use inarow::game::{Notation, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
@@ -46,14 +46,14 @@ struct JsonAnalysis {
 pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
     with_game!(args.solver.game.start()?, start => {
-        let player = Player::with_engine(args.solver.engine(&start, true)?, &options, 1)?;
+        let player = Agent::with_engine(args.solver.engine(&start, true)?, &options, 1)?;
         analyze(start, player, options.limits, &args)
     })
 }
 
 fn analyze<G: Tactics + Notation>(
     start: G,
-    mut player: Player<G>,
+    mut player: Agent<G>,
     limits: Limits,
     args: &AnalyzeArgs,
 ) -> Result<Outcome, String> {

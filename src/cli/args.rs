@@ -6,8 +6,7 @@ use clap::Args;
 use inarow::engine::Error;
 use inarow::engine::book::Book;
 use inarow::engine::{
-    Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, ThreatBudget,
-    retro as database,
+    Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, ThreatBudget, database,
 };
 use inarow::game::{AnyGame, GameSpec, Tactics};
 use std::path::Path;

@@ -7,7 +7,7 @@ use super::io::Outcome;
 use clap::Args;
 use inarow::engine::Error;
 use inarow::engine::Options;
-use inarow::engine::play::{GameResult, Level, Player, Tally, play_game};
+use inarow::engine::play::{Agent, GameResult, Level, Tally, play_game};
 use inarow::game::{GameLine, Kind, Notation, Repetition, Status, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
@@ -67,9 +67,9 @@ pub(super) fn play_series<G: Tactics + Notation>(
     options: Options,
     mut on_game: impl FnMut(&JsonGame),
 ) -> Result<(Tally, Vec<JsonGame>), Error> {
-    let mut a = Player::new(series.a, &start, options.clone(), series.seed)?;
-    let mut b = Player::new(series.b, &start, options.clone(), series.seed ^ 0x5eed)?;
-    let mut opener = Player::new(Level::Random, &start, options.clone(), series.seed)?;
+    let mut a = Agent::new(series.a, &start, options.clone(), series.seed)?;
+    let mut b = Agent::new(series.b, &start, options.clone(), series.seed ^ 0x5eed)?;
+    let mut opener = Agent::new(Level::Random, &start, options.clone(), series.seed)?;
     let mut tally = Tally::default();
     let mut games = Vec::new();
     let max_plies = G::Kind::max_plies(&start).unwrap_or(1000);
@@ -203,7 +203,7 @@ fn play_match<G: Tactics + Notation>(
 }
 
 /// `plies` random moves from `start` that do not lose at once (fewer if the game ends).
-fn random_opening<G: Tactics>(start: &G, opener: &mut Player<G>, plies: u32) -> Vec<G::Move> {
+fn random_opening<G: Tactics>(start: &G, opener: &mut Agent<G>, plies: u32) -> Vec<G::Move> {
     let mut line = Vec::new();
     let mut p = *start;
     for _ in 0..plies {

@@ -152,10 +152,10 @@ fn command_named(args: impl Iterator<Item = String>) -> String {
 
 /// Runs `f` on this process's ranks: MPI's when built with the feature and started by an MPI
 /// launcher (MPI is finalised after `f`), else one process alone.
-pub(crate) fn with_ranks<T>(f: impl FnOnce(&dyn inarow::engine::retro::Ranks) -> T) -> T {
+pub(crate) fn with_ranks<T>(f: impl FnOnce(&dyn inarow::engine::database::Ranks) -> T) -> T {
     #[cfg(feature = "mpi")]
     if let Some(mpi) = inarow::engine::mpi::Mpi::init() {
         return f(&mpi);
     }
-    f(&inarow::engine::retro::Solo)
+    f(&inarow::engine::database::Solo)
 }

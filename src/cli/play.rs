@@ -3,7 +3,7 @@
 use super::args::{GameArg, KnowledgeArgs, RuleArgs, seconds};
 use super::io::{Outcome, with_progress};
 use clap::{Args, ValueEnum};
-use inarow::engine::play::{Level, Player};
+use inarow::engine::play::{Agent, Level};
 use inarow::engine::{Limits, Options};
 use inarow::game::{GameLine, Notation, Repetition, Status, Tactics};
 use inarow::with_game;
@@ -52,14 +52,14 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
     with_game!(args.game.start()?, start => {
         let options = Options { repetition, ..Options::default() };
         // `hint` asks the strongest engine, whatever the opponent's level.
-        let advisor = Player::with_engine(
+        let advisor = Agent::with_engine(
             args.knowledge.engine(&start, options.clone(), true)?,
             &options,
             args.seed,
         )?;
         let (player, advisor) = match args.engine {
             Level::Best => (advisor, None),
-            level => (Player::new(level, &start, options, args.seed)?, Some(advisor)),
+            level => (Agent::new(level, &start, options, args.seed)?, Some(advisor)),
         };
         let rule = Repetition::new(repetition)?;
         play(start, player, advisor, args.human, rule, think)
@@ -90,8 +90,8 @@ impl Humans {
 /// `advisor`: the engine that answers `hint`, if not `engine` itself.
 fn play<G: Tactics + Notation>(
     start: G,
-    mut engine: Player<G>,
-    mut advisor: Option<Player<G>>,
+    mut engine: Agent<G>,
+    mut advisor: Option<Agent<G>>,
     humans: Humans,
     repetition: Repetition,
     think: Duration,

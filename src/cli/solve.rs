@@ -133,9 +133,9 @@ fn by_jobs_in<G: Tactics + Notation>(
     args: &SolveArgs,
     depth: u32,
     start: G,
-    ranks: &dyn inarow::engine::retro::Ranks,
+    ranks: &dyn inarow::engine::database::Ranks,
 ) -> Result<Outcome, String> {
-    use inarow::engine::jobs;
+    use inarow::engine::workers;
     use inarow::game::Kind;
     let make = || args.solver.worker_engine(&start);
     if G::Kind::max_plies(&start).is_none() {
@@ -152,7 +152,7 @@ fn by_jobs_in<G: Tactics + Notation>(
     let threads = args.solver.thread_count()?;
     let job_nodes = (args.job_nodes > 0).then_some(args.job_nodes);
     if ranks.rank() != 0 {
-        jobs::serve(&start, ranks, threads, &make, &limits, job_nodes)?;
+        workers::serve(&start, ranks, threads, &make, &limits, job_nodes)?;
         return Ok(Outcome::Done);
     }
     let mut journal = match &args.checkpoint {
@@ -186,7 +186,7 @@ fn by_jobs_in<G: Tactics + Notation>(
                 began.elapsed().as_secs_f64()
             );
         };
-        let report = jobs::solve(
+        let report = workers::solve(
             serial as u32,
             &start,
             &pos,
@@ -196,7 +196,7 @@ fn by_jobs_in<G: Tactics + Notation>(
             ranks,
             &make,
             &limits,
-            jobs::Keeping {
+            workers::Keeping {
                 journal: journal.as_mut(),
                 settled: &mut settled,
                 job_nodes,
@@ -205,7 +205,7 @@ fn by_jobs_in<G: Tactics + Notation>(
         let report = match report {
             Ok(r) => r,
             Err(e) => {
-                jobs::release(ranks);
+                workers::release(ranks);
                 return Err(e.into());
             }
         };
@@ -243,7 +243,7 @@ fn by_jobs_in<G: Tactics + Notation>(
             }
         }
     }
-    jobs::release(ranks);
+    workers::release(ranks);
     Ok(outcome)
 }
 

@@ -4,7 +4,7 @@
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
 use inarow::engine::book::Book;
-use inarow::engine::play::{Level, Player, Valuation};
+use inarow::engine::play::{Agent, Level, Valuation};
 use inarow::engine::{Engine, Options};
 use inarow::game::{Game, GameLine, MoveList, Status};
 use inarow::search::Limits;
@@ -271,7 +271,7 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
 fn the_best_engine_never_gives_away_the_value_within_the_builtin_book() {
     with_connect!(start("connect4"), g => {
         let book = Book::builtin(&g.name()).expect("7x6 ships a book");
-        let mut player = Player::new(Level::Best, &g, Options::default(), 7).expect("an engine");
+        let mut player = Agent::new(Level::Best, &g, Options::default(), 7).expect("an engine");
         let by_ply = positions_by_ply(g, book.depth() - 1);
         let mut checked = 0;
         for (ply, level) in by_ply.iter().enumerate() {
@@ -331,7 +331,7 @@ fn play_answers_from_the_builtin_book() {
     }
 }
 
-/// A move valued alone ([`Player::analyse_move`], each move of the static page's analysis, one
+/// A move valued alone ([`Agent::analyse_move`], each move of the static page's analysis, one
 /// per worker) has the value the whole analysis gives it, without limits: exact scores in
 /// Connect Four and the cube, win / draw / loss in PopOut; its line starts with the move. Under a
 /// node limit too small for the solver, the move still gets a value (the evaluation's estimate).
@@ -343,10 +343,10 @@ fn a_move_valued_alone_has_the_analysis_value() {
             mem_mb: 256,
             ..Options::default()
         };
-        let mut whole = Player::new(Level::Best, &start, options.clone(), 1).expect("an engine");
+        let mut whole = Agent::new(Level::Best, &start, options.clone(), 1).expect("an engine");
         let analysis = whole.analyse(&line, &Limits::default());
         assert!(analysis.moves.len() > 1, "{moves}");
-        let mut alone = Player::new(Level::Best, &start, options, 1).expect("an engine");
+        let mut alone = Agent::new(Level::Best, &start, options, 1).expect("an engine");
         for &(mv, value) in &analysis.moves {
             assert!(value.is_exact(), "{moves}");
             let valued = alone.analyse_move(&line, mv, &Limits::default());
@@ -361,7 +361,7 @@ fn a_move_valued_alone_has_the_analysis_value() {
         // Ten nodes from the start: no search finishes (Connect Four's book answers), yet the move
         // gets a value.
         let mut hurried =
-            Player::new(Level::Best, &start, Options::default(), 1).expect("an engine");
+            Agent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
         let mv = analysis.moves[0].0;
         let early = inarow::game::read_line(start, "").expect("the start");
         let limits = Limits {

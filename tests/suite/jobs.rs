@@ -3,7 +3,7 @@
 
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
-use inarow::engine::jobs;
+use inarow::engine::workers;
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Game, MoveList, Status};
 use inarow::search::ranks::{Local, Solo};
@@ -23,10 +23,10 @@ fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
     let make = || Ok(Engine::new(g, Options::default()));
     let run = |r: &dyn inarow::search::ranks::Ranks| {
         if r.rank() != 0 {
-            jobs::serve(g, r, threads, &make, &Limits::default(), job_nodes).unwrap();
+            workers::serve(g, r, threads, &make, &Limits::default(), job_nodes).unwrap();
             return (None, false);
         }
-        let report = jobs::solve(
+        let report = workers::solve(
             0,
             g,
             &pos,
@@ -36,14 +36,14 @@ fn by_jobs<G: inarow::game::Tactics + inarow::game::Notation>(
             r,
             &make,
             &Limits::default(),
-            jobs::Keeping {
+            workers::Keeping {
                 journal: None,
                 settled: &mut |_, _| {},
                 job_nodes,
             },
         )
         .unwrap();
-        jobs::release(r);
+        workers::release(r);
         assert!(report.stopped.is_none());
         assert_eq!(report.workers, threads * ranks);
         (report.value, report.questions.iter().any(|q| q.splits > 0))

@@ -5,10 +5,10 @@
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
 use inarow::engine::Options;
-use inarow::engine::play::{Level, Player, Valuation};
+use inarow::engine::play::{Agent, Level, Valuation};
 use inarow::engine::strategy::Strategy;
 use inarow::game::cube::Qubic;
-use inarow::game::{Game, GameLine, MoveList, Player as Side, Status, Tactics};
+use inarow::game::{Game, GameLine, MoveList, Player, Status, Tactics};
 use std::time::{Duration, Instant};
 
 /// Every game from `pos` in which the strategy's side plays the strategy and the other side
@@ -74,7 +74,7 @@ fn a_proof_becomes_a_strategy_that_answers_every_reply() {
 
     with_connect!(start(game), g => {
         let strategy = Strategy::load(&book, &g.name()).expect("the book loads");
-        assert_eq!(strategy.prover(), Side::First);
+        assert_eq!(strategy.prover(), Player::First);
         let walked = strategy.check(g).expect("the rule and the book answer every reply");
         assert!(walked.positions > 20 && walked.chosen > 0, "{walked:?}");
         let answered = follow_every_reply(&strategy, g, 16, &mut SplitMix(1));
@@ -137,7 +137,7 @@ fn qubic_strategy_answers_every_reply_to_the_end() {
 fn qubic_is_won_from_the_start_against_every_reply() {
     let first = Qubic::new();
     let strategy = Strategy::builtin(&first.name()).expect("Qubic ships a strategy");
-    assert_eq!(strategy.prover(), Side::First);
+    assert_eq!(strategy.prover(), Player::First);
     let mut rng = SplitMix(52);
     let answered = follow_every_reply(&strategy, first, 2, &mut rng);
     assert!(answered > 3000, "{answered}");
@@ -154,13 +154,13 @@ fn qubic_is_won_from_the_start_against_every_reply() {
 fn the_engine_plays_qubic_first_from_its_strategy() {
     let first = Qubic::new();
     let strategy = Strategy::builtin(&first.name()).expect("Qubic ships a strategy");
-    let mut player = Player::new(Level::Best, &first, Options::default(), 1).expect("an engine");
+    let mut player = Agent::new(Level::Best, &first, Options::default(), 1).expect("an engine");
     let mut rng = SplitMix(7);
     for _ in 0..5 {
         let mut line = GameLine::new(first);
         while line.position().status() == Status::Ongoing {
             let pos = *line.position();
-            let mv = if pos.side_to_move() == Side::First {
+            let mv = if pos.side_to_move() == Player::First {
                 let began = Instant::now();
                 let (mv, value) = player
                     .choose(&line, Duration::from_secs(10))
@@ -183,7 +183,7 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
             };
             line = line.played(mv);
         }
-        assert_eq!(line.position().status(), Status::Win(Side::First));
+        assert_eq!(line.position().status(), Status::Win(Player::First));
     }
     // Off the strategy's paths (the first player's second move is another than the
     // strategy's, and no image of it), nothing is claimed from the strategy.

@@ -367,9 +367,9 @@ fn certificates_of_every_outcome_verify() {
 
 #[test]
 fn commands_that_need_a_numbering_refuse_a_game_without_one() {
-    use inarow::engine::retro::{self, BuildOptions};
+    use inarow::engine::database::{self, BuildOptions};
     use std::path::Path;
-    let err = retro::open(Path::new("nowhere.db"), &Twist::start())
+    let err = database::open(Path::new("nowhere.db"), &Twist::start())
         .err()
         .unwrap();
     assert_eq!(
@@ -386,7 +386,7 @@ fn commands_that_need_a_numbering_refuse_a_game_without_one() {
         limits: inarow::engine::Limits::default(),
         compact: false,
     };
-    let err = retro::build(&Twist::start(), Path::new("nowhere.db"), &options, &|_| {});
+    let err = database::build(&Twist::start(), Path::new("nowhere.db"), &options, &|_| {});
     let err = err.unwrap_err();
     assert!(matches!(err, Error::Unsupported(_)), "{err:?}");
     assert!(err.to_string().contains("has no numbering"));

@@ -1,11 +1,11 @@
-//! Victor's rules ([`inarow::search::victor`]) against exhaustive values
-//! ([`inarow::search::victor::audit`]) on 4x4 and 4x5, against the alpha-beta solver on random
+//! Victor's rules ([`inarow::search::cover`]) against exhaustive values
+//! ([`inarow::search::cover::audit`]) on 4x4 and 4x5, against the alpha-beta solver on random
 //! positions of larger boards, and their witnesses against the checker. `inarow bench --suite
 //! full` checks 5x4 too, and `inarow bench --suite victor` prints the whole table.
 
 use inarow::game::GravityGeometry;
-use inarow::search::victor::audit::{self, Audit};
-use inarow::search::victor::{self, Loosen, Options, Rule};
+use inarow::search::cover::audit::{self, Audit};
+use inarow::search::cover::{self, Loosen, Options, Rule};
 
 fn check(name: &str, geometry: &GravityGeometry, options: Options) -> Audit {
     let start = std::time::Instant::now();
@@ -83,15 +83,15 @@ fn the_checker_rejects_tampered_witnesses() {
     // 4x4 after 2 2 3 3 (columns 1, 1, 2, 2): the second player's rules have work to do.
     let col = |c: u32, r: u32| 1u128 << (c * 5 + r);
     let (first, second) = (col(1, 0) | col(2, 0), col(1, 1) | col(2, 1));
-    let w = victor::mover_cannot_win(&g, first, second, &Options::default())
+    let w = cover::mover_cannot_win(&g, first, second, &Options::default())
         .expect("the second player follows");
     assert!(!w.applications.is_empty());
-    victor::verify(&g, first, second, &w).unwrap();
+    cover::verify(&g, first, second, &w).unwrap();
     for i in 0..w.applications.len() {
         let mut dropped = w.clone();
         dropped.applications.remove(i);
         assert!(
-            victor::verify(&g, first, second, &dropped).is_err(),
+            cover::verify(&g, first, second, &dropped).is_err(),
             "{i} dropped"
         );
     }
@@ -103,13 +103,13 @@ fn the_checker_rejects_tampered_witnesses() {
         .position(|a| a.rule == Rule::Claimeven)
         .expect("a claimeven");
     renamed.applications[i].rule = Rule::Vertical;
-    assert!(victor::verify(&g, first, second, &renamed).is_err());
+    assert!(cover::verify(&g, first, second, &renamed).is_err());
     // A line listed under an application that does not refute it.
     let mut misplaced = w.clone();
     let upper = misplaced.applications[i].cells[1];
     let elsewhere = *g.lines().iter().find(|&&l| l >> upper & 1 == 0).unwrap();
     misplaced.applications[i].refutes.push(elsewhere);
-    assert!(victor::verify(&g, first, second, &misplaced).is_err());
+    assert!(cover::verify(&g, first, second, &misplaced).is_err());
 }
 
 /// What Connect Four and the cube hand the rules (`Game::gravity_position`) is their board:
@@ -168,14 +168,14 @@ fn check_sampled(spec: &str, count: usize, min_stones: u32) -> (usize, usize) {
                 if pos.ply() >= min_stones {
                     let (g, mine, theirs) = pos.gravity_position().unwrap();
                     let options = Options::default();
-                    let mover = victor::mover_cannot_win(g, mine, theirs, &options);
-                    let reply = victor::other_side_cannot_win(g, mine, theirs, &options);
+                    let mover = cover::mover_cannot_win(g, mine, theirs, &options);
+                    let reply = cover::other_side_cannot_win(g, mine, theirs, &options);
                     if mover.is_some() || reply.is_some() {
                         let value = solver.solve(&pos, true).unwrap();
                         assert!(mover.is_none() || value <= 0, "{pos:?}: mover wins");
                         assert!(reply.is_none() || value >= 0, "{pos:?}: mover loses");
                         if let Some(w) = &mover {
-                            victor::verify(g, mine, theirs, w).unwrap();
+                            cover::verify(g, mine, theirs, w).unwrap();
                         }
                         claims += 1;
                     }

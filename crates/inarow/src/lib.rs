@@ -64,7 +64,7 @@
 //! # Play a move, in a game whose positions repeat
 //! ```
 //! use inarow::engine::Options;
-//! use inarow::engine::play::{Level, Player};
+//! use inarow::engine::play::{Level, Agent};
 //! use inarow::game::{GameLine, Notation, PopOut, Standard};
 //! use std::time::Duration;
 //!
@@ -73,7 +73,7 @@
 //! for token in ["4", "4", "p4"] {
 //!     game.play(game.position().parse_move(token)?);
 //! }
-//! let mut engine = Player::new(Level::Best, game.position(), Options::default(), 1)?;
+//! let mut engine = Agent::new(Level::Best, game.position(), Options::default(), 1)?;
 //! let (mv, value) = engine.choose(&game, Duration::from_secs(1)).expect("a move");
 //! println!("{} {value}", game.position().format_move(mv));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -24,13 +24,13 @@
 //! ```
 
 pub use crate::engine::play::Valuation;
-use crate::engine::play::{Level, Player};
+use crate::engine::play::{Agent, Level};
 use crate::engine::{Algorithm, Config, Driver, Engine, Options, Report};
 use crate::error::Error;
 use crate::game::view::{MoveView, PositionView};
 use crate::game::{
-    Board, GameLine, GameSpec, Kind, MoveError, MoveList, Notation, Player as Side, Repetition,
-    Status, Tactics, read_line, read_position,
+    Board, GameLine, GameSpec, Kind, MoveError, MoveList, Notation, Player, Repetition, Status,
+    Tactics, read_line, read_position,
 };
 use crate::limits::Limits;
 use crate::search::score::end_ply;
@@ -228,7 +228,7 @@ pub trait Position: Send + Sync {
     /// Moves played since the game's start (for a board given whole, as counted from it).
     fn ply(&self) -> u32;
     /// The player to move.
-    fn to_move(&self) -> Side;
+    fn to_move(&self) -> Player;
     /// The status, with a repetition's draw in games that repeat.
     fn status(&self) -> Status;
     /// The legal moves in the game's order of move codes, none once the game is over.
@@ -720,7 +720,7 @@ impl<G: Playable> Position for LineOf<G> {
         self.line.position().ply()
     }
 
-    fn to_move(&self) -> Side {
+    fn to_move(&self) -> Player {
         self.line.position().side_to_move()
     }
 
@@ -779,7 +779,7 @@ impl<G: Playable> Position for LineOf<G> {
 struct SolverOf<G: Playable> {
     start: G,
     settings: Settings,
-    player: Player<G>,
+    player: Agent<G>,
     /// Whether its scores are exact (not only win / draw / loss).
     exact: bool,
 }
@@ -810,9 +810,9 @@ impl<G: Playable> SolverOf<G> {
             if settings.book && settings.algorithm.is_none_or(|a| a == Algorithm::AlphaBeta) {
                 engine.use_builtin_book(&start);
             }
-            Player::with_engine(engine, &options, seed)?
+            Agent::with_engine(engine, &options, seed)?
         } else {
-            Player::new(settings.level, &start, options, seed)?
+            Agent::new(settings.level, &start, options, seed)?
         };
         let exact = player
             .engine()

@@ -2,7 +2,7 @@
 //! gravity board ([`GravityGeometry`]: columns of cells, lines as cell masks; no game named), as
 //! a certificate may cite them: the rules, a witness (the rule applications a follower plays
 //! by), and [`verify`], which checks a witness from the position alone. The search for a
-//! witness lives with the searches (`search::victor`); a certificate's worth does not rest on it.
+//! witness lives with the searches (`search::cover`); a certificate's worth does not rest on it.
 //!
 //! **The follower's strategy.** One side, the *follower*, answers every move of the other side,
 //! the *mover* (the side to move), by a fixed local rule. The empty cells are split into

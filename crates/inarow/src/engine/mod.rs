@@ -17,16 +17,16 @@ mod backend;
 pub mod bench;
 pub mod book;
 pub mod checkpoint;
+pub mod database;
 mod file;
 pub mod generate;
-pub mod jobs;
 pub mod journal;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod oracle;
 pub mod play;
-pub mod retro;
 pub mod strategy;
+pub mod workers;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
 pub use crate::error::Error;

@@ -175,7 +175,7 @@ const HEURISTIC_TABLE_BYTES: usize = 16 << 20;
 /// The most nodes spent on an exact analysis' line of play after its values (a few tenths of
 /// a second): the line goes as far as they reach.
 const LINE_NODES: u64 = 1_000_000;
-/// The same for one move valued alone ([`Player::analyse_move`]): each move of a position
+/// The same for one move valued alone ([`Agent::analyse_move`]): each move of a position
 /// walks its own, where only the best one's is shown, so they are kept short.
 const MOVE_LINE_NODES: u64 = 20_000;
 
@@ -225,7 +225,7 @@ fn solver_share<G: Tactics>(pos: &G, limits: &Limits, analysis: bool) -> f64 {
 }
 
 /// A playing engine for positions of one game.
-pub struct Player<G: Tactics> {
+pub struct Agent<G: Tactics> {
     level: Level,
     /// The exact solver (level [`Level::Best`]).
     exact: Option<Engine<G>>,
@@ -235,7 +235,7 @@ pub struct Player<G: Tactics> {
     rng: SplitMix,
 }
 
-impl<G: Tactics> Player<G> {
+impl<G: Tactics> Agent<G> {
     /// An engine of `level`; `options` configure the exact solver of [`Level::Best`] (its
     /// limits are set on each call from the thinking time), which answers from the game's
     /// built-in book where there is one.
@@ -269,7 +269,7 @@ impl<G: Tactics> Player<G> {
         options: &Options,
         seed: u64,
     ) -> Result<Self, Error> {
-        Ok(Player {
+        Ok(Agent {
             level,
             exact,
             mem_bytes: options.mem_bytes()?.min(256 << 20),
@@ -296,7 +296,7 @@ impl<G: Tactics> Player<G> {
         self.exact.as_mut()
     }
 
-    /// [`Player::engine_mut`], to read.
+    /// [`Agent::engine_mut`], to read.
     pub fn engine(&self) -> Option<&Engine<G>> {
         self.exact.as_ref()
     }
@@ -308,7 +308,7 @@ impl<G: Tactics> Player<G> {
         self.choose_within(line, &Limits::within(think))
     }
 
-    /// [`Player::choose`] within any `limits`: a thinking time with an interrupt token (Ctrl-C),
+    /// [`Agent::choose`] within any `limits`: a thinking time with an interrupt token (Ctrl-C),
     /// or a node limit.
     pub fn choose_within(
         &mut self,
@@ -330,7 +330,7 @@ impl<G: Tactics> Player<G> {
         })
     }
 
-    /// One move at the end of `line` valued alone, as [`Player::analyse`] values each within
+    /// One move at the end of `line` valued alone, as [`Agent::analyse`] values each within
     /// `limits` (its own): the exact solver first with an analysis' share of the time, then
     /// the evaluation's estimate of the best reply. `moves` holds the move alone, `pv` the
     /// move and the expected replies. For a front-end that spreads a position's moves over
@@ -438,7 +438,7 @@ impl<G: Tactics> Player<G> {
         }
     }
 
-    /// [`Player::think`] at level [`Level::Best`]: the exact solver, then estimates where it
+    /// [`Agent::think`] at level [`Level::Best`]: the exact solver, then estimates where it
     /// stopped.
     fn best(
         &mut self,
@@ -748,7 +748,7 @@ pub enum GameResult {
 /// `think` a move. A game that repeats is drawn by `repetition`; one that goes on past
 /// `max_plies` more plies is called a draw. Returns the result and the moves played.
 pub fn play_game<G: Tactics>(
-    players: [&mut Player<G>; 2],
+    players: [&mut Agent<G>; 2],
     opening: &GameLine<G>,
     think: Duration,
     repetition: Repetition,

@@ -364,7 +364,7 @@ impl Geometry {
     }
 }
 
-/// A gravity board as the threat rules see it ([`crate::search::victor`]): its columns, each the
+/// A gravity board as the threat rules see it ([`crate::search::cover`]): its columns, each the
 /// list of its cells (bits of a word) from the bottom up, and its lines as cell masks. A stone
 /// dropped into a column lands on its lowest empty cell. Any number of columns (at most 64),
 /// any heights, any lines: Connect Four's grids, the cube, and the small boxes the tests

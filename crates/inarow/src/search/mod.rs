@@ -12,6 +12,7 @@
 
 pub mod alphabeta;
 pub mod census;
+pub mod cover;
 pub mod heuristic;
 pub mod jobs;
 pub mod mcts;
@@ -23,7 +24,6 @@ pub mod rng;
 pub mod score;
 pub mod threats;
 pub mod tt;
-pub mod victor;
 pub mod winner;
 
 pub use crate::limits::{Cancel, Limits, Stop};

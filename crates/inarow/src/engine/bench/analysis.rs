@@ -6,7 +6,7 @@
 //! page keeps one; the seconds until every value is exact, or the cap.
 
 use super::super::generate::reasonable_lines;
-use super::super::play::{Level, Player};
+use super::super::play::{Agent, Level};
 use super::super::{Limits, Options};
 use crate::error::Error;
 use crate::game::{GameLine, GameSpec, Notation, Pentago, Repetition, Status, Tactics, read_line};
@@ -78,7 +78,7 @@ impl AnalysisTimes {
 /// the page does) with `cap` a position; `on_position` is told of each.
 ///
 /// # Errors
-/// As [`Player::new`] for the options.
+/// As [`Agent::new`] for the options.
 pub fn run_analysis(
     options: &Options,
     cap: Duration,
@@ -95,7 +95,7 @@ pub fn run_analysis(
         with_game!(start, start => {
             for text in games.lines().map(str::trim).filter(|l| !l.is_empty()) {
                 let game = read_line(start, text)?;
-                let mut player = Player::new(Level::Best, &start, options.clone().fitted_to(&start), 1)?;
+                let mut player = Agent::new(Level::Best, &start, options.clone().fitted_to(&start), 1)?;
                 for ply in 0..=plies.min(game.moves().len()) {
                     let line = GameLine::from_moves(start, &game.moves()[..ply]);
                     if line.status(Repetition::default()) != Status::Ongoing {
@@ -119,7 +119,7 @@ pub fn run_analysis(
             exact: 0,
         };
         with_game!(start, start => {
-            let mut player = Player::new(Level::Best, &start, options.clone().fitted_to(&start), 1)?;
+            let mut player = Agent::new(Level::Best, &start, options.clone().fitted_to(&start), 1)?;
             for ply in plies.clone() {
                 for moves in reasonable_lines(start, ply, per_ply, seed)? {
                     let line = GameLine::from_moves(start, &moves);
@@ -138,7 +138,7 @@ pub fn run_analysis(
 /// The seconds `player` takes to give every move of the end of `line` an exact value, or the
 /// cap; and whether it did.
 fn time_to_exact<G: Tactics + Notation>(
-    player: &mut Player<G>,
+    player: &mut Agent<G>,
     line: &GameLine<G>,
     cap: Duration,
 ) -> (f64, bool) {
@@ -157,14 +157,14 @@ fn time_to_exact<G: Tactics + Notation>(
 /// and of the analysis of every move, each with a fresh engine under `options`.
 ///
 /// # Errors
-/// As [`Player::new`] for the options.
+/// As [`Agent::new`] for the options.
 pub fn pentago_analysis(options: &Options) -> Result<(f64, f64, bool), Error> {
     let start = Pentago::new();
     let root = read_line(start, PENTAGO_ROOT)?;
     let began = Instant::now();
     let solved = super::super::Engine::try_new(&start, options.clone())?.solve(&root);
     let solve = began.elapsed().as_secs_f64();
-    let mut player = Player::new(Level::Best, &start, options.clone(), 1)?;
+    let mut player = Agent::new(Level::Best, &start, options.clone(), 1)?;
     let (analyse, exact) = time_to_exact(&mut player, &root, Duration::from_secs(600));
     Ok((solve, analyse, exact && solved.score.is_some()))
 }

@@ -3,9 +3,9 @@
 //! solver's replies (the longest resistance), and must win every game.
 
 use super::super::Options;
-use super::super::play::{GameResult, Level, Player};
+use super::super::play::{Agent, GameResult, Level};
 use crate::error::Error;
-use crate::game::{GameLine, GameSpec, Notation, Player as Side, Repetition, Tactics, read_line};
+use crate::game::{GameLine, GameSpec, Notation, Player, Repetition, Tactics, read_line};
 use crate::with_game;
 use std::time::{Duration, Instant};
 
@@ -52,8 +52,8 @@ pub fn run_conversions(mut on_game: impl FnMut(&Conversion)) -> Result<Vec<Conve
         for (i, text) in WON_POSITIONS.iter().enumerate() {
             let line = read_line(start, text)?;
             let options = Options::default().fitted_to(&start);
-            let engine = Player::new(Level::Best, &start, options.clone(), i as u64)?;
-            let opponent = Player::new(Level::Best, &start, options, 1000 + i as u64)?;
+            let engine = Agent::new(Level::Best, &start, options.clone(), i as u64)?;
+            let opponent = Agent::new(Level::Best, &start, options, 1000 + i as u64)?;
             let game = convert(engine, opponent, &line);
             on_game(&game);
             out.push(game);
@@ -64,8 +64,8 @@ pub fn run_conversions(mut on_game: impl FnMut(&Conversion)) -> Result<Vec<Conve
 
 /// One game from `line` (won by its side to move), `engine` playing that side.
 fn convert<G: Tactics + Notation>(
-    mut engine: Player<G>,
-    mut opponent: Player<G>,
+    mut engine: Agent<G>,
+    mut opponent: Agent<G>,
     from: &GameLine<G>,
 ) -> Conversion {
     let winner = from.position().side_to_move();
@@ -73,7 +73,7 @@ fn convert<G: Tactics + Notation>(
     let (mut engine_moves, mut engine_seconds, mut longest_move) = (0, 0.0f64, 0.0f64);
     let result = loop {
         match line.status(Repetition::default()) {
-            crate::game::Status::Win(Side::First) => break GameResult::FirstWins,
+            crate::game::Status::Win(Player::First) => break GameResult::FirstWins,
             crate::game::Status::Win(_) => break GameResult::SecondWins,
             crate::game::Status::Draw => break GameResult::Draw,
             crate::game::Status::Ongoing => {}
@@ -98,7 +98,7 @@ fn convert<G: Tactics + Notation>(
     };
     let won = matches!(
         (result, winner),
-        (GameResult::FirstWins, Side::First) | (GameResult::SecondWins, Side::Second)
+        (GameResult::FirstWins, Player::First) | (GameResult::SecondWins, Player::Second)
     );
     Conversion {
         position: from.move_string(),

@@ -18,8 +18,8 @@ use crate::game::{
     read_position,
 };
 use crate::limits::{Instant, Stop};
-use crate::search::victor;
-pub use crate::search::victor::Rule as VictorRule;
+use crate::search::cover;
+pub use crate::search::cover::Rule as VictorRule;
 use crate::with_game;
 use std::collections::HashMap;
 use std::path::Path;
@@ -343,7 +343,7 @@ pub fn run_full(data: &Path, threads: usize, mut on_check: impl FnMut(&Check)) -
 /// exact value contradicts, every witness accepted by the checker.
 fn victor_board() -> Check {
     let geometry = GravityGeometry::grid(5, 4, 4).expect("a valid grid");
-    let a = victor::audit::audit(&geometry, &victor::Options::default(), false);
+    let a = cover::audit::audit(&geometry, &cover::Options::default(), false);
     check(
         "victor rules on every 5x4 position",
         a.false_claims == 0 && a.rejected_witnesses == 0 && a.claims > 0,
@@ -355,15 +355,15 @@ fn victor_board() -> Check {
 }
 
 /// Victor's threat rules against exhaustive values on each board of
-/// [`victor::audit::boards`], with the positions each rule is needed for: each board's name,
+/// [`cover::audit::boards`], with the positions each rule is needed for: each board's name,
 /// its audit and its seconds, as each ends.
 pub fn run_victor(
-    mut on_board: impl FnMut(&str, &victor::audit::Audit, f64),
-) -> victor::audit::Audit {
-    let mut total = victor::audit::Audit::default();
-    for (name, geometry) in victor::audit::boards() {
+    mut on_board: impl FnMut(&str, &cover::audit::Audit, f64),
+) -> cover::audit::Audit {
+    let mut total = cover::audit::Audit::default();
+    for (name, geometry) in cover::audit::boards() {
         let began = std::time::Instant::now();
-        let a = victor::audit::audit(&geometry, &victor::Options::default(), true);
+        let a = cover::audit::audit(&geometry, &cover::Options::default(), true);
         on_board(name, &a, began.elapsed().as_secs_f64());
         a.add_to(&mut total);
     }

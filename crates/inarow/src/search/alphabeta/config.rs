@@ -86,7 +86,7 @@ pub struct Config {
     /// Threat-space search at nodes where a win of the side to move would cut the search off
     /// (`None`: off). Games without threats (`Tactics::threat_moves`) pay nothing.
     pub threat_search: Option<ThreatBudget>,
-    /// Victor's threat rules ([`crate::search::victor`]) as a bound at nodes with at least this
+    /// Victor's threat rules ([`crate::search::cover`]) as a bound at nodes with at least this
     /// many plies left, on games that describe themselves as gravity boards
     /// (`Game::gravity_position`): where a draw fails low, a proof that the side to move cannot
     /// win caps the score at a draw and cuts (`None`: off, the default: fewer nodes but more

@@ -11,10 +11,10 @@ use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
 use crate::game::{Bounded, Game, MoveList, RankedMove, SafeChoice, Status, Tactics};
 use crate::limits::Instant;
 use crate::limits::Stop;
+use crate::search::cover;
 use crate::search::score::{final_score, win_at};
 use crate::search::threats::wins_by_threats;
 use crate::search::tt::Bound;
-use crate::search::victor;
 use std::sync::atomic::Ordering;
 
 /// Counts what a node did, by ply, when built with the `profile` feature (nothing otherwise).
@@ -391,7 +391,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         // child, where the child's turn comes.)
         if let Some(plies) = self.config.victor_plies
             && alpha >= 0
-            && victor::side_to_move_cannot_win(pos, plies)
+            && cover::side_to_move_cannot_win(pos, plies)
         {
             count!(self, n, bound_cuts);
             // Kept, so that a transposition finds the bound without the rules.

@@ -84,8 +84,8 @@ use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tact
 use crate::limits::Instant;
 use crate::limits::{Limits, MAX_DEPTH, Stop};
 use crate::memory::{Zeroable, zeroed};
+use crate::search::cover;
 use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
-use crate::search::victor;
 use std::collections::HashSet;
 use std::mem::size_of;
 
@@ -262,7 +262,7 @@ impl<G: Tactics> DfPn<G> {
         self.threats = threats.map(|budget| ThreatMemo::new(self.memo_slots, budget));
     }
 
-    /// Sets where Victor's threat rules ([`crate::search::victor`]) settle a position before
+    /// Sets where Victor's threat rules ([`crate::search::cover`]) settle a position before
     /// any search, on games that describe themselves as gravity boards: at positions with at
     /// least `plies` empty cells, a proof that the side to move cannot win (`None`: off). The
     /// table stays, as for the threat-space search.
@@ -478,7 +478,7 @@ impl<G: Tactics> DfPn<G> {
         }
         if let (Eval::Open(_), Some(plies)) = (eval, self.victor_plies)
             && let Some(verdict) = self.question.cannot_win(pos.side_to_move())
-            && victor::side_to_move_cannot_win(pos, plies)
+            && cover::side_to_move_cannot_win(pos, plies)
         {
             return Eval::Solved(verdict);
         }

@@ -15,7 +15,7 @@
 //!
 //! Where the df-pn search uses Victor's threat rules ([`DfPn::set_victor_plies`]) and the
 //! prover need only not lose, a position where the opponent moves and the rules show that it
-//! cannot win gets a rule line with the witness ([`victor::witness`], with the budget of a
+//! cannot win gets a rule line with the witness ([`cover::witness`], with the budget of a
 //! lone claim, so every position df-pn settled by the rules is found again, and more), and
 //! nothing below it is written.
 
@@ -25,8 +25,8 @@ use super::{Prover, Verdict, order_moves};
 use crate::certificate::{Certificate, ThreatLine, class_of};
 use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
 use crate::limits::Stop;
+use crate::search::cover::{self, Witness};
 use crate::search::threats::replays;
-use crate::search::victor::{self, Witness};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -316,7 +316,7 @@ impl<G: Tactics> Extractor<'_, G> {
         let plies = self.solver.victor_plies()?;
         let Question { goal, .. } = self.question;
         (goal == Goal::NotLose && !self.question.is_or(pos))
-            .then(|| victor::witness(pos, plies, victor::Options::default().budget))
+            .then(|| cover::witness(pos, plies, cover::Options::default().budget))
             .flatten()
     }
 
