@@ -1,20 +1,22 @@
 //! `inarow analyze`: the value of every legal move of one position, best first: exact where
 //! the solver settles it within the limits, the evaluation search's estimate (`~`) otherwise.
+//! The answer comes from the library's session ([`inarow::session`]), and `--json` prints the
+//! one JSON of an analysis that `/api/analyze` and the npm package give ([`json::analysis`]).
 
 use super::args::SolverArgs;
-use super::io::{Outcome, long_search_notice, read_line, show_moves, with_progress_noting};
+use super::io::{Outcome, long_search_notice, show_moves, with_progress_noting};
 use clap::Args;
-use inarow::engine::Limits;
-use inarow::engine::play::{Agent, Valuation};
-use inarow::game::{Notation, Tactics, format_moves};
+use inarow::engine::play::Agent;
+use inarow::session::{self, Settings};
 use inarow::with_game;
-use serde::Serialize;
+use inarow_server::json;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
     #[command(flatten)]
     solver: SolverArgs,
-    /// One JSON object: the position, every move with its value, and the principal variation.
+    /// One JSON object: the position (as `/api/position` gives it), every move with its value,
+    /// and the expected line (as `/api/analyze` gives them).
     #[arg(long)]
     json: bool,
     /// The position's move string (default: the empty board).
@@ -22,80 +24,31 @@ pub struct AnalyzeArgs {
     moves: String,
 }
 
-#[derive(Serialize)]
-struct JsonMove {
-    #[serde(rename = "move")]
-    mv: String,
-    /// The exact score; `null` where the limits left only an estimate.
-    score: Option<i32>,
-    /// As the text output shows it: an exact score, win / draw / loss, `~N` or `?`.
-    value: String,
-    exact: bool,
-}
-
-#[derive(Serialize)]
-struct JsonAnalysis {
-    game: String,
-    moves: String,
-    analysis: Vec<JsonMove>,
-    /// A line of play from the position, exact if the best move's value is.
-    pv: String,
-    source: String,
-}
-
 pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
-    with_game!(args.solver.game.start()?, start => {
-        let player = Agent::with_engine(args.solver.engine(&start, true)?, &options, 1)?;
-        analyze(start, player, options.limits, &args)
-    })
-}
-
-fn analyze<G: Tactics + Notation>(
-    start: G,
-    mut player: Agent<G>,
-    limits: Limits,
-    args: &AnalyzeArgs,
-) -> Result<Outcome, String> {
-    let line = read_line(start, &args.moves).map_err(|e| e.to_string())?;
-    let pos = *line.position();
-    let notice = long_search_notice(&pos, &args.moves, &limits);
+    let limits = options.limits.clone();
+    let rules = session::rules(&args.solver.game.game)?;
+    let given = args.moves.trim().trim_start_matches('-');
+    let pos = rules.read(given)?;
+    let mut solver = with_game!(args.solver.game.start()?, start => {
+        let agent = Agent::with_engine(args.solver.engine(&start, true)?, &options, 1)?;
+        session::solver_around(start, Settings::default(), agent)
+    });
+    let notice = long_search_notice(pos.rough_solve_seconds(), &args.moves, &limits);
     let label = format!("analysing {}", show_moves(&args.moves));
-    let analysis = with_progress_noting(&label, notice, || player.analyse(&line, &limits));
-    if analysis.moves.is_empty() {
-        return Err(inarow::session::game_over(&args.moves).to_string());
-    }
-    let incomplete = analysis.moves.iter().any(|m| !m.1.is_exact());
+    let analysis = with_progress_noting(&label, notice, || solver.analyze(pos.as_ref(), &limits))?;
     if args.json {
-        let json = JsonAnalysis {
-            game: start.name(),
-            moves: args.moves.trim().trim_start_matches('-').to_string(),
-            analysis: analysis
-                .moves
-                .iter()
-                .map(|&(mv, value)| JsonMove {
-                    mv: pos.format_move(mv),
-                    score: match value {
-                        Valuation::Exact(v) => Some(v),
-                        _ => None,
-                    },
-                    value: value.to_string(),
-                    exact: value.is_exact(),
-                })
-                .collect(),
-            pv: format_moves(pos, &analysis.pv),
-            source: analysis.source,
-        };
+        let json = json::analysis(pos.as_ref(), &analysis);
         println!(
             "{}",
             serde_json::to_string(&json).expect("plain data serialises")
         );
     } else {
-        for (mv, value) in &analysis.moves {
-            println!("{} {value}", pos.format_move(*mv));
+        for m in &analysis.moves {
+            println!("{} {}", m.mv, m.value);
         }
     }
-    if incomplete {
+    if analysis.moves.iter().any(|m| !m.exact()) {
         eprintln!(
             "inarow: a limit stopped the exact analysis; values marked ~ are estimates \
              (win / draw / loss: proven without the distance)"

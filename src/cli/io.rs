@@ -2,7 +2,7 @@
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
 use inarow::engine::{Cancel, Error, Limits};
-use inarow::game::{GameLine, Notation, Variant};
+use inarow::game::{GameLine, Notation};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::OnceLock;
 use std::sync::mpsc::RecvTimeoutError;
@@ -71,13 +71,17 @@ const LONG_SEARCH_SECONDS: f64 = 60.0;
 
 /// What a search with neither a time nor a node limit on the position `text` reaches says
 /// if it has not ended after [`NOTICE_AFTER`] (see [`with_progress_noting`]): that it may not
-/// end soon, when the game's rough guess of its time ([`Variant::rough_solve_seconds`]) is
+/// end soon, when the game's rough guess of its time ([`inarow::game::Variant::rough_solve_seconds`]) is
 /// over a minute.
-pub fn long_search_notice<G: Variant>(pos: &G, text: &str, limits: &Limits) -> Option<String> {
+pub fn long_search_notice(
+    rough_seconds: Option<f64>,
+    text: &str,
+    limits: &Limits,
+) -> Option<String> {
     if limits.time.is_some() || limits.nodes.is_some() {
         return None;
     }
-    let seconds = pos.rough_solve_seconds()?;
+    let seconds = rough_seconds?;
     (seconds >= LONG_SEARCH_SECONDS).then(|| {
         format!(
             "inarow: {}: no --time or --nodes limit, and this search may take {} on one core \

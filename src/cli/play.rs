@@ -1,13 +1,17 @@
-//! `inarow play`: a game in the terminal against the solver (either side) or between two humans.
+//! `inarow play`: a game in the terminal against the solver (either side) or between two humans,
+//! on the library's session ([`inarow::session`]): positions as the session reads and plays
+//! them, the engine's moves and hints as its solvers answer.
 
 use super::args::{GameArg, KnowledgeArgs, RuleArgs, seconds};
 use super::io::{Outcome, with_progress};
 use clap::{Args, ValueEnum};
 use inarow::engine::play::{Agent, Level};
-use inarow::engine::{Limits, Options};
-use inarow::game::{GameLine, Notation, Repetition, Status, Tactics};
+use inarow::engine::{Error, Limits, Options};
+use inarow::game::{Player, Repetition, Status};
+use inarow::session::{self, Position, Rules, Settings, Solver};
 use inarow::with_game;
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -48,30 +52,41 @@ pub struct PlayArgs {
 
 pub fn run(args: PlayArgs) -> Result<Outcome, String> {
     let think = seconds("--think", Some(args.think))?.expect("given");
-    let repetition = args.rules.repetition;
-    with_game!(args.game.start()?, start => {
-        let options = Options { repetition, ..Options::default() };
+    let repetition = Repetition::new(args.rules.repetition)?;
+    let rules = session::rules_under(&args.game.game, repetition)?;
+    let options = Options {
+        repetition: repetition.occurrence(),
+        ..Options::default()
+    };
+    let (engine, advisor) = with_game!(args.game.start()?, start => {
         // `hint` asks the strongest engine, whatever the opponent's level.
         let advisor = Agent::with_engine(
             args.knowledge.engine(&start, options.clone(), true)?,
             &options,
             args.seed,
         )?;
-        let (player, advisor) = match args.engine {
+        let advisor = session::solver_around(start, Settings::default(), advisor);
+        match args.engine {
             Level::Best => (advisor, None),
-            level => (Agent::new(level, &start, options, args.seed)?, Some(advisor)),
-        };
-        let rule = Repetition::new(repetition)?;
-        play(start, player, advisor, args.human, rule, think)
-    })
+            level => {
+                let settings = Settings { level, ..Settings::default() };
+                let agent = Agent::new(level, &start, options, args.seed)?;
+                (session::solver_around(start, settings, agent), Some(advisor))
+            }
+        }
+    });
+    play(rules.as_ref(), engine, advisor, args.human, think)
 }
 
 /// The most moves `hint` lists (the best ones).
 const HINTS_SHOWN: usize = 10;
 
 /// A side as the web page names it, with the mark the terminal draws.
-fn colour(first: bool) -> &'static str {
-    if first { "Red (X)" } else { "Yellow (O)" }
+fn colour(side: Player) -> &'static str {
+    match side {
+        Player::First => "Red (X)",
+        Player::Second => "Yellow (O)",
+    }
 }
 
 impl Humans {
@@ -84,37 +99,47 @@ impl Humans {
             Humans::None => "The engine plays both sides: Red (X) first, Yellow (O) second.",
         }
     }
+
+    /// Whether the human moves when `side` is to move.
+    fn moves(self, side: Player) -> bool {
+        match self {
+            Humans::First => side == Player::First,
+            Humans::Second => side == Player::Second,
+            Humans::Both => true,
+            Humans::None => false,
+        }
+    }
 }
 
-/// `repetition`: the rule that draws a repeated position, in games that repeat.
 /// `advisor`: the engine that answers `hint`, if not `engine` itself.
-fn play<G: Tactics + Notation>(
-    start: G,
-    mut engine: Agent<G>,
-    mut advisor: Option<Agent<G>>,
+fn play(
+    rules: &dyn Rules,
+    mut engine: Box<dyn Solver>,
+    mut advisor: Option<Box<dyn Solver>>,
     humans: Humans,
-    repetition: Repetition,
     think: Duration,
 ) -> Result<Outcome, String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
-    let mut game = GameLine::new(start);
+    // The positions of the game so far, the current one last: `undo` goes back along them.
+    let mut game: Vec<Arc<dyn Position>> = vec![rules.read("")?];
     println!(
         "{}: moves are {}.\n{}\nCommands: 'hint' values every move; 'undo'; 'quit'.",
-        start.name(),
-        start.describe_moves(),
+        rules.name(),
+        rules.describe_moves(),
         humans.sides()
     );
     loop {
-        let pos = *game.position();
+        let pos = game.last().expect("the start").clone();
         println!("\n{}", pos.render());
-        if pos.status() == Status::Ongoing && game.status(repetition) == Status::Draw {
-            println!("Draw by repetition.");
-            return Ok(Outcome::Done);
-        }
         match pos.status() {
-            Status::Win(p) => {
-                println!("{} wins.", colour(p == inarow::game::Player::First));
+            Status::Win(side) => {
+                println!("{} wins.", colour(side));
+                return Ok(Outcome::Done);
+            }
+            // The board goes on; the line repeated a position.
+            Status::Draw if pos.view().status == Status::Ongoing => {
+                println!("Draw by repetition.");
                 return Ok(Outcome::Done);
             }
             Status::Draw => {
@@ -123,21 +148,16 @@ fn play<G: Tactics + Notation>(
             }
             Status::Ongoing => {}
         }
-        let first_to_move = pos.ply().is_multiple_of(2);
-        let human_turn = match humans {
-            Humans::First => first_to_move,
-            Humans::Second => !first_to_move,
-            Humans::Both => true,
-            Humans::None => false,
-        };
-        if !human_turn {
-            let (mv, _) = with_progress("engine thinking", || engine.choose(&game, think))
-                .expect("an open position has a move");
-            println!("engine plays {}", pos.format_move(mv));
-            game.play(mv);
+        let side = pos.to_move();
+        if !humans.moves(side) {
+            let reply = with_progress("engine thinking", || {
+                engine.best_move(pos.as_ref(), &Limits::within(think))
+            })?;
+            println!("engine plays {}", reply.mv);
+            game.push(pos.play(&reply.mv)?);
             continue;
         }
-        print!("{} to move> ", colour(first_to_move));
+        print!("{} to move> ", colour(side));
         std::io::stdout().flush().ok();
         let Some(line) = input.next() else {
             return Ok(Outcome::Done);
@@ -148,16 +168,17 @@ fn play<G: Tactics + Notation>(
             "undo" | "u" => {
                 // Take back to the human's previous turn.
                 let back = if humans == Humans::Both { 1 } else { 2 };
-                let undone = (0..back).filter(|_| game.undo().is_some()).count();
-                if undone < back {
+                let kept = game.len().saturating_sub(back).max(1);
+                if game.len() - kept < back {
                     println!("Nothing to undo: no move of yours has been played yet.");
                 }
+                game.truncate(kept);
             }
             "hint" | "h" | "?" => {
                 let adviser = advisor.as_mut().unwrap_or(&mut engine);
                 let analysis = with_progress("valuing every move", || {
-                    adviser.analyse(&game, &Limits::within(think))
-                });
+                    adviser.analyze(pos.as_ref(), &Limits::within(think))
+                })?;
                 println!("  ({})", analysis.source);
                 let count = analysis.moves.len();
                 // The best few: a long list (Pentago's first moves) scrolls off the screen.
@@ -166,23 +187,25 @@ fn play<G: Tactics + Notation>(
                 } else {
                     count
                 };
-                for (mv, value) in &analysis.moves[..shown] {
-                    println!("  {} {value}", pos.format_move(*mv));
+                for m in &analysis.moves[..shown] {
+                    println!("  {} {}", m.mv, m.value);
                 }
                 if shown < count {
                     println!("  ... and {} more moves, none better", count - shown);
                 }
                 // Two short lines: a terminal of 80 columns shows them whole.
-                let scale = if adviser.is_weak() {
+                let scale = if analysis.weak {
                     "1 wins, 0 draws, -1 loses"
                 } else {
                     "> 0 wins, the larger the sooner; 0 draws; < 0 loses"
                 };
-                println!("  (values for {}: {scale};", colour(first_to_move));
+                println!("  (values for {}: {scale};", colour(side));
                 println!("   ~N is an estimate)");
             }
-            token => match pos.parse_move(token) {
-                Ok(mv) => game.play(mv),
+            token => match pos.play(token) {
+                Ok(next) => game.push(next),
+                // The reason alone: the move string is the game so far.
+                Err(Error::Move(e)) => println!("{}", e.reason),
                 Err(e) => println!("{e}"),
             },
         }

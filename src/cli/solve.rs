@@ -387,7 +387,8 @@ pub fn answer<G: Tactics + Notation>(
                 continue;
             }
         };
-        let notice = long_search_notice(line.position(), text, engine.limits());
+        let notice =
+            long_search_notice(line.position().rough_solve_seconds(), text, engine.limits());
         let label = format!("solving {}", show_moves(text));
         let report = with_progress_noting(&label, notice, || {
             if format.json {

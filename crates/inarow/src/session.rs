@@ -180,6 +180,10 @@ pub struct EngineMove {
 pub trait Rules: Send + Sync {
     /// The game's spec, as [`GameSpec`] writes it back (`connect4:7x6:k4`, `popout:7x6`, ...).
     fn name(&self) -> String;
+    /// The occurrence of a position that draws, in a game whose positions repeat.
+    fn repetition(&self) -> Repetition;
+    /// How a move is written, for people ("a column 1-7", ...).
+    fn describe_moves(&self) -> String;
     /// The position a move string (or a board, in a game that has a notation for one) reaches.
     fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error>;
     /// The position reached by these moves, one token each.
@@ -253,6 +257,9 @@ pub trait Position: Send + Sync {
     fn given(&self) -> String;
     /// What differs between games in how the engine answers, for fronts that adapt to it.
     fn policy(&self) -> Policy;
+    /// A rough guess of the seconds one core takes to solve the position with the game's
+    /// default method ([`crate::game::Variant::rough_solve_seconds`]).
+    fn rough_solve_seconds(&self) -> Option<f64>;
 }
 
 /// What differs between games in how the engine answers ([`crate::game::Variant`]), so that a
@@ -329,15 +336,32 @@ pub fn seconds(name: &str, value: f64, max: Option<f64>) -> Result<Duration, Err
     Ok(Duration::from_secs_f64(value))
 }
 
-/// The game a spec names (the empty spec: Connect Four 7x6).
+/// A solver around an agent the caller made, for a front whose options go beyond [`Settings`]
+/// (the command line's books from files, databases and search flags); `settings` describes it
+/// to a [`Session`] and builds nothing.
+pub fn solver_around<G: Playable>(
+    start: G,
+    settings: Settings,
+    agent: Agent<G>,
+) -> Box<dyn Solver> {
+    Box::new(SolverOf::around(start, settings, agent))
+}
+
+/// The game a spec names (the empty spec: Connect Four 7x6), with the default repetition rule.
 pub fn rules(spec: &str) -> Result<Arc<dyn Rules>, Error> {
+    rules_under(spec, Repetition::default())
+}
+
+/// The game a spec names under a repetition rule (the positions' status and the solvers'
+/// searches; it matters only in games whose positions repeat).
+pub fn rules_under(spec: &str, repetition: Repetition) -> Result<Arc<dyn Rules>, Error> {
     let spec = if spec.trim().is_empty() {
         "connect4"
     } else {
         spec
     };
     let spec: GameSpec = spec.parse()?;
-    Ok(with_game!(spec.start(), start => Arc::new(Typed { start }) as Arc<dyn Rules>))
+    Ok(with_game!(spec.start(), start => Arc::new(Typed { start, repetition }) as Arc<dyn Rules>))
 }
 
 /// Warm solvers kept between requests, by game and settings, most recently used first and at
@@ -367,7 +391,7 @@ impl Session {
         settings: &Settings,
         n: usize,
     ) -> Result<Vec<Box<dyn Solver>>, Error> {
-        let name = rules.name();
+        let name = key(rules);
         let mut taken = Vec::with_capacity(n);
         let dropped = {
             let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
@@ -396,7 +420,7 @@ impl Session {
     /// Keeps solvers of `rules`' game for later calls (the least recently used beyond the
     /// capacity go).
     pub fn give_back(&self, rules: &dyn Rules, solvers: Vec<Box<dyn Solver>>) {
-        let name = rules.name();
+        let name = key(rules);
         let dropped = {
             let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
             for solver in solvers {
@@ -428,14 +452,21 @@ impl Session {
     }
 }
 
+/// What the idle solvers of a game are kept by: the game and its repetition rule.
+fn key(rules: &dyn Rules) -> String {
+    format!("{} {}", rules.name(), rules.repetition().occurrence())
+}
+
 /// A game, by its start position.
 struct Typed<G> {
     start: G,
+    repetition: Repetition,
 }
 
 /// A position of a game, as played.
 struct LineOf<G: Playable> {
     start: G,
+    repetition: Repetition,
     line: GameLine<G>,
     /// The board the line started from, as given.
     origin: Option<String>,
@@ -444,11 +475,12 @@ struct LineOf<G: Playable> {
 }
 
 impl<G: Playable> LineOf<G> {
-    fn read(start: G, text: &str) -> Result<Self, MoveError> {
+    fn read(start: G, repetition: Repetition, text: &str) -> Result<Self, MoveError> {
         let line = read_line(start, text)?;
         let origin = (*line.start() != start).then(|| text.trim().to_string());
         Ok(LineOf {
             start,
+            repetition,
             line,
             origin,
             given: Some(text.to_string()),
@@ -456,7 +488,7 @@ impl<G: Playable> LineOf<G> {
     }
 
     fn status(&self) -> Status {
-        self.line.status(Repetition::default())
+        self.line.status(self.repetition)
     }
 
     /// `line` with `token` played, or the message the command line gives for the move string
@@ -481,6 +513,7 @@ impl<G: Playable> LineOf<G> {
             .map_err(|e| fail(e.to_string()))?;
         Ok(LineOf {
             start: self.start,
+            repetition: self.repetition,
             line: self.line.played(mv),
             origin: self.origin.clone(),
             given: None,
@@ -566,13 +599,22 @@ impl<G: Playable> Rules for Typed<G> {
         self.start.name()
     }
 
+    fn repetition(&self) -> Repetition {
+        self.repetition
+    }
+
+    fn describe_moves(&self) -> String {
+        self.start.describe_moves()
+    }
+
     fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error> {
-        Ok(Arc::new(LineOf::read(self.start, text)?))
+        Ok(Arc::new(LineOf::read(self.start, self.repetition, text)?))
     }
 
     fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Position>, Error> {
         let mut line = LineOf {
             start: self.start,
+            repetition: self.repetition,
             line: GameLine::new(self.start),
             origin: None,
             given: None,
@@ -593,7 +635,12 @@ impl<G: Playable> Rules for Typed<G> {
     }
 
     fn solver(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Solver>, Error> {
-        Ok(Box::new(SolverOf::new(self.start, settings, seed)?))
+        Ok(Box::new(SolverOf::new(
+            self.start,
+            self.repetition,
+            settings,
+            seed,
+        )?))
     }
 
     fn solve_many(
@@ -766,6 +813,10 @@ impl<G: Playable> Position for LineOf<G> {
         }
     }
 
+    fn rough_solve_seconds(&self) -> Option<f64> {
+        self.line.position().rough_solve_seconds()
+    }
+
     fn given(&self) -> String {
         self.given
             .clone()
@@ -785,7 +836,12 @@ struct SolverOf<G: Playable> {
 }
 
 impl<G: Playable> SolverOf<G> {
-    fn new(start: G, settings: &Settings, seed: u64) -> Result<Self, Error> {
+    fn new(
+        start: G,
+        repetition: Repetition,
+        settings: &Settings,
+        seed: u64,
+    ) -> Result<Self, Error> {
         // The distance to the end comes free with an exact score of a bounded game; elsewhere
         // it would take another search (or change the method), so it is not asked for.
         let exact_method = G::SCORES_CARRY_DISTANCE && settings.algorithm.is_none();
@@ -794,6 +850,7 @@ impl<G: Playable> SolverOf<G> {
             distance: exact_method && !settings.weak,
             algorithm: settings.algorithm,
             mem_mb: settings.memory_mb,
+            repetition: repetition.occurrence(),
             config: Config {
                 tt_mb: settings.table_mb,
                 threads: settings.threads,
@@ -814,15 +871,19 @@ impl<G: Playable> SolverOf<G> {
         } else {
             Agent::new(settings.level, &start, options, seed)?
         };
+        Ok(SolverOf::around(start, settings.clone(), player))
+    }
+
+    fn around(start: G, settings: Settings, player: Agent<G>) -> Self {
         let exact = player
             .engine()
             .is_some_and(|e| !e.is_weak() && !e.method().is_weak_only());
-        Ok(SolverOf {
+        SolverOf {
             start,
-            settings: settings.clone(),
+            settings,
             player,
             exact,
-        })
+        }
     }
 
     fn engine(&mut self) -> Result<&mut Engine<G>, Error> {

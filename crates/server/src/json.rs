@@ -105,6 +105,14 @@ pub fn add_analysis(json: &mut Map<String, Value>, analysis: &PositionAnalysis) 
     json.insert("pv".into(), json!(analysis.pv));
 }
 
+/// The one JSON of an analysis, for `/api/analyze`, `inarow analyze --json` and the npm
+/// package: the position ([`position`]) with the analysis added ([`add_analysis`]).
+pub fn analysis(pos: &dyn Position, analysis: &PositionAnalysis) -> Map<String, Value> {
+    let mut json = position(pos);
+    add_analysis(&mut json, analysis);
+    json
+}
+
 /// The engine's move: `{move, moves, value, exact}`.
 pub fn engine_move(m: &EngineMove) -> Value {
     json!({

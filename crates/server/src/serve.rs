@@ -272,11 +272,9 @@ fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<V
             Ask::Move => solver
                 .best_move(pos.as_ref(), &limits)
                 .map(|m| json::engine_move(&m)),
-            _ => solver.analyze(pos.as_ref(), &limits).map(|analysis| {
-                let mut json = json::position(pos.as_ref());
-                json::add_analysis(&mut json, &analysis);
-                Value::Object(json)
-            }),
+            _ => solver
+                .analyze(pos.as_ref(), &limits)
+                .map(|analysis| Value::Object(json::analysis(pos.as_ref(), &analysis))),
         })??;
     Ok(answer)
 }
