@@ -88,7 +88,7 @@ impl KnowledgeArgs {
         let mut engine = Engine::try_new(start, options)?;
         match self.book.as_deref() {
             Some("builtin") => {
-                let book = Book::builtin(&start.name()).ok_or_else(|| {
+                let book = Book::builtin_for(start).ok_or_else(|| {
                     Error::Unsupported(format!(
                         "--book builtin: there is no built-in book for {} (only for connect4)",
                         start.name()

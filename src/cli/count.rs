@@ -1,12 +1,12 @@
 //! `inarow count`: the exact number of legal positions of a game, per number of discs
-//! (`discs N positions`), then `total N`. Pentago's are Irving's board counts, by formula
-//! (`discs N boards classes8 classes2048`).
+//! (`discs N positions`), then `total N`. A game whose positions are counted by formula
+//! ([`Variant::count_by_formula`]: Pentago's, Irving's board counts) prints its columns
+//! instead (`discs N boards classes8 classes2048`).
 
 use super::io::Outcome;
 use clap::Args;
 use inarow::engine::count;
-use inarow::game::pentago::board_counts;
-use inarow::game::{Game, GameSpec};
+use inarow::game::{CountByFormula, Game, GameSpec, Variant};
 use inarow::with_game;
 
 #[derive(Args)]
@@ -22,14 +22,14 @@ pub struct CountArgs {
 
 pub fn run(args: CountArgs) -> Result<Outcome, String> {
     let spec: GameSpec = args.game.parse()?;
-    if spec == GameSpec::Pentago {
-        return count_pentago();
-    }
-    let bytes = args
-        .mem_mb
-        .checked_mul(1 << 20)
-        .ok_or_else(|| format!("--mem-mb {} is too large", args.mem_mb))?;
     with_game!(spec.start(), start => {
+        if let Some(formula) = start.count_by_formula() {
+            return print_formula(&start.name(), &formula);
+        }
+        let bytes = args
+            .mem_mb
+            .checked_mul(1 << 20)
+            .ok_or_else(|| format!("--mem-mb {} is too large", args.mem_mb))?;
         let bar = indicatif::ProgressBar::new_spinner();
         let census = count(start, bytes, |n| bar.set_message(format!("{n} positions")));
         bar.finish_and_clear();
@@ -43,18 +43,15 @@ pub fn run(args: CountArgs) -> Result<Outcome, String> {
     })
 }
 
-/// Pentago's boards by number of stones as Irving counts them (every board with the first
-/// player's half rounded up, reached by a game or not), and their classes under the 8 symmetries
-/// and under the 2048 maps that also turn quadrants.
-fn count_pentago() -> Result<Outcome, String> {
-    println!(
-        "# pentago: boards by number of stones: all, up to the 8 symmetries, up to the 2048 with quadrant turns"
-    );
+/// A count by formula: a row of its columns for each number of stones, then the total of the
+/// first column.
+fn print_formula(game: &str, formula: &CountByFormula) -> Result<Outcome, String> {
+    println!("# {game}: {}", formula.columns);
     let mut total = 0;
-    for stones in 0..=36 {
-        let [all, sym8, sym2048] = board_counts(stones);
-        println!("discs {stones} {all} {sym8} {sym2048}");
-        total += all;
+    for (stones, row) in formula.rows.iter().enumerate() {
+        total += row.first().copied().unwrap_or_default();
+        let row: Vec<String> = row.iter().map(u128::to_string).collect();
+        println!("discs {stones} {}", row.join(" "));
     }
     println!("total {total}");
     Ok(Outcome::Done)

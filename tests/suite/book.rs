@@ -231,7 +231,7 @@ fn positions_by_ply<G: Game>(start: G, plies: u32) -> Vec<Vec<G>> {
 #[test]
 fn the_builtin_book_agrees_with_itself_and_the_solver() {
     with_connect!(start("connect4"), g => {
-        let book = Book::builtin(&g.name()).expect("7x6 ships a book");
+        let book = Book::builtin_for(&g).expect("7x6 ships a book");
         let depth = book.depth();
         assert_eq!(depth, 8);
         let by_ply = positions_by_ply(g, depth);
@@ -270,7 +270,7 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
 #[test]
 fn the_best_engine_never_gives_away_the_value_within_the_builtin_book() {
     with_connect!(start("connect4"), g => {
-        let book = Book::builtin(&g.name()).expect("7x6 ships a book");
+        let book = Book::builtin_for(&g).expect("7x6 ships a book");
         let mut player = Agent::new(Level::Best, &g, Options::default(), 7).expect("an engine");
         let by_ply = positions_by_ply(g, book.depth() - 1);
         let mut checked = 0;
@@ -379,4 +379,33 @@ fn a_move_valued_alone_has_the_analysis_value() {
         let start = inarow::game::GameSpec::start(&game.parse().expect("a spec"));
         inarow::with_game!(start, g => agrees(g, moves));
     }
+}
+
+/// The catalog gives the shipped book to the 7x6 board, k = 4, on every representation (they
+/// share their keys), and to no other board or game; the shipped strategy to Qubic alone.
+#[test]
+fn the_catalog_says_which_games_ship_a_book_or_a_strategy() {
+    use inarow::engine::strategy::Strategy;
+    use inarow::game::{Connect, Gravity, Grid, Pentago, PopOut, Qubic, Runtime, Standard};
+    let grid = |w, h, k| Runtime::new(Grid::new(w, h, k).expect("a board"));
+    let standard = Connect::<u64, _>::new(Standard);
+    let narrow = Connect::<u64, _>::new(grid(7, 6, 4));
+    let wide = Connect::<u128, _>::new(grid(7, 6, 4));
+    for book in [
+        Book::builtin_for(&standard),
+        Book::builtin_for(&narrow),
+        Book::builtin_for(&wide),
+    ] {
+        assert_eq!(book.expect("7x6 ships a book").game(), "connect4:7x6:k4");
+    }
+    assert!(Book::builtin_for(&Connect::<u64, _>::new(grid(6, 7, 4))).is_none());
+    assert!(Book::builtin_for(&Connect::<u64, _>::new(grid(7, 6, 3))).is_none());
+    assert!(Book::builtin_for(&PopOut::<u64, _>::new(Standard)).is_none());
+    assert!(Book::builtin_for(&Qubic::new()).is_none());
+    assert!(Book::builtin_for(&Pentago::new()).is_none());
+    let qubic = Strategy::builtin_for(&Qubic::new()).expect("Qubic ships a strategy");
+    assert_eq!(qubic.game(), "qubic");
+    assert!(Strategy::builtin_for(&Gravity::new()).is_none());
+    assert!(Strategy::builtin_for(&standard).is_none());
+    assert!(Strategy::builtin_for(&Pentago::new()).is_none());
 }

@@ -125,7 +125,7 @@ fn a_proof_becomes_a_strategy_that_answers_every_reply() {
 #[test]
 fn qubic_strategy_answers_every_reply_to_the_end() {
     let first = Qubic::new();
-    let strategy = Strategy::builtin(&first.name()).expect("Qubic ships a strategy");
+    let strategy = Strategy::builtin_for(&first).expect("Qubic ships a strategy");
     let walked = strategy.check(first).expect("the strategy is complete");
     assert!(walked.chosen > strategy.len() as u64, "{walked:?}");
 }
@@ -136,7 +136,7 @@ fn qubic_strategy_answers_every_reply_to_the_end() {
 #[test]
 fn qubic_is_won_from_the_start_against_every_reply() {
     let first = Qubic::new();
-    let strategy = Strategy::builtin(&first.name()).expect("Qubic ships a strategy");
+    let strategy = Strategy::builtin_for(&first).expect("Qubic ships a strategy");
     assert_eq!(strategy.prover(), Player::First);
     let mut rng = SplitMix(52);
     let answered = follow_every_reply(&strategy, first, 2, &mut rng);
@@ -153,7 +153,7 @@ fn qubic_is_won_from_the_start_against_every_reply() {
 #[test]
 fn the_engine_plays_qubic_first_from_its_strategy() {
     let first = Qubic::new();
-    let strategy = Strategy::builtin(&first.name()).expect("Qubic ships a strategy");
+    let strategy = Strategy::builtin_for(&first).expect("Qubic ships a strategy");
     let mut player = Agent::new(Level::Best, &first, Options::default(), 1).expect("an engine");
     let mut rng = SplitMix(7);
     for _ in 0..5 {

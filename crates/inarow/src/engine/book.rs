@@ -31,7 +31,8 @@ use super::file::{
 };
 use crate::error::Error;
 use crate::game::{
-    Bounded, Game, Kind, KindVisitor, MoveList, Repeating, Status, Tactics, one_line,
+    Bounded, Game, Kind, KindVisitor, MoveList, Repeating, ShippedBook, Status, Tactics, Variant,
+    one_line,
 };
 use crate::search::alphabeta::KnownScores;
 use crate::search::score::final_score;
@@ -43,10 +44,13 @@ use std::sync::{Arc, OnceLock};
 
 const MAGIC: &str = "inarow-book 1";
 
-/// The books built into inarow, by game: `books/` in the repository, made by
-/// `inarow book build` (docs/results.md gives the command), so that the playing engines
-/// answer the opening at once on a fresh install: 7x6 to 8 plies, 1.0 MB.
-pub const BUILTIN: &[(&str, &[u8])] = &[(
+/// The books built into inarow, for the positions the catalog gives them to
+/// ([`Variant::shipped_book`]), with the game their header names: `books/` in the repository,
+/// made by `inarow book build` (docs/results.md gives the command), so that the playing
+/// engines answer the opening at once on a fresh install.
+const SHIPPED: &[(ShippedBook, &str, &[u8])] = &[(
+    // 7x6 to 8 plies, 1.0 MB.
+    ShippedBook::Connect4Standard,
     "connect4:7x6:k4",
     include_bytes!("../../books/connect4-7x6.book"),
 )];
@@ -137,20 +141,23 @@ impl Book {
         self.score(pos.canonical_key())
     }
 
-    /// The book that ships with inarow for `game` (a [`Game::name`]), if there is one: every
-    /// Connect Four 7x6 position up to 8 plies ([`BUILTIN`]).
-    pub fn builtin(game: &str) -> Option<Arc<Book>> {
-        static LOADED: OnceLock<Vec<Arc<Book>>> = OnceLock::new();
+    /// The book that ships with inarow for `pos`'s game, if the catalog gives it one
+    /// ([`Variant::shipped_book`]): every Connect Four 7x6 position up to 8 plies.
+    pub fn builtin_for<G: Variant>(pos: &G) -> Option<Arc<Book>> {
+        static LOADED: OnceLock<Vec<(ShippedBook, Arc<Book>)>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {
-            BUILTIN
+            SHIPPED
                 .iter()
-                .map(|&(name, bytes)| {
-                    let book = Book::parse(bytes, name, name).expect("the built-in book reads");
-                    Arc::new(book)
+                .map(|&(which, game, bytes)| {
+                    let book = Book::parse(bytes, game, game).expect("the built-in book reads");
+                    (which, Arc::new(book))
                 })
                 .collect()
         });
-        books.iter().find(|b| b.game == game).cloned()
+        let which = pos.shipped_book()?;
+        let (_, book) = books.iter().find(|&&(w, _)| w == which)?;
+        // The catalog and the header agree on the game, or the book is not for `pos`.
+        (book.game == pos.name()).then(|| Arc::clone(book))
     }
 
     /// Reads and checks a book for `game` (a [`Game::name`]).

@@ -324,7 +324,7 @@ impl<G: Tactics> Engine<G> {
             victor_plies: options.config.victor_plies,
             game: GameLine::new(*sample),
             oracles: own_solver
-                .then(oracle::own_solver)
+                .then(|| oracle::own_solver(sample))
                 .flatten()
                 .into_iter()
                 .collect(),
@@ -359,12 +359,12 @@ impl<G: Tactics> Engine<G> {
         self.backend.ready();
     }
 
-    /// Answers from the book that ships for this game ([`Book::builtin`]), if there is one and
-    /// the algorithm reads books, and keeps the winning strategy that ships for it
-    /// ([`Strategy::builtin`]) for players; whether it reads the book.
+    /// Answers from the book that ships for this game ([`Book::builtin_for`]), if there is one
+    /// and the algorithm reads books, and keeps the winning strategy that ships for it
+    /// ([`Strategy::builtin_for`]) for players; whether it reads the book.
     pub fn use_builtin_book(&mut self, sample: &G) -> bool {
-        self.strategy = Strategy::builtin(&sample.name());
-        Book::builtin(&sample.name()).is_some_and(|book| self.set_book(sample, book).is_ok())
+        self.strategy = Strategy::builtin_for(sample);
+        Book::builtin_for(sample).is_some_and(|book| self.set_book(sample, book).is_ok())
     }
 
     /// The move of the engine's winning strategy at the end of `line`, where the side to move

@@ -3,11 +3,10 @@
 //! runs a search, each under the engine's limits (time, nodes, memory, interrupt).
 
 use super::book::Book;
-use crate::game::{Game, Pentago, Status};
+use crate::game::{Game, Pentago, Status, Variant};
 use crate::limits::{Limits, Started, Stop};
 use crate::search::retro::{Lookup, Value};
 use crate::solvers;
-use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -79,17 +78,19 @@ impl<G> Oracle<G> for Database<G> {
     }
 }
 
-/// The game's own exact solver (see [`solvers`]), where it has one: it answers win / draw /
-/// loss, so the engine asks it only for those.
-pub(crate) fn own_solver<G: Game>() -> Option<Box<dyn Oracle<G>>> {
-    let midgame: Box<dyn Any> = Box::new(Box::new(Midgame::default()) as Box<dyn Oracle<Pentago>>);
-    // The same type when `G` is Pentago; no other game has a solver of its own.
-    midgame.downcast::<Box<dyn Oracle<G>>>().ok().map(|b| *b)
+/// The game's own exact solver (see [`solvers`]), where the catalog says `sample`'s game has
+/// one ([`Variant::own_solver_board`]): it answers win / draw / loss, so the engine asks it
+/// only for those.
+pub(crate) fn own_solver<G: Variant>(sample: &G) -> Option<Box<dyn Oracle<G>>> {
+    sample
+        .own_solver_board()
+        .map(|_| Box::new(Midgame::default()) as Box<dyn Oracle<G>>)
 }
 
 /// Pentago's midgame solver, from [`solvers::pentago::FROM_EMPTY`] empty cells on, on every
-/// core. It answers a position with all its moves, which it remembers: an analysis asks the
-/// children next.
+/// core, for the positions the catalog gives a Pentago board ([`Variant::own_solver_board`]).
+/// It answers a position with all its moves, which it remembers by the boards' keys: an
+/// analysis asks the children next.
 #[derive(Default)]
 struct Midgame {
     /// Values by exact key: each position solved and its children.
@@ -150,27 +151,34 @@ fn refuse_beyond_machine(pos: &Pentago) -> Result<(), Stop> {
     }
 }
 
-impl Oracle<Pentago> for Midgame {
-    fn ask(&mut self, pos: &Pentago, budget: &Budget) -> Result<Option<Known>, Stop> {
-        if let Some(&v) = self.known.get(&pos.key()) {
+impl<G: Variant> Oracle<G> for Midgame {
+    fn ask(&mut self, pos: &G, budget: &Budget) -> Result<Option<Known>, Stop> {
+        let Some(board) = pos.own_solver_board() else {
+            return Ok(None);
+        };
+        if let Some(&v) = self.known.get(&board.key()) {
             return Ok(Some(Known::Sign(v)));
         }
-        Ok(self.solve(pos, budget)?.map(Known::Sign))
+        Ok(self.solve(&board, budget)?.map(Known::Sign))
     }
 
-    fn bytes_needed(&self, pos: &Pentago) -> Option<u64> {
-        let [first, second] = pos.stones();
+    fn bytes_needed(&self, pos: &G) -> Option<u64> {
+        let board = pos.own_solver_board()?;
+        let [first, second] = board.stones();
         let empty = 36 - (first | second).count_ones() as usize;
-        solvers::pentago::applies(pos).then(|| solvers::pentago::bytes_needed(empty))
+        solvers::pentago::applies(&board).then(|| solvers::pentago::bytes_needed(empty))
     }
 
     fn fits_from(&self, bytes: u64) -> Option<u32> {
         Some(solvers::pentago::fewest_stones_within(bytes))
     }
 
-    fn learn_moves(&mut self, pos: &Pentago, budget: &Budget) -> Result<(), Stop> {
-        if !self.solved.contains(&pos.key()) {
-            self.solve(pos, budget)?;
+    fn learn_moves(&mut self, pos: &G, budget: &Budget) -> Result<(), Stop> {
+        let Some(board) = pos.own_solver_board() else {
+            return Ok(());
+        };
+        if !self.solved.contains(&board.key()) {
+            self.solve(&board, budget)?;
         }
         Ok(())
     }

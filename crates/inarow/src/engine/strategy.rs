@@ -38,7 +38,9 @@
 use super::file::{crc_field, field, header_fields, number_field, write_atomically};
 use crate::certificate::{VerifySummary, verify_and_walk};
 use crate::error::Error;
-use crate::game::{Game, Goal, MoveList, Notation, Player, Status, Tactics, one_line};
+use crate::game::{
+    Game, Goal, MoveList, Notation, Player, ShippedStrategy, Status, Tactics, Variant, one_line,
+};
 use crate::search::threats::{ThreatBudget, threat_line};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -54,13 +56,18 @@ pub const THREATS: ThreatBudget = ThreatBudget {
 
 const MAGIC: &str = "inarow-strategy 1";
 
-/// The strategy books built into inarow, by game: `books/` in the repository, made by
-/// `inarow book strategy` from the game's proof (docs/results.md gives the commands).
-/// Qubic's (8.1 MB) comes with the feature `qubic-strategy` (on by default, and in the Python
-/// package; not in the WebAssembly package, which it would make four times larger).
-pub const BUILTIN: &[(&str, &[u8])] = &[
+/// The strategy books built into inarow, for the positions the catalog gives them to
+/// ([`Variant::shipped_strategy`]), with the game their header names: `books/` in the
+/// repository, made by `inarow book strategy` from the game's proof (docs/results.md gives the
+/// commands). Qubic's (8.1 MB) comes with the feature `qubic-strategy` (on by default, and in
+/// the Python package; not in the WebAssembly package, which it would make four times larger).
+const SHIPPED: &[(ShippedStrategy, &str, &[u8])] = &[
     #[cfg(feature = "qubic-strategy")]
-    ("qubic", include_bytes!("../../books/qubic.strategy")),
+    (
+        ShippedStrategy::Qubic,
+        "qubic",
+        include_bytes!("../../books/qubic.strategy"),
+    ),
 ];
 
 /// A loaded strategy book.
@@ -336,21 +343,25 @@ impl Strategy {
         true
     }
 
-    /// The strategy built into inarow for `game` ([`Game::name`]), if there is one
-    /// ([`BUILTIN`]).
-    pub fn builtin(game: &str) -> Option<Arc<Strategy>> {
-        static LOADED: OnceLock<Vec<Arc<Strategy>>> = OnceLock::new();
+    /// The strategy built into inarow for `pos`'s game, if the catalog gives it one
+    /// ([`Variant::shipped_strategy`]) and this build includes it (Qubic's comes with the
+    /// feature `qubic-strategy`).
+    pub fn builtin_for<G: Variant>(pos: &G) -> Option<Arc<Strategy>> {
+        static LOADED: OnceLock<Vec<(ShippedStrategy, Arc<Strategy>)>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {
-            BUILTIN
+            SHIPPED
                 .iter()
-                .map(|&(name, bytes)| {
-                    Arc::new(
-                        Strategy::parse(bytes, name, name).expect("the built-in strategy reads"),
-                    )
+                .map(|&(which, game, bytes)| {
+                    let strategy =
+                        Strategy::parse(bytes, game, game).expect("the built-in strategy reads");
+                    (which, Arc::new(strategy))
                 })
                 .collect()
         });
-        books.iter().find(|s| s.game == game).cloned()
+        let which = pos.shipped_strategy()?;
+        let (_, strategy) = books.iter().find(|&&(w, _)| w == which)?;
+        // The catalog and the header agree on the game, or the strategy is not for `pos`.
+        (strategy.game == pos.name()).then(|| Arc::clone(strategy))
     }
 
     /// Reads and checks a strategy book for `game` ([`Game::name`]).

@@ -6,7 +6,8 @@
 //! - [`AnyGame`]: the start position, one variant per game with the representations its boards
 //!   use; [`with_game!`](crate::with_game) dispatches to monomorphised code;
 //! - [`Variant`]: facts about a game that are not rules (the method that solves it fastest,
-//!   whether its values are win / draw / loss by default, how its search is tuned), declared
+//!   whether its values are win / draw / loss by default, how its search is tuned, which
+//!   exact solver and shipped knowledge it has, how its positions are counted), declared
 //!   here for every game rather than on the position types, as shakmaty keeps such facts on
 //!   its `Variant`.
 
@@ -14,7 +15,7 @@ use super::bits::Bits;
 use super::connect::Connect;
 use super::cube::{Gravity, Qubic};
 use super::grid::{Grid, Runtime, Standard};
-use super::pentago::Pentago;
+use super::pentago::{Pentago, board_counts};
 use super::popout::PopOut;
 use super::{Game, Shape};
 use crate::error::Error;
@@ -256,9 +257,35 @@ pub enum Method {
     DfPn,
 }
 
-/// Facts about a game that are not rules: engine policy and search tuning. Every fact has a
-/// default; the games' entries are below, and none of them changes an answer, only how fast
-/// it comes and in what form.
+/// An opening book that ships with inarow, computed ahead of time: the catalog says which
+/// positions it is for, the engine holds its bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ShippedBook {
+    /// Connect Four 7x6, k = 4: the exact score of every position up to 8 plies.
+    Connect4Standard,
+}
+
+/// A winning strategy that ships with inarow, computed ahead of time from the game's proof:
+/// the catalog says which positions it is for, the engine holds its bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ShippedStrategy {
+    /// Qubic: the first player's win.
+    Qubic,
+}
+
+/// A game's positions counted by formula, for a game with too many to enumerate: a table by
+/// number of stones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountByFormula {
+    /// What the columns count, in order.
+    pub columns: &'static str,
+    /// For each number of stones from 0, the counts; the first column is the one totalled.
+    pub rows: Vec<Vec<u128>>,
+}
+
+/// Facts about a game that are not rules: engine policy, search tuning, and what is known of
+/// it ahead of time. Every fact has a default; the games' entries are below, and none of them
+/// changes an answer, only how fast it comes and in what form.
 pub trait Variant: super::Game {
     /// The engine's default method for the game's values ([`Method`]).
     const METHOD: Method = Method::AlphaBeta;
@@ -294,6 +321,30 @@ pub trait Variant: super::Game {
     fn rough_solve_seconds(&self) -> Option<f64> {
         None
     }
+
+    /// This position as the board of the game's own exact solver, where the game has one
+    /// (Pentago's midgame solver, which answers win / draw / loss): the engine asks that
+    /// solver before it searches. `None`: the game has none, and the engine searches.
+    fn own_solver_board(&self) -> Option<Pentago> {
+        None
+    }
+
+    /// The opening book that ships for this position's game, if one does (for a game whose
+    /// parameters vary, only some boards have one).
+    fn shipped_book(&self) -> Option<ShippedBook> {
+        None
+    }
+
+    /// The winning strategy that ships for this position's game, if one does.
+    fn shipped_strategy(&self) -> Option<ShippedStrategy> {
+        None
+    }
+
+    /// The game's positions counted by formula, by number of stones, where it has such a
+    /// count; `None`: they are counted by enumerating every position reached from the start.
+    fn count_by_formula(&self) -> Option<CountByFormula> {
+        None
+    }
 }
 
 /// Connect Four: alpha-beta, exact scores, child lookups for the first two thirds.
@@ -305,6 +356,12 @@ impl<B: Bits, S: Shape> Variant for Connect<B, S> {
         let grid = self.grid();
         let empty = (grid.width * grid.height).saturating_sub(self.ply());
         (grid.k == 4).then(|| 20.0 * 10f64.powf(0.2 * (f64::from(empty) - 42.0)))
+    }
+
+    /// On every representation of the 7x6 board, k = 4: they share their keys.
+    fn shipped_book(&self) -> Option<ShippedBook> {
+        let grid = self.grid();
+        ((grid.width, grid.height, grid.k) == (7, 6, 4)).then_some(ShippedBook::Connect4Standard)
     }
 }
 
@@ -333,6 +390,11 @@ impl<const GRAVITY: bool> Variant for super::cube::Cube<GRAVITY> {
             1600.0 * 2f64.powf(f64::from(empty) - 64.0)
         })
     }
+
+    /// Qubic's, from the proof that the first player wins.
+    fn shipped_strategy(&self) -> Option<ShippedStrategy> {
+        (!GRAVITY).then_some(ShippedStrategy::Qubic)
+    }
 }
 
 /// Pentago: win / draw / loss by default, the values Irving's solution gives (and what its
@@ -345,5 +407,21 @@ impl Variant for Pentago {
     /// about four times as long for each stone fewer.
     fn rough_solve_seconds(&self) -> Option<f64> {
         Some(2.0 * 4f64.powf(18.0 - f64::from(self.ply())))
+    }
+
+    /// Every position: the midgame solver takes the board as it is.
+    fn own_solver_board(&self) -> Option<Pentago> {
+        Some(*self)
+    }
+
+    /// Irving's board counts ([`board_counts`]): too many positions to enumerate.
+    fn count_by_formula(&self) -> Option<CountByFormula> {
+        Some(CountByFormula {
+            columns: "boards by number of stones: all, up to the 8 symmetries, up to the 2048 \
+                      with quadrant turns",
+            rows: (0..=36)
+                .map(|stones| board_counts(stones).to_vec())
+                .collect(),
+        })
     }
 }

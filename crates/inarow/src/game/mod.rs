@@ -31,7 +31,10 @@ pub mod view;
 
 use crate::error::Error;
 pub use crate::error::{MoveError, one_line};
-pub use catalog::{AnyGame, ConnectBoard, GameSpec, Method, PopOutBoard, Variant};
+pub use catalog::{
+    AnyGame, ConnectBoard, CountByFormula, GameSpec, Method, PopOutBoard, ShippedBook,
+    ShippedStrategy, Variant,
+};
 pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
 pub use geometry::{Geometry, GravityGeometry};
