@@ -1167,6 +1167,36 @@ fn command_line_mistakes_are_one_line_with_clap_suggestion() {
     assert!(r.stdout.lines().count() > 5, "{}", r.stdout);
 }
 
+/// PopOut's repetition rule in `play`: two pushes and two pops bring the empty board back,
+/// which draws under the rule of the thesis (the second occurrence) and only on the next
+/// return under the official one (the third); moves after the draw are not read.
+#[test]
+fn play_draws_by_the_repetition_rule_asked_for() {
+    let cycle = "1\n2\np1\np2\n";
+    for (rule, prompts) in [("2", 4), ("3", 8)] {
+        let r = inarow(
+            &[
+                "play",
+                "--game",
+                "popout:4x4",
+                "--human",
+                "both",
+                "--repetition",
+                rule,
+            ],
+            Some(&format!("{cycle}{cycle}{cycle}quit\n")),
+        );
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert!(r.stdout.ends_with("Draw by repetition.\n"), "{}", r.stdout);
+        assert_eq!(
+            r.stdout.matches("to move> ").count(),
+            prompts,
+            "{}",
+            r.stdout
+        );
+    }
+}
+
 #[test]
 fn play_speaks_to_a_first_time_player() {
     // Colours as on the page, a word when undo has nothing to take back, hints explained.
