@@ -146,8 +146,12 @@ test("the cube from its empty board: the first values as the workers give them, 
   });
   try {
     await tab.goto(`${base}/?game=cube&mode=friend`);
-    await tab.waitForSelector('#board[data-values="partial"]', { timeout: 60_000 });
-    assert.match(await tab.textContent("#summary"), /^Analysing… \d+ of 16 moves valued\.$/);
+    // The summary as the board first shows partial values, both read at one moment in the page
+    // (read one after the other, a loaded machine saw the analysis end in between).
+    const summary = await (await tab.waitForFunction(() =>
+      document.getElementById("board").dataset.values === "partial"
+        && document.getElementById("summary").textContent, null, { timeout: 60_000 })).jsonValue();
+    assert.match(summary, /^Analysing… \d+ of 16 moves valued\.$/);
     await tab.waitForFunction(() => window.thinks.length >= 16 && document.getElementById("board").dataset.values === "estimate",
       null, { timeout: 60_000 });
     // The first cap (0.3 s) is the whole position's, as the server's: each worker's moves share
