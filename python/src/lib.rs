@@ -283,12 +283,12 @@ impl Position {
             Some(v) if !v.is_none() => svg_values(v)?,
             _ => Vec::new(),
         };
-        Ok(svg::draw(&self.line.view(), &values, self.line.ply()))
+        self.picture(&values)
     }
 
     /// The board as an SVG picture: how Jupyter shows a position (`svg()` without values).
-    fn _repr_svg_(&self) -> String {
-        svg::draw(&self.line.view(), &[], self.line.ply())
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.picture(&[])
     }
 
     fn __str__(&self) -> String {
@@ -331,6 +331,26 @@ impl Position {
             self.line.move_list(),
         );
         Ok((restore, args.into_bound_py_any(py)?))
+    }
+}
+
+impl Position {
+    /// The board's picture with `values`, the last move marked (found by playing the line again
+    /// to the position before it).
+    fn picture(&self, values: &[svg::Value]) -> PyResult<String> {
+        let view = self.line.view();
+        let mut moves = self.line.move_list();
+        let last = match moves.pop() {
+            Some(text) => {
+                let mut parent = self.rules.read(self.line.origin().unwrap_or("")).py_err()?;
+                for m in &moves {
+                    parent = parent.play(m).py_err()?;
+                }
+                svg::last_move(&parent.view(), &text, &view)
+            }
+            None => None,
+        };
+        Ok(svg::draw(&view, values, self.line.ply(), last.as_ref()))
     }
 }
 

@@ -78,6 +78,7 @@ struct Ctx<'a> {
     best: Option<(i32, i64)>,
     win: Vec<bool>,
     ply: u32,
+    last: Option<&'a Last>,
 }
 
 impl Ctx<'_> {
@@ -87,6 +88,14 @@ impl Ctx<'_> {
 
     fn name(&self, c: usize) -> &str {
         self.v.cells[c].name.as_str()
+    }
+
+    fn is_last(&self, c: usize) -> bool {
+        self.last.is_some_and(|l| l.cells.contains(&c))
+    }
+
+    fn last_turn(&self) -> Option<Turn> {
+        self.last.and_then(|l| l.turned)
     }
 }
 
@@ -180,6 +189,16 @@ impl Out {
                 self.circle(cx, cy, r, &format!(r#"class="hole" fill="{hole}""#))
             }
             None => {}
+        }
+        if ctx.is_last(c) {
+            // White on Pentago's dark quadrants, as the page's.
+            let stroke = if hole == QUAD_HOLE { "#fff" } else { INK };
+            self.circle(
+                cx,
+                cy,
+                r + 1.5,
+                &format!(r#"class="last" fill="none" stroke="{stroke}" stroke-width="3""#),
+            );
         }
         if ctx.win[c] {
             self.circle(
@@ -366,8 +385,9 @@ fn chip_look(v: &Value, ply: u32) -> Look {
     }
 }
 
-/// The picture of `view` (`ply` moves into the game) with `values` drawn on its moves.
-pub fn draw(view: &PositionView<u16>, values: &[Value], ply: u32) -> String {
+/// The picture of `view` (`ply` moves into the game) with `values` drawn on its moves and the
+/// `last` move marked.
+pub fn draw(view: &PositionView<u16>, values: &[Value], ply: u32, last: Option<&Last>) -> String {
     let size = view.layout.size.map(|s| s as usize);
     let mut win = vec![false; view.cells.len()];
     for line in &view.lines {
@@ -389,6 +409,7 @@ pub fn draw(view: &PositionView<u16>, values: &[Value], ply: u32) -> String {
         values,
         win,
         ply,
+        last,
     };
     let turning = view.moves.iter().any(|m| m.effect.turned.is_some())
         || (view.layout.blocks.len() > 1 && size[2] == 1);
@@ -461,11 +482,30 @@ fn columns(ctx: &Ctx) -> Part {
             s.disc(ctx, x_at(x), y_at(y), 20.0, id, HOLE);
             s.end();
         }
-        s.label(
-            x_at(x),
-            t + h as f64 * c + 2.0 * p + l / 2.0 + 1.0,
-            ctx.name(ctx.id(x, 0, 0)),
-        );
+        let popped = ctx.last.is_some_and(|last| last.popped == Some(x as u8));
+        let ly = t + h as f64 * c + 2.0 * p + l / 2.0 + 1.0;
+        if popped {
+            // The page's mark of the column popped last: its name in bold between two arrows.
+            s.text(
+                x_at(x),
+                ly,
+                &format!(
+                    r#"class="label last" font-size="12" font-weight="700" fill="{INK}" text-anchor="middle" dominant-baseline="central""#
+                ),
+                ctx.name(ctx.id(x, 0, 0)),
+            );
+            let y0 = t + h as f64 * c + 2.0 * p + 2.0;
+            let _ = write!(
+                s.0,
+                r#"<path class="popped" d="M{} {}l-5 -5h10z M{} {}l-5 -5h10z" fill="{INK}"><title>popped last</title></path>"#,
+                n(x_at(x) - 14.0),
+                n(y0 + 7.0),
+                n(x_at(x) + 14.0),
+                n(y0 + 7.0)
+            );
+        } else {
+            s.label(x_at(x), ly, ctx.name(ctx.id(x, 0, 0)));
+        }
     }
     for m in &ctx.v.moves {
         if let Some(placed) = m.effect.placed {
@@ -663,6 +703,17 @@ fn cube(ctx: &Ctx) -> Part {
                     9.0,
                     &format!(r#"rx="2" data-cell="{id}" {look}"#),
                 );
+                if ctx.is_last(id) {
+                    s.rect(
+                        cx - c / 2.0 + 3.0,
+                        sy - 6.5,
+                        15.0,
+                        13.0,
+                        &format!(
+                            r#"class="last" rx="3" fill="none" stroke="{INK}" stroke-width="2""#
+                        ),
+                    );
+                }
             }
             s.end();
             if let Some(&mv) = by_column.get(&(x + w * y)) {
@@ -711,9 +762,9 @@ fn cube(ctx: &Ctx) -> Part {
 }
 
 /// The cell that `cell` goes to when `turn` turns its quadrant (the page's `turnCell`).
-fn turn_cell(ctx: &Ctx, cell: usize, turn: Turn) -> usize {
-    let b = &ctx.v.layout.blocks[turn.block as usize];
-    let [x, y, _] = ctx.v.cells[cell].at;
+fn turn_cell(v: &PositionView<u16>, cell: usize, turn: Turn) -> usize {
+    let b = &v.layout.blocks[turn.block as usize];
+    let [x, y, _] = v.cells[cell].at;
     let (fx, fy) = (b.from[0], b.from[1]);
     let side = b.size[0];
     if x < fx || y < fy || x - fx >= side || y - fy >= b.size[1] {
@@ -725,21 +776,78 @@ fn turn_cell(ctx: &Ctx, cell: usize, turn: Turn) -> usize {
     } else {
         (side - 1 - ly, lx)
     };
-    fx as usize + nx as usize + ctx.size[0] * (fy as usize + ny as usize)
+    fx as usize + nx as usize + v.layout.size[0] as usize * (fy as usize + ny as usize)
 }
 
-/// The owners after the mover places on `placed` (or not) and turns `turn` (or not).
-fn after_turn(ctx: &Ctx, placed: Option<usize>, turn: Option<Turn>) -> Vec<Option<Player>> {
-    let mut put = ctx.owners.clone();
+/// The owners of `v`'s cells after its mover places on `placed` (or not) and turns `turn` (or
+/// not) (the page's `afterTurn`).
+fn after_turn(
+    v: &PositionView<u16>,
+    placed: Option<usize>,
+    turn: Option<Turn>,
+) -> Vec<Option<Player>> {
+    let mut put: Vec<Option<Player>> = v.cells.iter().map(|c| c.owner).collect();
     if let Some(c) = placed {
-        put[c] = Some(ctx.v.to_move);
+        put[c] = Some(v.to_move);
     }
     let Some(turn) = turn else { return put };
     let mut out = put.clone();
     for (c, &o) in put.iter().enumerate() {
-        out[turn_cell(ctx, c, turn)] = o;
+        out[turn_cell(v, c, turn)] = o;
     }
     out
+}
+
+/// The turns of a board's blocks, anticlockwise first.
+fn all_turns(v: &PositionView<u16>) -> Vec<Turn> {
+    (0..v.layout.blocks.len())
+        .flat_map(|block| {
+            [false, true].map(|clockwise| Turn {
+                block: block as u8,
+                clockwise,
+            })
+        })
+        .collect()
+}
+
+/// The last move, marked as the page marks it: the cells it filled, the column it popped, the
+/// quadrant it turned.
+pub struct Last {
+    cells: Vec<usize>,
+    popped: Option<u8>,
+    turned: Option<Turn>,
+}
+
+/// The last move, `text`, played in `parent` to reach `now` (the page's `lastMove`).
+pub fn last_move(parent: &PositionView<u16>, text: &str, now: &PositionView<u16>) -> Option<Last> {
+    if let Some(m) = parent.moves.iter().find(|m| m.text == text) {
+        let e = m.effect;
+        let cells = e.placed.map(|p| match e.turned {
+            Some(t) => turn_cell(parent, p as usize, t),
+            None => p as usize,
+        });
+        return Some(Last {
+            cells: cells.into_iter().collect(),
+            popped: e.popped,
+            turned: e.turned,
+        });
+    }
+    // A move written otherwise than the list's (Pentago lists one move per position reached):
+    // a placement and turn that give this position.
+    let owners: Vec<Option<Player>> = now.cells.iter().map(|c| c.owner).collect();
+    let turns = all_turns(parent);
+    for c in (0..parent.cells.len()).filter(|&c| parent.cells[c].owner.is_none()) {
+        for t in std::iter::once(None).chain(turns.iter().map(|&t| Some(t))) {
+            if after_turn(parent, Some(c), t) == owners {
+                return Some(Last {
+                    cells: vec![t.map_or(c, |t| turn_cell(parent, c, t))],
+                    popped: None,
+                    turned: t,
+                });
+            }
+        }
+    }
+    None
 }
 
 /// The quadrant's number in the notation (the end of its block's name).
@@ -817,19 +925,34 @@ fn pentago(ctx: &Ctx) -> Part {
     let board_bottom = a + 2.0 * p + h as f64 * c + ys.len() as f64 * g;
     let mut s = Out::default();
     let mut drawn = Vec::new();
-    for b in blocks {
+    for (q, b) in blocks.iter().enumerate() {
         let x0 = x_at(b.from[0] as usize) - c / 2.0 - p;
         let y0 = y_at((b.from[1] + b.size[1] - 1) as usize) - c / 2.0 - p;
+        let (bw, bh) = (
+            b.size[0] as f64 * c + 2.0 * p,
+            b.size[1] as f64 * c + 2.0 * p,
+        );
         s.rect(
             x0,
             y0,
-            b.size[0] as f64 * c + 2.0 * p,
-            b.size[1] as f64 * c + 2.0 * p,
+            bw,
+            bh,
             &format!(
                 r#"class="quadrant" data-name="{}" rx="10" fill="{QUAD}""#,
                 b.name
             ),
         );
+        if ctx.last_turn().is_some_and(|t| t.block as usize == q) {
+            s.rect(
+                x0 - 3.0,
+                y0 - 3.0,
+                bw + 6.0,
+                bh + 6.0,
+                &format!(
+                    r#"class="last" rx="12" fill="none" stroke="{INK}" stroke-width="2" stroke-dasharray="6 4""#
+                ),
+            );
+        }
     }
     // Each listed move by the position it makes (the list holds one move per position).
     let by_result: HashMap<Vec<Option<Player>>, &str> = ctx
@@ -838,18 +961,11 @@ fn pentago(ctx: &Ctx) -> Part {
         .iter()
         .filter(|m| m.effect.turned.is_some())
         .map(|m| {
-            let after = after_turn(ctx, m.effect.placed.map(|c| c as usize), m.effect.turned);
+            let after = after_turn(ctx.v, m.effect.placed.map(|c| c as usize), m.effect.turned);
             (after, m.text.as_str())
         })
         .collect();
-    let turns: Vec<Turn> = (0..blocks.len())
-        .flat_map(|block| {
-            [false, true].map(|clockwise| Turn {
-                block: block as u8,
-                clockwise,
-            })
-        })
-        .collect();
+    let turns = all_turns(ctx.v);
     for y in 0..h {
         for x in 0..w {
             let id = ctx.id(x, y, 0);
@@ -870,7 +986,7 @@ fn pentago(ctx: &Ctx) -> Part {
                 .map(|m| m.text.as_str())
                 .collect();
             for &t in &turns {
-                if let Some(&mv) = by_result.get(&after_turn(ctx, Some(id), Some(t))) {
+                if let Some(&mv) = by_result.get(&after_turn(ctx.v, Some(id), Some(t))) {
                     here.push(mv);
                 }
             }
@@ -913,13 +1029,18 @@ fn pentago(ctx: &Ctx) -> Part {
                             clockwise,
                         })
             });
-            arrow(
-                &mut s,
-                cx - 24.0,
-                cy,
-                clockwise,
-                if alone.is_some() { INK } else { "#b3bac4" },
-            );
+            // Dark where it may be played, or was last.
+            let last = ctx.last_turn()
+                == Some(Turn {
+                    block: q as u8,
+                    clockwise,
+                });
+            let colour = if alone.is_some() || last {
+                INK
+            } else {
+                "#b3bac4"
+            };
+            arrow(&mut s, cx - 24.0, cy, clockwise, colour);
             if let Some(m) = alone {
                 drawn.push(m.text.clone());
                 if let Some(v) = ctx.values.get(m.text.as_str()) {

@@ -200,3 +200,32 @@ def test_names_are_escaped_and_the_picture_is_standalone():
     root = parse(svg)
     assert "10" in texts(root, "label")
     assert "<style" not in svg and "<script" not in svg
+
+
+def marked(root: ET.Element) -> list:
+    return [e for e in root.iter() if "last" in classes(e)]
+
+
+def test_the_last_move_is_marked_as_on_the_page():
+    assert marked(parse(inarow.Position("connect4", "").svg())) == []
+    root = parse(inarow.Position("connect4", "4453").svg())
+    (ring,) = marked(root)
+    (cell,) = [g for g in cells(root) if ring in list(g)]
+    assert cell.get("data-name") == "3" and cell.get("data-owner") == "second"
+    # A pop: the column's name in bold between two arrows.
+    root = parse(inarow.Position("popout", "4445p4").svg())
+    assert [e.tag for e in marked(root)] == [NS + "text"]
+    assert "".join(marked(root)[0].itertext()) == "4"
+    assert len([e for e in root.iter(NS + "path") if "popped" in classes(e)]) == 1
+    # Pentago: the stone where the turn left it, the quadrant turned.
+    root = parse(inarow.Position("pentago", "a10rb21ld53r").svg())
+    (frame,) = [e for e in marked(root) if e.tag == NS + "rect"]
+    (ring,) = [e for e in marked(root) if e.tag == NS + "circle"]
+    (cell,) = [g for g in cells(root) if ring in list(g)]
+    assert cell.get("data-name") == "e6"
+    quadrants = [r for r in root.iter(NS + "rect") if "quadrant" in classes(r)]
+    (turned,) = [q for q in quadrants if q.get("data-name") == "quadrant 3"]
+    assert float(frame.get("x")) == float(turned.get("x")) - 3
+    # The cube: the stone on its level and in its column from above.
+    root = parse(inarow.Position("cube", "00f5").svg())
+    assert len(marked(root)) == 2
