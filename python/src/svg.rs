@@ -1021,14 +1021,24 @@ fn pentago(ctx: &Ctx) -> Part {
         );
         for clockwise in [false, true] {
             let cx = if clockwise { right - 36.0 } else { left + 36.0 };
-            let alone = ctx.v.moves.iter().find(|m| {
-                m.effect.placed.is_none()
-                    && m.effect.turned
-                        == Some(Turn {
-                            block: q as u8,
-                            clockwise,
-                        })
-            });
+            // A turn alone (the stone placed before): the listed move, or the listed move that
+            // makes the same position (turning an empty quadrant either way is one).
+            let turn = Turn {
+                block: q as u8,
+                clockwise,
+            };
+            let pending = ctx.v.moves.iter().any(|m| m.effect.placed.is_none());
+            let alone = ctx
+                .v
+                .moves
+                .iter()
+                .find(|m| m.effect.placed.is_none() && m.effect.turned == Some(turn))
+                .map(|m| m.text.as_str())
+                .or_else(|| {
+                    pending
+                        .then(|| by_result.get(&after_turn(ctx.v, None, Some(turn))).copied())
+                        .flatten()
+                });
             // Dark where it may be played, or was last.
             let last = ctx.last_turn()
                 == Some(Turn {
@@ -1042,8 +1052,8 @@ fn pentago(ctx: &Ctx) -> Part {
             };
             arrow(&mut s, cx - 24.0, cy, clockwise, colour);
             if let Some(m) = alone {
-                drawn.push(m.text.clone());
-                if let Some(v) = ctx.values.get(m.text.as_str()) {
+                drawn.push(m.to_string());
+                if let Some(v) = ctx.values.get(m) {
                     s.chip(ctx, cx + 10.0, cy, v, 48.0, false);
                 }
             }

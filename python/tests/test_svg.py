@@ -181,8 +181,12 @@ def test_a_pentago_turn_alone_shows_its_value_at_its_arrow():
     p = inarow.Position("pentago", "x" + "." * 35 + "m")
     moves = p.legal_moves()
     assert moves and all(m[0].isdigit() for m in moves)
-    drawn = chips(parse(p.svg(values={m: 0 for m in moves})))
-    assert drawn == {m: "0" for m in moves}
+    # Each of the eight arrows: the list holds one move per position reached, and turning an
+    # empty quadrant either way leaves the same position.
+    drawn = chip_list(parse(p.svg(values={m: i for i, m in enumerate(moves)})))
+    assert len(drawn) == 8
+    assert {m for m, _ in drawn} == set(moves)
+    assert all(t == chip_text(moves.index(m), True) for m, t in drawn)
 
 
 def test_bad_values_are_a_type_error():
