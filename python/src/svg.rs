@@ -10,7 +10,12 @@
 //! - Qubic: the four levels side by side, bottom first, a value in every empty cell.
 //! - Pentago: the four quadrants with Irving's numbers and the turn arrows; an empty cell shows
 //!   the best value of the moves that place there (over all turns, as the page does); a turn
-//!   alone (a position whose stone was placed before) shows its value beside its arrow.
+//!   alone (a position whose stone was placed before) shows its value beside each arrow that
+//!   makes its position.
+//!
+//! The last move is marked as on the page: the stone it placed ringed (white on Pentago's
+//! quadrants), a popped column's name in bold between two arrows, the quadrant turned framed
+//! with a dashed line and its arrow dark. The lines held are crossed out, their stones ringed.
 //!
 //! Colours are attributes (no style sheet), so that the picture looks the same inline and as an
 //! image. Every cell is a `<g class="cell">` with `data-cell` (its number), `data-name` and
