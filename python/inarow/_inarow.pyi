@@ -1,6 +1,6 @@
 """Type stubs of the native module ``inarow._inarow`` (re-exported by ``inarow``)."""
 
-from typing import Iterator, List, Optional, Sequence, Tuple, Union, final
+from typing import Iterator, List, Mapping, Optional, Sequence, Tuple, Union, final
 
 __all__ = [
     "Block",
@@ -130,6 +130,23 @@ class Position:
     def best_move(self, think: float = 1.0) -> str:
         """The engine's move after thinking ``think`` seconds (book, exact solver, then the
         evaluation search), as ``inarow play``."""
+    def svg(
+        self,
+        values: Union[
+            Sequence[MoveValue],
+            Sequence[Tuple[str, Union[int, float, None], bool]],
+            Mapping[str, Union[int, float, None]],
+            None,
+        ] = None,
+    ) -> str:
+        """The board as SVG text, drawn as the web page draws it (red the first player's
+        stones, yellow the second's, the lines that won crossed out). ``values``: what
+        ``analyze`` returns (or ``(move, value, exact)`` items, or a dict from move to value),
+        drawn where each move plays: above a column, in an empty cell, a pop on the stone it
+        pops, Pentago's best value over the turns in each cell (a turn alone beside its
+        arrow)."""
+    def _repr_svg_(self) -> str:
+        """The board as SVG: how Jupyter shows a position."""
     def __eq__(self, other: object, /) -> bool:
         """The same game, board and side to move, however reached."""
     def __hash__(self) -> int: ...

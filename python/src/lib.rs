@@ -8,6 +8,7 @@
 
 mod errors;
 mod interrupt;
+mod svg;
 mod values;
 
 use errors::{IntoPy, input};
@@ -16,7 +17,7 @@ use inarow::game::{Player, Status};
 use inarow::session::{self, Ask, Rules, Session, Settings, Source};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString};
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -269,6 +270,27 @@ impl Position {
         Ok(choice.move_text().to_string())
     }
 
+    /// The board as an SVG picture, as the web page draws it: Connect Four's and PopOut's
+    /// columns, the cube's columns from above and its levels, Qubic's four levels side by side,
+    /// Pentago's quadrants; red the first player's stones, yellow the second's, the lines that
+    /// won crossed out. `values`: moves' values to draw where each move plays (what `analyze`
+    /// returns, or `(move, value, exact)` items, or a dict from move to value): above a column,
+    /// in an empty cell (Pentago: each cell the best of the moves that place there, over their
+    /// turns; a turn alone beside its arrow), a PopOut pop on the stone it pops.
+    #[pyo3(signature = (values = None))]
+    fn svg(&self, values: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let values = match values {
+            Some(v) if !v.is_none() => svg_values(v)?,
+            _ => Vec::new(),
+        };
+        self.picture(&values)
+    }
+
+    /// The board as an SVG picture: how Jupyter shows a position (`svg()` without values).
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.picture(&[])
+    }
+
     fn __str__(&self) -> String {
         self.line.render()
     }
@@ -310,6 +332,87 @@ impl Position {
         );
         Ok((restore, args.into_bound_py_any(py)?))
     }
+}
+
+impl Position {
+    /// The board's picture with `values`, the last move marked (found by playing the line again
+    /// to the position before it).
+    fn picture(&self, values: &[svg::Value]) -> PyResult<String> {
+        let view = self.line.view();
+        let mut moves = self.line.move_list();
+        let last = match moves.pop() {
+            Some(text) => {
+                let mut parent = self.rules.read(self.line.origin().unwrap_or("")).py_err()?;
+                for m in &moves {
+                    parent = parent.play(m).py_err()?;
+                }
+                svg::last_move(&parent.view(), &text, &view)
+            }
+            None => None,
+        };
+        Ok(svg::draw(&view, values, self.line.ply(), last.as_ref()))
+    }
+}
+
+/// The values given to `Position.svg`: `MoveValue`s, `(move, value, exact)` items or a dict
+/// from move to value (an int an exact score, unless `exact` says otherwise; a float a win rate,
+/// 0-1; None unknown).
+fn svg_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<svg::Value>> {
+    use inarow::session::Valuation;
+    let bad = || {
+        pyo3::exceptions::PyTypeError::new_err(
+            "values must be what analyze returns: MoveValues or (move, value, exact) items, or a \
+             dict from move to value",
+        )
+    };
+    let items = match values.cast::<PyDict>() {
+        Ok(d) => d.items().into_any(),
+        Err(_) => values.clone(),
+    };
+    let mut out = Vec::new();
+    for item in items.try_iter()? {
+        let item = item?;
+        if let Ok(m) = item.cast::<MoveValue>() {
+            out.push(m.get().to_svg());
+            continue;
+        }
+        let parts: Vec<Bound<'_, PyAny>> = item.extract().map_err(|_| bad())?;
+        if !(2..=3).contains(&parts.len()) {
+            return Err(bad());
+        }
+        let mv: String = parts[0].extract().map_err(|_| bad())?;
+        let value = &parts[1];
+        if let Ok(m) = value.cast::<MoveValue>() {
+            out.push(svg::Value {
+                mv,
+                ..m.get().to_svg()
+            });
+            continue;
+        }
+        let exact = match parts.get(2) {
+            Some(e) => e.extract::<bool>().map_err(|_| bad())?,
+            None => true,
+        };
+        let value = if value.is_none() {
+            Valuation::Unknown
+        } else if let Ok(v) = value.extract::<i32>() {
+            if exact {
+                Valuation::Exact(v)
+            } else {
+                Valuation::Heuristic(v)
+            }
+        } else if let Ok(r) = value.extract::<f64>() {
+            Valuation::WinRate(r)
+        } else {
+            return Err(bad());
+        };
+        out.push(svg::Value {
+            mv,
+            value,
+            end_ply: None,
+        });
+    }
+    Ok(out)
 }
 
 /// A position from what `Position.__reduce__` saves.

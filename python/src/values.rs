@@ -123,6 +123,9 @@ pub fn _solution(
 pub struct MoveValue {
     mv: String,
     value: Valuation,
+    /// The ply the game ends on with best play, where the analysis knows it (for the board's
+    /// picture: [`crate::svg`]).
+    end_ply: Option<u32>,
 }
 
 impl From<session::Solution> for Solution {
@@ -145,6 +148,7 @@ impl From<EngineMove> for MoveValue {
         MoveValue {
             mv: m.mv,
             value: m.value,
+            end_ply: None,
         }
     }
 }
@@ -158,6 +162,7 @@ impl MoveValue {
             .map(|m| MoveValue {
                 mv: m.mv,
                 value: m.value,
+                end_ply: m.end_ply,
             })
             .collect()
     }
@@ -165,6 +170,15 @@ impl MoveValue {
     /// The move, in the game's notation.
     pub fn move_text(&self) -> &str {
         &self.mv
+    }
+
+    /// The move and its value, to draw on the board.
+    pub fn to_svg(&self) -> crate::svg::Value {
+        crate::svg::Value {
+            mv: self.mv.clone(),
+            value: self.value,
+            end_ply: self.end_ply,
+        }
     }
 }
 
