@@ -1,8 +1,9 @@
 """Speed of inarow.envs.InarowEnv: a random agent's episodes against an opponent (by default
 the perfect one on 7x6 Connect Four, which answers from the built-in book to 8 plies), in
 agent steps a second (each step: the agent's move, the opponent's reply, the observation), the
-opponent's mean reply, and its replies in book positions (the position it answers has at most 8
-plies): mean, p95 and max, in milliseconds.
+opponent's mean reply, and its replies to positions of 0-7 plies (whose moves' values the 7x6
+book holds) and of 8 plies (in the book, but not their children): mean, p95 and max, in
+milliseconds.
 
     python python/bench/env_speed.py                    # 200 episodes, perfect opponent, 7x6
     python python/bench/env_speed.py --episodes 50 --observation openspiel
@@ -39,7 +40,7 @@ def main(argv=None):
         obs, info = env.reset(seed=args.seed + episode)
         if info["opponent_move"] is not None:
             replies.append(env.reply_ms)
-            book.append(env.reply_ms)
+            book.append((0, env.reply_ms))
         done = False
         while not done:
             action = rng.choice(np.flatnonzero(info["action_mask"]))
@@ -51,22 +52,26 @@ def main(argv=None):
                 replies.append(env.reply_ms)
                 estimated += info["opponent_estimated"]
                 if ply <= 8:
-                    book.append(env.reply_ms)
+                    book.append((ply, env.reply_ms))
         results[float(reward)] += 1
     seconds = time.perf_counter() - began
     print(f"{env.game}, opponent {args.opponent}, observation {env.layout}: "
           f"{args.episodes} episodes, {steps} agent steps in {seconds:.2f} s: "
-          f"{steps / seconds:.0f} steps/s")
+          f"{steps / seconds:.0f} steps/s; without the opponent's replies "
+          f"({sum(replies) / 1000:.2f} s) {steps / (seconds - sum(replies) / 1000):.0f} steps/s")
     print(f"agent won {results[1.0]}, drew {results[0.0]}, lost {results[-1.0]}; "
           f"{estimated} replies estimated")
     r = np.array(replies)
     print(f"opponent replies: {len(r)}, mean {r.mean():.3f} ms, p95 {np.percentile(r, 95):.3f} ms, "
           f"max {r.max():.3f} ms")
-    if book:
-        b = np.array(book)
-        print(f"replies in positions of at most 8 plies (the 7x6 book's): {len(b)}, mean "
-              f"{b.mean():.3f} ms, p95 {np.percentile(b, 95):.3f} ms, max {b.max():.3f} ms")
-
+    # The book holds positions to 8 plies: the best moves of those to 7 plies come from it
+    # alone; those of 8 plies need their children's values (9 plies), a search each.
+    for name, chosen in (("0-7", [ms for p, ms in book if p <= 7]),
+                         ("8", [ms for p, ms in book if p == 8])):
+        if chosen:
+            b = np.array(chosen)
+            print(f"replies to positions of {name} plies: {len(b)}, mean {b.mean():.3f} ms, "
+                  f"p95 {np.percentile(b, 95):.3f} ms, max {b.max():.3f} ms")
 
 if __name__ == "__main__":
     main()

@@ -61,9 +61,9 @@ loses (reward -1, ``info["illegal"]`` True) unless ``illegal="raise"``.
 
 The opponent
 ------------
-``opponent=`` is an engine level: ``"perfect"`` (the exact solver with no time limit: on 7x6
-Connect Four it answers from the built-in book at once to 8 plies, and in milliseconds after;
-on the larger games it may take very long), ``"best"`` (the exact solver within ``think``
+``opponent=`` is an engine level: ``"perfect"`` (the exact solver with no time limit, one of the
+moves that keep the value at random: on 7x6 Connect Four it answers from the built-in book at
+once to 8 plies, and in milliseconds after; on the larger games it may take very long), ``"best"`` (the exact solver within ``think``
 seconds, then the evaluation search: the command line's ``play``), ``"alphabeta"``, ``"mcts"``,
 ``"depthN"`` (N plies of alpha-beta) or ``"random"`` (a random move that does not lose at once),
 each within ``think`` seconds (:class:`inarow.Solver` with ``level``). ``info`` tells about its
@@ -119,7 +119,7 @@ class GameActions:
             "pentago": 8 * self.cells,
         }[self.kind]
         # The cells' coordinates, for the arrays.
-        self._at = [cell.at for cell in board.cells]
+        self._names = [cell.name for cell in board.cells]
         self._moves: Dict[Any, List[Tuple[int, str]]] = {}
 
     def action(self, move: Any) -> int:
@@ -145,14 +145,25 @@ class GameActions:
         if self.kind == "connect4":
             # The moves are the columns from 1: no need for the board's data.
             return [(int(m) - 1, m) for m in position.legal_moves()]
+        if self.kind != "pentago":
+            return [(self.action(m), m.move) for m in position.board.moves]
+        # Pentago lists once the moves that give the same position (turning an empty quadrant
+        # either way, a stone placed and turned onto the cell of another placement): every
+        # empty cell with every turn is an action, and a legal move.
+        board = position.board
+        wins = {m.placed: m.move for m in board.moves if m.turned is None}
         legal = []
-        for m in position.board.moves:
-            a = self.action(m)
-            if self.kind == "pentago" and m.turned is None:
-                # Pentago's placement that wins at once: every turn of it is that move.
-                legal.extend((a + t, m.move) for t in range(8))
-            else:
-                legal.append((a, m.move))
+        for cell in board.cells:
+            if cell.owner is not None:
+                continue
+            i = cell.index
+            if i in wins:
+                # A placement that wins at once turns nothing: every turn of it is that move.
+                legal.extend((8 * i + t, wins[i]) for t in range(8))
+                continue
+            for quadrant in range(4):
+                for t, way in enumerate("rl"):
+                    legal.append((8 * i + 2 * quadrant + t, f"{cell.name}{quadrant}{way}"))
         return legal
 
     def mask(self, legal: List[Tuple[int, str]]) -> np.ndarray:
@@ -296,9 +307,13 @@ class InarowEnv(gymnasium.Env):
         if self.position.status != "ongoing":
             return
         began = time.perf_counter()
-        chosen = self._solver.choose(self.position, think=self.think)
+        if self.opponent == "perfect":
+            move = self._perfect()
+            estimated = False
+        else:
+            chosen = self._solver.choose(self.position, think=self.think)
+            move, estimated = chosen.move, not chosen.exact
         self.reply_ms = 1000 * (time.perf_counter() - began)
-        move = chosen.move
         action = None
         for a, m in self.actions.legal(self.position):
             if m == move:
@@ -308,8 +323,19 @@ class InarowEnv(gymnasium.Env):
         self._last = {
             "opponent_action": action,
             "opponent_move": move,
-            "opponent_estimated": not chosen.exact,
+            "opponent_estimated": estimated,
         }
+
+    def _perfect(self) -> str:
+        """One of the moves that keep the value, at random (the episode's generator): from the
+        book at once where it holds the position and its children (7x6, to 7 plies), else by a
+        search per move with the table warm (faster than trying them one by one). The engine's
+        own pick among them (``choose``) would run an evaluation search of up to 0.1 s to break
+        the tie."""
+        best = self._solver.solve(self.position, best_moves=True).best_moves or []
+        if not best:
+            raise RuntimeError(f"no best move in {self.position!r}")
+        return best[int(self.np_random.integers(0, len(best)))]
 
     def _observe(self) -> Tuple[Any, Dict[str, Any]]:
         self._legal = self.actions.legal(self.position)

@@ -126,7 +126,10 @@ def test_actions_of_each_game():
     assert legal[3] == "4" and legal[7 + 3] == "p4"
     ga = envs.GameActions("pentago")
     start = dict(ga.legal(ga.start))
-    assert len(start) == 288
+    assert len(start) == 288 and start[0] == "a10r" and start[8 * 7 + 2 * 3 + 1] == "b23l"
+    assert len(set(start.values())) == 288
+    for move in start.values():  # every action is a legal move
+        ga.start.play(move)
     ga = envs.GameActions("qubic")
     assert sorted(a for a, _ in ga.legal(ga.start)) == list(range(64))
     ga = envs.GameActions("cube")
