@@ -35,7 +35,7 @@ def main(argv=None):
     replies, book = [], []
     results = {1.0: 0, 0.0: 0, -1.0: 0}
     estimated = 0
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     for episode in range(args.episodes):
         obs, info = env.reset(seed=args.seed + episode)
         if info["opponent_move"] is not None:
@@ -55,10 +55,12 @@ def main(argv=None):
                     book.append((ply, env.reply_ms))
         results[float(reward)] += 1
     seconds = time.perf_counter() - began
+    cpu = time.process_time() - cpu
     print(f"{env.game}, opponent {args.opponent}, observation {env.layout}: "
           f"{args.episodes} episodes, {steps} agent steps in {seconds:.2f} s: "
           f"{steps / seconds:.0f} steps/s; without the opponent's replies "
-          f"({sum(replies) / 1000:.2f} s) {steps / (seconds - sum(replies) / 1000):.0f} steps/s")
+          f"({sum(replies) / 1000:.2f} s) {steps / (seconds - sum(replies) / 1000):.0f} steps/s; "
+          f"CPU time {cpu:.2f} s ({steps / cpu:.0f} steps a CPU second)")
     print(f"agent won {results[1.0]}, drew {results[0.0]}, lost {results[-1.0]}; "
           f"{estimated} replies estimated")
     r = np.array(replies)

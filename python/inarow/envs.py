@@ -152,7 +152,7 @@ class GameActions:
         # empty cell with every turn is an action, and a legal move.
         board = position.board
         wins = {m.placed: m.move for m in board.moves if m.turned is None}
-        legal = []
+        legal: List[Tuple[int, str]] = []
         for cell in board.cells:
             if cell.owner is not None:
                 continue
