@@ -441,7 +441,8 @@ except ImportError:  # Gymnasium without PettingZoo: the single-agent environmen
 class InarowAEC(_AECEnv):  # type: ignore[misc,valid-type]
     """Two agents of ``game`` taking turns (PettingZoo's AEC API), with ``connect_four_v3``'s
     conventions: ``observe(agent)`` a dict of ``"observation"`` (from that agent's side) and
-    ``"action_mask"`` (all zero when it is not the agent's turn); rewards +1 / -1 to the
+    ``"action_mask"`` (all zero when it is not the agent's turn, and once the game is over, where
+    ``connect_four_v3`` still marks the columns not full); rewards +1 / -1 to the
     winner / loser, 0 each for a draw; ``observation``: ``"pettingzoo"`` or ``"planes"``.
     """
 

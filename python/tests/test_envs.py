@@ -175,3 +175,35 @@ def test_example_and_bench_run():
     )
     assert done.returncode == 0, done.stderr
     assert "steps/s" in done.stdout
+
+
+def test_aec_equals_pettingzoo_connect_four():
+    """The same actions in PettingZoo's own connect_four_v3 and in aec_env("connect4") give the
+    same observations, masks, rewards and ends."""
+    pytest.importorskip("pygame")  # what PettingZoo's classic games import
+    from pettingzoo.classic import connect_four_v3
+
+    rng = np.random.default_rng(11)
+    for game in range(20):
+        theirs, ours = connect_four_v3.env(), envs.aec_env("connect4")
+        theirs.reset(seed=game)
+        ours.reset(seed=game)
+        while True:
+            assert theirs.agent_selection == ours.agent_selection
+            over = theirs.terminations["player_0"]
+            for agent in ("player_0", "player_1"):
+                a, b = theirs.observe(agent), ours.observe(agent)
+                assert (a["observation"] == b["observation"]).all()
+                if not over:
+                    assert (a["action_mask"] == b["action_mask"]).all()
+                else:  # connect_four_v3 still marks the columns not full; no move is legal
+                    assert not b["action_mask"].any()
+            o1, r1, t1, u1, _ = theirs.last()
+            o2, r2, t2, u2, _ = ours.last()
+            assert (r1, t1, u1) == (r2, t2, u2)
+            if t1 or u1:
+                break
+            action = int(rng.choice(np.flatnonzero(o1["action_mask"])))
+            theirs.step(action)
+            ours.step(action)
+        assert theirs.rewards == ours.rewards
