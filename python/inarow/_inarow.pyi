@@ -157,7 +157,9 @@ class Solver:
 
     ``table_mb``: the table's size in MiB; ``weak``: win / draw / loss only; ``threads``:
     search threads sharing the table (alpha-beta games); ``book``: answer from the game's
-    built-in opening book where it knows the position."""
+    built-in opening book where it knows the position; ``level``: how it plays (``best``, the
+    exact solver first; ``alphabeta``, ``mcts``, ``depthN``, ``random``: no ``solve``);
+    ``seed``: the random choices of the levels that make them."""
 
     def __new__(
         cls,
@@ -166,6 +168,8 @@ class Solver:
         weak: bool = False,
         threads: int = 1,
         book: bool = True,
+        level: str = "best",
+        seed: int = 1,
     ) -> Solver: ...
     @property
     def game(self) -> str: ...
@@ -177,6 +181,10 @@ class Solver:
     def threads(self) -> int: ...
     @property
     def book(self) -> bool: ...
+    @property
+    def level(self) -> str:
+        """How ``best_move`` and ``choose`` play: ``best``, ``alphabeta``, ``mcts``, ``depthN``,
+        ``random``."""
     def solve(
         self,
         position: Union[Position, str],
@@ -191,6 +199,9 @@ class Solver:
         """As ``Position.analyze``, with this solver's table."""
     def best_move(self, position: Union[Position, str], think: float = 1.0) -> str:
         """As ``Position.best_move``, with this solver's table."""
+    def choose(self, position: Union[Position, str], think: Optional[float] = None) -> MoveValue:
+        """The engine's move with its value (``exact`` False where it had to estimate), as
+        ``best_move`` chooses it; ``think`` None: no time limit."""
     def reset(self) -> None:
         """Forgets what the table learnt."""
 

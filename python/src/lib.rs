@@ -12,6 +12,7 @@ mod svg;
 mod values;
 
 use errors::{IntoPy, input};
+use inarow::engine::play::Level;
 use inarow::engine::{Cancel, Limits};
 use inarow::game::{Player, Status};
 use inarow::session::{self, Ask, Rules, Session, Settings, Source};
@@ -468,9 +469,14 @@ impl Solver {
     /// A solver of `game` with a table of `table_mb` MiB, searching on `threads` threads that
     /// share it (alpha-beta games). `weak`: win / draw / loss only. `book`: answer from the
     /// game's built-in opening book (Connect Four 7x6, 8 plies) where it knows the position,
-    /// and play Qubic's winning strategy as the first player.
+    /// and play Qubic's winning strategy as the first player. `level`: how `best_move` and
+    /// `choose` play, as the command line's `--engine` (`best`, the default: the exact solver
+    /// first; `alphabeta`, `mcts`, `depthN`, `random`: no exact solver, so no `solve`);
+    /// `seed`: the random choices of the levels that make them.
     #[new]
-    #[pyo3(signature = (game = "connect4", table_mb = 64, weak = false, threads = 1, book = true))]
+    #[pyo3(signature = (game = "connect4", table_mb = 64, weak = false, threads = 1, book = true,
+                        level = "best", seed = 1))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &str,
@@ -478,16 +484,19 @@ impl Solver {
         weak: bool,
         threads: usize,
         book: bool,
+        level: &str,
+        seed: u64,
     ) -> PyResult<Solver> {
         let rules = session::rules(game).py_err()?;
         let settings = Settings {
+            level: level.parse::<Level>().py_err()?,
             weak,
             table_mb,
             threads: self::threads(threads)?,
             book,
             ..Settings::default()
         };
-        let solver = py.detach(|| rules.solver(&settings, 1)).py_err()?;
+        let solver = py.detach(|| rules.solver(&settings, seed)).py_err()?;
         Ok(Solver {
             rules,
             settings,
@@ -518,6 +527,12 @@ impl Solver {
     #[getter]
     fn book(&self) -> bool {
         self.settings.book
+    }
+
+    /// How it plays: `best`, `alphabeta`, `mcts`, `depthN` or `random`.
+    #[getter]
+    fn level(&self) -> String {
+        self.settings.level.to_string()
     }
 
     /// The value of `position` (a `Position` of this game, or a move string), with what the
@@ -599,6 +614,32 @@ impl Solver {
         Ok(choice.move_text().to_string())
     }
 
+    /// The engine's move with its value (a `MoveValue`: `exact` False where the engine had to
+    /// estimate), as `best_move` chooses it; `think` None: no time limit (at level best, the
+    /// exact solver to the end).
+    #[pyo3(signature = (position, think = None))]
+    fn choose(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        think: Option<f64>,
+    ) -> PyResult<MoveValue> {
+        let line = self.line(position)?;
+        let limits = limits(think, None)?;
+        self.run(py, |solver, token| {
+            solver
+                .best_move(
+                    line.as_ref(),
+                    &Limits {
+                        interrupt: token,
+                        ..limits
+                    },
+                )
+                .map(MoveValue::from)
+        })?
+        .py_err()
+    }
+
     /// Forgets what the table learnt.
     fn reset(&self, py: Python<'_>) {
         py.detach(|| {
@@ -613,12 +654,17 @@ impl Solver {
         let s = &self.settings;
         let py_bool = |b: bool| if b { "True" } else { "False" };
         format!(
-            "Solver('{}', table_mb={}, weak={}, threads={}, book={})",
+            "Solver('{}', table_mb={}, weak={}, threads={}, book={}{})",
             self.rules.name(),
             s.table_mb,
             py_bool(s.weak),
             s.threads,
-            py_bool(s.book)
+            py_bool(s.book),
+            if s.level == Level::Best {
+                String::new()
+            } else {
+                format!(", level='{}'", s.level)
+            }
         )
     }
 }
