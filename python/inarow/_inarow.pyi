@@ -1,6 +1,6 @@
 """Type stubs of the native module ``inarow._inarow`` (re-exported by ``inarow``)."""
 
-from typing import Iterator, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, final
 
 __all__ = [
     "Block",
@@ -367,3 +367,15 @@ def _solution(
     seconds: float,
 ) -> Solution:
     """What a pickled ``Solution`` is made from again."""
+
+def _dataset(
+    game: str,
+    count: int,
+    seed: int,
+    plies: Optional[Tuple[int, int]] = None,
+    time: Optional[float] = None,
+    threads: int = 1,
+    progress: Optional[Callable[[int], Any]] = None,
+) -> Dict[str, Any]:
+    """The raw data of ``inarow.dataset``: the board's ``shape``, the ``actions``' names, the
+    rows' ``moves`` and flat buffers (bytes) that ``inarow.training`` turns into arrays."""
