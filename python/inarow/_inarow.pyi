@@ -22,6 +22,7 @@ __all__ = [
     "SpecError",
     "UnsupportedError",
     "__version__",
+    "_dataset",
     "_position",
     "_solution",
     "clear_tables",
