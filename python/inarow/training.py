@@ -83,12 +83,14 @@ def _reporter(count: int) -> Tuple[Callable[[int], None], Callable[[], None]]:
         return update, bar.close
     started = _time.monotonic()
     last = [0.0]
+    shown = [-1]
 
     def line(done: int) -> None:
         now = _time.monotonic()
-        if now - last[0] < 0.5 and done < count:
+        if done == shown[0] or (now - last[0] < 0.5 and done < count):
             return
         last[0] = now
+        shown[0] = done
         rate = done / max(now - started, 1e-9)
         sys.stderr.write(f"\rdataset: {done}/{count} positions, {rate:.0f}/s")
         sys.stderr.flush()

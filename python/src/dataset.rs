@@ -35,7 +35,9 @@ fn default_plies(name: &str, cells: u32) -> (u32, u32) {
         "popout" => ((cells * 2 / 21).max(1), (cells * 10 / 21).max(1)),
         // 7x6: 6..=12 (past the built-in 8-ply book in part).
         "connect4" => ((cells / 7).max(1), (cells * 2 / 7).max(1)),
-        // The cube and Qubic: 64 cells, 8..=16; Pentago: 36 cells, 24..=30 (the solver's reach).
+        // Where most positions are solved within a second or two on one core.
+        "cube" => (24, 32),
+        "qubic" => (16, 24),
         "pentago" => (24, 30),
         _ => (cells / 8, cells / 4),
     }
@@ -243,7 +245,10 @@ pub fn _dataset<'py>(
                                     limits,
                                     na,
                                 )
-                                .map_err(|e| (i, e))?;
+                                .map_err(|e| {
+                                    stop.cancel();
+                                    (i, e)
+                                })?;
                                 mine.push((i, r));
                                 done.fetch_add(1, Ordering::Relaxed);
                             }
