@@ -48,11 +48,13 @@ from ._inarow import (
     solve_many,
 )
 from .observations import from_grid, from_move, from_openspiel, from_pettingzoo, to_move
+from .training import Dataset, dataset
 
 __all__ = [
     "Block",
     "Board",
     "Cell",
+    "Dataset",
     "Error",
     "FileError",
     "InputError",
@@ -70,6 +72,7 @@ __all__ = [
     "UnsupportedError",
     "__version__",
     "clear_tables",
+    "dataset",
     "from_grid",
     "from_move",
     "from_openspiel",

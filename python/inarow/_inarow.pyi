@@ -1,6 +1,18 @@
 """Type stubs of the native module ``inarow._inarow`` (re-exported by ``inarow``)."""
 
-from typing import Iterator, List, Mapping, Optional, Sequence, Tuple, Union, final
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    final,
+)
 
 __all__ = [
     "Block",
@@ -22,6 +34,7 @@ __all__ = [
     "SpecError",
     "UnsupportedError",
     "__version__",
+    "_dataset",
     "_position",
     "_solution",
     "clear_tables",
@@ -395,3 +408,15 @@ def _solution(
     seconds: float,
 ) -> Solution:
     """What a pickled ``Solution`` is made from again."""
+
+def _dataset(
+    game: str,
+    count: int,
+    seed: int,
+    plies: Optional[Tuple[int, int]] = None,
+    time: Optional[float] = None,
+    threads: int = 1,
+    progress: Optional[Callable[[int], Any]] = None,
+) -> Dict[str, Any]:
+    """The raw data of ``inarow.dataset``: the board's ``shape``, the ``actions``' names, the
+    rows' ``moves`` and flat buffers (bytes) that ``inarow.training`` turns into arrays."""

@@ -6,6 +6,7 @@
 //! Long calls release the GIL and honour Ctrl-C ([`interrupt`]); bad input raises
 //! `inarow.Error` subclasses ([`errors`]) with the command line's message.
 
+mod dataset;
 mod errors;
 mod interrupt;
 mod svg;
@@ -772,6 +773,7 @@ fn _inarow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::Move>()?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(clear_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(dataset::_dataset, m)?)?;
     m.add_function(wrap_pyfunction!(_position, m)?)?;
     m.add_function(wrap_pyfunction!(values::_solution, m)?)?;
     m.add("Error", py.get_type::<errors::Error>())?;
