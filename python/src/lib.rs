@@ -597,21 +597,7 @@ impl Solver {
         position: &Bound<'_, PyAny>,
         think: f64,
     ) -> PyResult<String> {
-        let line = self.line(position)?;
-        let limits = limits(Some(think), None)?;
-        let choice = self
-            .run(py, |solver, token| {
-                solver
-                    .best_move(
-                        line.as_ref(),
-                        &Limits {
-                            interrupt: token,
-                            ..limits
-                        },
-                    )
-                    .map(MoveValue::from)
-            })?
-            .py_err()?;
+        let choice = self.choose(py, position, Some(think))?;
         Ok(choice.move_text().to_string())
     }
 
