@@ -210,9 +210,16 @@ fn exact_share<G: Tactics>(pos: &G) -> f64 {
 
 /// The share of a search's time the exact solver gets at `pos`, the rest going to estimates.
 fn solver_share<G: Tactics>(pos: &G, limits: &Limits, analysis: bool) -> f64 {
-    // An analysis is asked for exact values: the solver gets at least half the time.
+    // An analysis is asked for exact values: the solver gets at least half the time, and in a
+    // game without a bound nine tenths (PopOut's df-pn settles most moves given seconds; the
+    // evaluation's estimates of the rest need only the last tenth).
     let share = if analysis {
-        exact_share(pos).max(0.5)
+        let least = if G::Kind::max_plies(pos).is_none() {
+            0.9
+        } else {
+            0.5
+        };
+        exact_share(pos).max(least)
     } else {
         exact_share(pos)
     };
@@ -822,6 +829,20 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Connect, PopOut, Standard};
+
+    #[test]
+    fn an_analysis_without_a_bound_gives_the_solver_nine_tenths() {
+        let ten = Limits::within(Duration::from_secs(10));
+        let popout = PopOut::<u64, _>::new(Standard);
+        assert_eq!(solver_share(&popout, &ten, true), 0.9);
+        // Choosing a move keeps its half for the evaluation's search.
+        assert_eq!(solver_share(&popout, &ten, false), 0.5);
+        // A game with a bound keeps its shares: half of an analysis where the solver is not
+        // expected to finish (the empty 7x6 board).
+        let connect4 = Connect::<u64, _>::new(Standard);
+        assert_eq!(solver_share(&connect4, &ten, true), 0.5);
+    }
 
     #[test]
     fn elo_of_known_scores() {
