@@ -94,3 +94,17 @@ def test_solve_many_takes_positions_and_strings():
     assert inarow.solve_many("connect4", []) == []
     inarow.clear_tables()
     assert inarow.solve_many("connect4", ["4455667"])[0].outcome == "loss"
+
+
+def test_qubic_strategy_moves_are_proven_wins():
+    """The engine playing first in Qubic answers from its proven strategy past the first move:
+    the choice is a proven win, and the analysis marks the strategy's moves won and every move
+    of the side that loses to it lost."""
+    solver = inarow.Solver("qubic")
+    chosen = solver.choose(inarow.Position("qubic", "a11b22"), think=10)
+    assert (chosen.exact, chosen.kind, chosen.value) == (True, "outcome", 1), chosen
+    assert solver.best_move("a11b22", think=10) == chosen.move
+    values = inarow.Position("qubic", "a11d44").analyze(time=1)
+    assert (values[0].move, values[0].value, values[0].exact) == ("d11", 1, True), values[:3]
+    lost = inarow.Position("qubic", "a11d44d11").analyze(time=1)
+    assert len(lost) == 61 and all(v.exact and v.value == -1 for v in lost), lost[:3]

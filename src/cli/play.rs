@@ -5,7 +5,7 @@
 use super::args::{GameArg, KnowledgeArgs, RuleArgs, seconds};
 use super::io::{Outcome, with_progress};
 use clap::{Args, ValueEnum};
-use inarow::engine::play::{Agent, Level};
+use inarow::engine::play::{Agent, Level, Valuation};
 use inarow::engine::{Error, Limits, Options};
 use inarow::game::{Player, Repetition, Status};
 use inarow::session::{self, Position, Rules, Settings, Solver};
@@ -111,6 +111,16 @@ impl Humans {
     }
 }
 
+/// What the engine's move is worth, as `play` says it after the move: proven outcomes in
+/// words, estimates marked as such, nothing where the engine has no value (a random move).
+fn worth(value: &Valuation) -> String {
+    match value.outcome() {
+        Some(outcome) => format!(" (a proven {outcome})"),
+        None if *value == Valuation::Unknown => String::new(),
+        None => format!(" (estimate {value})"),
+    }
+}
+
 /// `advisor`: the engine that answers `hint`, if not `engine` itself.
 fn play(
     rules: &dyn Rules,
@@ -153,7 +163,7 @@ fn play(
             let reply = with_progress("engine thinking", || {
                 engine.best_move(pos.as_ref(), &Limits::within(think))
             })?;
-            println!("engine plays {}", reply.mv);
+            println!("engine plays {}{}", reply.mv, worth(&reply.value));
             game.push(pos.play(&reply.mv)?);
             continue;
         }

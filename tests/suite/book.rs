@@ -305,6 +305,7 @@ fn play_answers_from_the_builtin_book() {
         .stdout
         .lines()
         .filter_map(|l| l.split("engine plays ").nth(1))
+        .filter_map(|rest| rest.split_whitespace().next())
         .collect();
     assert_eq!(replies.len(), 2, "{}", r.stdout);
     // Each reply keeps the score of the position it answers: the analysis of the position

@@ -281,3 +281,49 @@ fn the_api_survives_random_requests() {
     let (code, _) = server.get("/api/position?game=connect4");
     assert_eq!(code, 200);
 }
+
+/// Qubic through the API: the engine playing first answers every move from its proven strategy
+/// as a win, exact, against any replies (the server sees the whole line, so the strategy knows
+/// the first player's moves were its own); the analysis marks the strategy's moves `win` and,
+/// for the second player against it, every move `loss`.
+#[test]
+fn the_api_gives_qubics_strategy_as_proven_wins() {
+    let server = Server::start();
+    let mut rng = super::common::SplitMix(59);
+    for _ in 0..3 {
+        let mut moves = String::new();
+        loop {
+            let (code, json) = server.get(&format!("/api/move?game=qubic&moves={moves}&think=5"));
+            assert_eq!(code, 200, "{json}");
+            assert_eq!(json["exact"], true, "after '{moves}': {json}");
+            assert_eq!(json["value"], "win", "after '{moves}': {json}");
+            moves = json["moves"].as_str().unwrap().to_string();
+            let (_, position) = server.get(&format!("/api/position?game=qubic&moves={moves}"));
+            if position["status"] != "ongoing" {
+                assert_eq!(position["status"], "first wins", "{moves}");
+                break;
+            }
+            let legal = position["legal"].as_array().unwrap();
+            let reply = legal[rng.below(legal.len())]["move"].as_str().unwrap();
+            moves.push_str(reply);
+        }
+    }
+    // The analysis on the strategy's paths, both sides to move.
+    let (_, json) = server.get("/api/analyze?game=qubic&moves=a11d44&think=1");
+    let analysis = json["analysis"].as_array().unwrap();
+    assert_eq!(analysis[0]["value"], "win", "{json}");
+    assert_eq!(analysis[0]["exact"], true, "{json}");
+    assert_eq!(
+        json["weak"], true,
+        "Qubic's values are win / draw / loss: {json}"
+    );
+    let (_, json) = server.get("/api/analyze?game=qubic&moves=a11d44d11&think=1");
+    let analysis = json["analysis"].as_array().unwrap();
+    assert_eq!(analysis.len(), 61);
+    assert!(
+        analysis
+            .iter()
+            .all(|m| m["value"] == "loss" && m["exact"] == true && m["end_ply"].is_null()),
+        "{json}"
+    );
+}

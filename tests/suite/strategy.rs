@@ -233,3 +233,63 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
     assert_eq!(entry.1, Valuation::Proven(1), "{analysis:?}");
     assert_eq!(analysis.moves[0].0, first);
 }
+
+/// Qubic's strategy on the command line: `analyze` (plain and `--json`) marks the strategy's
+/// moves `win` past the first move, and every move of the side that loses to it `loss`; `play`
+/// answers from the strategy and says its move is a proven win.
+#[test]
+fn the_command_line_gives_qubics_strategy_as_proven_wins() {
+    let plain = inarow(
+        &["analyze", "--game", "qubic", "--time", "1", "a11d44"],
+        None,
+    );
+    // The moves off the strategy are estimates after a second: the exit code says so.
+    assert_eq!(plain.code, Some(3), "{}", plain.stderr);
+    assert_eq!(
+        plain.stdout.lines().next(),
+        Some("d11 win"),
+        "{}",
+        plain.stdout
+    );
+    let json = inarow(
+        &[
+            "analyze",
+            "--game",
+            "qubic",
+            "--time",
+            "1",
+            "--json",
+            "a11d44d11",
+        ],
+        None,
+    );
+    assert_eq!(json.code, Some(0), "{}", json.stderr);
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let moves = json["analysis"].as_array().expect("moves");
+    assert_eq!(moves.len(), 61);
+    assert!(
+        moves
+            .iter()
+            .all(|m| m["value"] == "loss" && m["exact"] == true),
+        "{json}"
+    );
+    assert_eq!(json["weak"], true, "{json}");
+
+    let played = inarow(
+        &[
+            "play", "--game", "qubic", "--human", "second", "--think", "10",
+        ],
+        Some("a22\nb33\nc12\nquit\n"),
+    );
+    assert_eq!(played.code, Some(0), "{}", played.stderr);
+    let answers: Vec<&str> = played
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("engine plays"))
+        .collect();
+    assert_eq!(answers.len(), 4, "{}", played.stdout);
+    assert!(
+        answers.iter().all(|l| l.ends_with("(a proven win)")),
+        "{answers:?}"
+    );
+}

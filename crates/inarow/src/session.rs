@@ -833,6 +833,9 @@ struct SolverOf<G: Playable> {
     player: Agent<G>,
     /// Whether its scores are exact (not only win / draw / loss).
     exact: bool,
+    /// Whether its exact values are win / draw / loss only: a weak solver, or a method that
+    /// proves no more (the proof-number searches).
+    weak: bool,
 }
 
 impl<G: Playable> SolverOf<G> {
@@ -875,14 +878,16 @@ impl<G: Playable> SolverOf<G> {
     }
 
     fn around(start: G, settings: Settings, player: Agent<G>) -> Self {
-        let exact = player
+        let weak = player
             .engine()
-            .is_some_and(|e| !e.is_weak() && !e.method().is_weak_only());
+            .is_some_and(|e| e.is_weak() || e.method().is_weak_only());
+        let exact = player.engine().is_some() && !weak;
         SolverOf {
             start,
             settings,
             player,
             exact,
+            weak,
         }
     }
 
@@ -929,7 +934,7 @@ impl<G: Playable> SolverOf<G> {
     /// A move's value as the fronts give it: with its exact score and the ply the game ends
     /// on where the engine gives exact scores.
     fn move_value(&self, pos: &G, mv: G::Move, value: Valuation) -> MoveValue {
-        let weak = self.player.is_weak();
+        let weak = self.weak;
         let (score, end) = match (value, G::Kind::max_plies(pos)) {
             (Valuation::Exact(s), Some(max)) if !weak => (Some(s), end_ply(max, pos.ply(), s)),
             _ => (None, None),
@@ -980,7 +985,7 @@ impl<G: Playable> Solver for SolverOf<G> {
     }
 
     fn is_weak(&self) -> bool {
-        self.player.is_weak()
+        self.weak
     }
 
     fn solve(&mut self, pos: &dyn Position, ask: &Ask) -> Result<Solution, Error> {
@@ -994,7 +999,8 @@ impl<G: Playable> Solver for SolverOf<G> {
         if let Some(over) = pos.over() {
             return Err(over);
         }
-        let game = to_solve(&typed(pos, &self.start)?.line);
+        // The whole line: a winning strategy answers only where its side's moves were its own.
+        let game = typed(pos, &self.start)?.line.clone();
         let at = *game.position();
         let analysis = self.player.analyse(&game, limits);
         Ok(PositionAnalysis {
@@ -1005,7 +1011,7 @@ impl<G: Playable> Solver for SolverOf<G> {
                 .collect(),
             pv: format_line(at, &analysis.pv),
             source: analysis.source,
-            weak: self.player.is_weak(),
+            weak: self.weak,
         })
     }
 
@@ -1018,7 +1024,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         if let Some(over) = pos.over() {
             return Err(over);
         }
-        let game = to_solve(&typed(pos, &self.start)?.line);
+        let game = typed(pos, &self.start)?.line.clone();
         let at = *game.position();
         let parsed = at
             .parse_move(mv.trim())
@@ -1033,7 +1039,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         Ok(MoveAnalysis {
             value: self.move_value(&at, parsed, value),
             line: format_line(at, &valued.pv),
-            weak: self.player.is_weak(),
+            weak: self.weak,
         })
     }
 
@@ -1042,11 +1048,11 @@ impl<G: Playable> Solver for SolverOf<G> {
             return Err(over);
         }
         let line = typed(pos, &self.start)?;
-        let game = to_solve(&line.line);
+        let game = &line.line;
         let at = *game.position();
         let (mv, value) = self
             .player
-            .choose_within(&game, limits)
+            .choose_within(game, limits)
             .ok_or_else(|| Error::Search("the engine found no move".into()))?;
         Ok(EngineMove {
             mv: at.format_move(mv),

@@ -367,14 +367,18 @@ impl<G: Tactics> Engine<G> {
         Book::builtin_for(sample).is_some_and(|book| self.set_book(sample, book).is_ok())
     }
 
-    /// The move of the engine's winning strategy at the end of `line`, where the side to move
-    /// there has one and the line's earlier moves of that side were the strategy's
-    /// ([`Strategy::followed`], [`Strategy::move_at`]).
-    pub fn strategy_move(&mut self, line: &GameLine<G>) -> Option<G::Move> {
-        let strategy = self.strategy.clone()?;
-        self.followed_strategy(line)
-            .then(|| strategy.move_at(line.position()))
-            .flatten()
+    /// Every move at the end of `line` that wins by the engine's strategy, where the side to
+    /// move there has one and the line's earlier moves of that side were the strategy's
+    /// ([`Strategy::followed`]): its move first, then those that reach the same position in
+    /// another orientation ([`Strategy::moves_at`]).
+    pub fn strategy_moves(&mut self, line: &GameLine<G>) -> Vec<G::Move> {
+        let Some(strategy) = self.strategy.clone() else {
+            return Vec::new();
+        };
+        if !self.followed_strategy(line) {
+            return Vec::new();
+        }
+        strategy.moves_at(line.position())
     }
 
     /// Whether the side to move at the end of `line` loses against the engine's winning

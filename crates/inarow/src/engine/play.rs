@@ -362,8 +362,11 @@ impl<G: Tactics> Agent<G> {
         if self.level == Level::Best
             && let Some(engine) = self.exact.as_mut()
         {
-            if engine.strategy_move(line) == Some(mv) {
+            if engine.strategy_moves(line).contains(&mv) {
                 return valued(Valuation::Proven(1), Vec::new(), "strategy");
+            }
+            if engine.lost_to_strategy(line) {
+                return valued(Valuation::Proven(-1), Vec::new(), "strategy");
             }
             let share = solver_share(line.position(), limits, true);
             engine.set_limits(Limits {
@@ -383,9 +386,6 @@ impl<G: Tactics> Agent<G> {
                 });
                 let replies = engine.line(&child, score);
                 return valued(Valuation::Exact(-score), replies, "exact");
-            }
-            if engine.lost_to_strategy(line) {
-                return valued(Valuation::Proven(-1), Vec::new(), "strategy");
             }
         }
         if child.status(self.repetition) != Status::Ongoing {
@@ -420,8 +420,11 @@ impl<G: Tactics> Agent<G> {
             Level::AlphaBeta => self.heuristic(pos, limits, None, all),
             Level::Mcts => self.mcts(line, limits),
             Level::Best => {
-                let proven = self.exact.as_mut().and_then(|e| e.strategy_move(line));
-                if let Some(mv) = proven
+                let proven = self
+                    .exact
+                    .as_mut()
+                    .map_or_else(Vec::new, |e| e.strategy_moves(line));
+                if let Some(&mv) = proven.first()
                     && !all
                 {
                     return Some(Analysis {
@@ -435,11 +438,21 @@ impl<G: Tactics> Agent<G> {
                         .exact
                         .as_mut()
                         .is_some_and(|e| e.lost_to_strategy(line));
-                let analysis = self.best(line, limits, all);
-                Some(match (analysis, proven) {
-                    (Some(analysis), Some(mv)) => proven_win(analysis, mv),
-                    (Some(analysis), None) if lost => proven_loss(analysis),
-                    (analysis, _) => analysis?,
+                if lost {
+                    // Every move loses to the strategy: nothing is left to search.
+                    let mut moves = MoveList::new();
+                    line.position().legal_moves(&mut moves);
+                    return Some(Analysis {
+                        moves: moves.iter().map(|&m| (m, Valuation::Proven(-1))).collect(),
+                        pv: Vec::new(),
+                        source: "strategy".into(),
+                    });
+                }
+                let analysis = self.best(line, limits, all)?;
+                Some(if proven.is_empty() {
+                    analysis
+                } else {
+                    proven_win(analysis, &proven)
                 })
             }
         }
@@ -664,40 +677,26 @@ impl<G: Tactics> Agent<G> {
     }
 }
 
-/// `analysis` with `mv`, the move of a proven winning strategy, valued a proven win where the
-/// search did not find the win itself (an exact win keeps its distance), best first; the line
-/// starts with `mv` when it is now the best move.
-fn proven_win<M: Copy + PartialEq>(mut analysis: Analysis<M>, mv: M) -> Analysis<M> {
-    let Some(entry) = analysis.moves.iter_mut().find(|e| e.0 == mv) else {
-        return analysis;
-    };
-    if entry.1.rank().0 < 3 {
-        entry.1 = Valuation::Proven(1);
-        analysis
-            .moves
-            .sort_by_key(|e| std::cmp::Reverse(e.1.rank()));
-        if analysis.moves[0].0 == mv && analysis.pv.first() != Some(&mv) {
-            analysis.pv = vec![mv];
-        }
-        analysis.source = format!("{} and the strategy", analysis.source);
-    }
-    analysis
-}
-
-/// `analysis` of a position lost to a proven winning strategy: every move a proven loss where
-/// the search did not value it exactly (an exact loss keeps its distance).
-fn proven_loss<M: Copy + PartialEq>(mut analysis: Analysis<M>) -> Analysis<M> {
+/// `analysis` with `winning`, the moves of a proven winning strategy (its own move first),
+/// valued proven wins where the search did not find the win itself (an exact win keeps its
+/// distance), best first; the line starts with the best move when it is one of them.
+fn proven_win<M: Copy + PartialEq>(mut analysis: Analysis<M>, winning: &[M]) -> Analysis<M> {
     let mut marked = false;
     for entry in &mut analysis.moves {
-        if !entry.1.is_exact() {
-            entry.1 = Valuation::Proven(-1);
+        if winning.contains(&entry.0) && entry.1.rank().0 < 3 {
+            entry.1 = Valuation::Proven(1);
             marked = true;
         }
     }
     if marked {
+        // The strategy's own move first among equals: the line follows it.
         analysis
             .moves
-            .sort_by_key(|e| std::cmp::Reverse(e.1.rank()));
+            .sort_by_key(|e| (std::cmp::Reverse(e.1.rank()), winning.first() != Some(&e.0)));
+        let best = analysis.moves[0].0;
+        if winning.contains(&best) && analysis.pv.first() != Some(&best) {
+            analysis.pv = vec![best];
+        }
         analysis.source = format!("{} and the strategy", analysis.source);
     }
     analysis

@@ -319,6 +319,26 @@ impl Strategy {
             .find(|&m| pos.move_code(pos.image_move(m, i)) == code)
     }
 
+    /// Every move at `pos` that wins by the strategy: [`Strategy::move_at`]'s, and each other
+    /// move that reaches the same position in another orientation (the board's symmetries),
+    /// which [`Strategy::followed`] accepts as the strategy's. Empty where it has no move.
+    pub fn moves_at<G: Tactics>(&self, pos: &G) -> Vec<G::Move> {
+        let Some(want) = self.move_at(pos) else {
+            return Vec::new();
+        };
+        let image = least_image(&pos.play(want)).0;
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let mut winning = vec![want];
+        winning.extend(
+            moves
+                .iter()
+                .copied()
+                .filter(|&m| m != want && least_image(&pos.play(m)).0 == image),
+        );
+        winning
+    }
+
     /// Whether the winner's moves of `moves`, played from the game's start `start`, are the
     /// strategy's (up to the board's symmetries: each reaches the position the strategy's move
     /// reaches, in some orientation), from move `from` on (the ones before are known to be):
