@@ -47,6 +47,7 @@ from ._inarow import (
     clear_tables,
     solve_many,
 )
+from ._svg import Svg
 from .observations import from_grid, from_move, from_openspiel, from_pettingzoo, to_move
 from .training import Dataset, dataset
 
@@ -69,6 +70,7 @@ __all__ = [
     "Solution",
     "Solver",
     "SpecError",
+    "Svg",
     "UnsupportedError",
     "__version__",
     "clear_tables",

@@ -14,6 +14,8 @@ from typing import (
     final,
 )
 
+from ._svg import Svg
+
 __all__ = [
     "Block",
     "Board",
@@ -151,8 +153,9 @@ class Position:
             Mapping[str, Union[int, float, None]],
             None,
         ] = None,
-    ) -> str:
-        """The board as SVG text, drawn as the web page draws it (red the first player's
+    ) -> Svg:
+        """The board as SVG text (an ``inarow.Svg``: a ``str`` that Jupyter draws as the
+        picture), drawn as the web page draws it (red the first player's
         stones, yellow the second's, the lines that won crossed out). ``values``: what
         ``analyze`` returns (or ``(move, value, exact)`` items, or a dict from move to value),
         drawn where each move plays: above a column, in an empty cell, a pop on the stone it
@@ -210,11 +213,20 @@ class Solver:
         learnt from earlier calls."""
     def analyze(self, position: Union[Position, str], time: Optional[float] = None) -> List[MoveValue]:
         """As ``Position.analyze``, with this solver's table."""
-    def best_move(self, position: Union[Position, str], think: float = 1.0) -> str:
+    def best_move(
+        self, position: Union[Position, str], think: float = 1.0, seed: Optional[int] = None
+    ) -> str:
         """As ``Position.best_move``, with this solver's table."""
-    def choose(self, position: Union[Position, str], think: Optional[float] = None) -> MoveValue:
+    def choose(
+        self,
+        position: Union[Position, str],
+        think: Optional[float] = None,
+        seed: Optional[int] = None,
+    ) -> MoveValue:
         """The engine's move with its value (``exact`` False where it had to estimate), as
-        ``best_move`` chooses it; ``think`` None: no time limit."""
+        ``best_move`` chooses it; ``think`` None: no time limit. Where the exact value is
+        known, the move is the first, in a random order, that keeps it. ``seed``: this call's
+        random choices start from it."""
     def reset(self) -> None:
         """Forgets what the table learnt."""
 

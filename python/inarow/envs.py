@@ -327,15 +327,14 @@ class InarowEnv(gymnasium.Env):
         }
 
     def _perfect(self) -> str:
-        """One of the moves that keep the value, at random (the episode's generator): from the
-        book at once where it holds the position and its children (7x6, to 7 plies), else by a
-        search per move with the table warm (faster than trying them one by one). The engine's
-        own pick among them (``choose``) would run an evaluation search of up to 0.1 s to break
-        the tie."""
-        best = self._solver.solve(self.position, best_moves=True).best_moves or []
-        if not best:
-            raise RuntimeError(f"no best move in {self.position!r}")
-        return best[int(self.np_random.integers(0, len(best)))]
+        """A move that keeps the value, at random (the episode's generator): the value from
+        the book (7x6, to 8 plies) or a search, then a null-window test of each move in a
+        random order until one keeps it, with the table warm."""
+        seed = int(self.np_random.integers(0, 2**63 - 1))
+        chosen = self._solver.choose(self.position, seed=seed)
+        if not chosen.exact:
+            raise RuntimeError(f"no perfect move found in {self.position!r}")
+        return chosen.move
 
     def _observe(self) -> Tuple[Any, Dict[str, Any]]:
         self._legal = self.actions.legal(self.position)

@@ -279,13 +279,19 @@ impl Position {
     /// returns, or `(move, value, exact)` items, or a dict from move to value): above a column,
     /// in an empty cell (Pentago: each cell the best of the moves that place there, over their
     /// turns; a turn alone beside its arrow), a PopOut pop on the stone it pops.
+    /// It returns an `inarow.Svg`: the text (a `str`), which Jupyter draws as a picture.
     #[pyo3(signature = (values = None))]
-    fn svg(&self, values: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    fn svg<'py>(
+        &self,
+        py: Python<'py>,
+        values: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let values = match values {
             Some(v) if !v.is_none() => svg_values(v)?,
             _ => Vec::new(),
         };
-        self.picture(&values)
+        let text = self.picture(&values)?;
+        py.import("inarow._svg")?.getattr("Svg")?.call1((text,))
     }
 
     /// The board as an SVG picture: how Jupyter shows a position (`svg()` without values).
@@ -590,30 +596,38 @@ impl Solver {
     }
 
     /// As `Position.best_move`, with this solver's table.
-    #[pyo3(signature = (position, think = 1.0))]
+    #[pyo3(signature = (position, think = 1.0, seed = None))]
     fn best_move(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         think: f64,
+        seed: Option<u64>,
     ) -> PyResult<String> {
-        let choice = self.choose(py, position, Some(think))?;
+        let choice = self.choose(py, position, Some(think), seed)?;
         Ok(choice.move_text().to_string())
     }
 
     /// The engine's move with its value (a `MoveValue`: `exact` False where the engine had to
     /// estimate), as `best_move` chooses it; `think` None: no time limit (at level best, the
-    /// exact solver to the end).
-    #[pyo3(signature = (position, think = None))]
+    /// exact solver to the end). Where the exact value is known, the move is the first, in a
+    /// random order, that keeps it (a null-window test each; no other move is valued).
+    /// `seed`: the random choices of this call start from it (equal seeds, equal moves),
+    /// instead of going on from the solver's.
+    #[pyo3(signature = (position, think = None, seed = None))]
     fn choose(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         think: Option<f64>,
+        seed: Option<u64>,
     ) -> PyResult<MoveValue> {
         let line = self.line(position)?;
         let limits = limits(think, None)?;
         self.run(py, |solver, token| {
+            if let Some(seed) = seed {
+                solver.reseed(seed);
+            }
             solver
                 .best_move(
                     line.as_ref(),

@@ -233,3 +233,13 @@ def test_the_last_move_is_marked_as_on_the_page():
     # The cube: the stone on its level and in its column from above.
     root = parse(inarow.Position("cube", "00f5").svg())
     assert len(marked(root)) == 2
+
+
+def test_svg_is_text_that_a_notebook_draws():
+    """``svg()`` returns an ``inarow.Svg``: a ``str`` (to write to a file) whose ``_repr_svg_``
+    Jupyter calls to draw the picture."""
+    p = inarow.Position("connect4", "4453")
+    picture = p.svg(values=p.analyze())
+    assert isinstance(picture, str) and isinstance(picture, inarow.Svg)
+    assert picture._repr_svg_() == str(picture)
+    parse(picture._repr_svg_())

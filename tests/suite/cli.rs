@@ -570,6 +570,7 @@ fn bench_reports_wrong_and_bad_lines() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn bench_on_a_public_set() {
     let Some(path) = shared_path("connect4/Test_L3_R1", "cli::bench_on_a_public_set") else {
         return;

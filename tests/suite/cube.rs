@@ -495,6 +495,7 @@ fn cube_strategy_bounds_hold() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn the_difficulty_sets_are_solved_correctly() {
     let Some(path) = shared_path("cube/gravity_36.txt", "cube::the_difficulty_sets") else {
         return;

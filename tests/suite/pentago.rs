@@ -30,6 +30,7 @@ fn json(name: &str) -> Option<serde_json::Value> {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn terminal_vectors_pass() {
     let Some(vectors) = json("irving_done_vectors.json") else {
         return;
@@ -76,6 +77,7 @@ fn half_move_children(pos: &Pentago) -> BTreeSet<String> {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn move_vectors_pass() {
     let Some(vectors) = json("irving_move_vectors.json") else {
         return;
@@ -118,6 +120,7 @@ fn move_vectors_pass() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn game_values_file_boards_match_their_grids() {
     let Some(path) = shared_path("pentago/irving_game_values.tsv", "pentago values") else {
         return;
@@ -200,6 +203,7 @@ fn moves_round_trip_and_bad_input_is_named() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn board_counts_are_irvings() {
     let Some(path) = shared_path(
         "pentago/position_counts_and_edison_wlt.tsv",
@@ -245,6 +249,7 @@ fn values_from(stones: u32) -> Option<(std::path::PathBuf, usize)> {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn late_positions_of_irvings_games_are_solved_right() {
     // The positions of 30 stones and more: alpha-beta answers each within milliseconds.
     let Some((file, n)) = values_from(30) else {
@@ -358,6 +363,7 @@ fn the_midgame_solver_agrees_with_forward_search() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn irvings_values_from_23_stones_by_default() {
     // The default engine: the midgame solver down to 26 stones, alpha-beta above.
     let Some((file, n)) = values_from(23) else {

@@ -813,6 +813,7 @@ fn positions_of_4x5() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn position_counts_agree_with_the_published_file() {
     let Some(path) = shared_path(
         "tables/state_counts.tsv",

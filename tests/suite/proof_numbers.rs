@@ -60,16 +60,19 @@ fn agree_on(name: &str, every: usize, count: usize, algorithms: &[Algorithm]) {
 const ALL: [Algorithm; 3] = [Algorithm::Pns, Algorithm::Pn2, Algorithm::DfPn];
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn proof_numbers_agree_on_l3_r1() {
     agree_on("Test_L3_R1", 10, 100, &ALL);
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn proof_numbers_agree_on_l2_r1() {
     agree_on("Test_L2_R1", 50, 20, &ALL);
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn proof_numbers_agree_on_l2_r2_and_l1_r1() {
     agree_on("Test_L2_R2", 200, 5, &[Algorithm::DfPn, Algorithm::Pns]);
     agree_on("Test_L1_R1", 200, 5, &[Algorithm::DfPn, Algorithm::Pns]);

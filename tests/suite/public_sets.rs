@@ -90,6 +90,7 @@ fn check_set_with(
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l3_r1_all() {
     check_set(
         "Test_L3_R1",
@@ -101,6 +102,7 @@ fn l3_r1_all() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l2_r1_all() {
     check_set(
         "Test_L2_R1",
@@ -112,6 +114,7 @@ fn l2_r1_all() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l2_r1_all_weak() {
     check_set(
         "Test_L2_R1",
@@ -123,6 +126,7 @@ fn l2_r1_all_weak() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l1_r1_all() {
     check_set(
         "Test_L1_R1",
@@ -134,6 +138,7 @@ fn l1_r1_all() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l1_r2_every_50th() {
     check_set(
         "Test_L1_R2",
@@ -155,6 +160,7 @@ fn two_threads() -> Config {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l2_r2_every_4th_two_threads() {
     check_set_with(
         "Test_L2_R2",
@@ -167,6 +173,7 @@ fn l2_r2_every_4th_two_threads() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l1_r2_every_100th_two_threads() {
     check_set_with(
         "Test_L1_R2",
@@ -179,6 +186,7 @@ fn l1_r2_every_100th_two_threads() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l2_r1_weak_two_threads_table_kept() {
     check_set_with(
         "Test_L2_R1",

@@ -244,6 +244,7 @@ fn published_rows_are_consistent() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn constants_agree_with_the_published_file() {
     let Some(path) = shared_path(
         "tables/connect4_sizes.tsv",

@@ -291,8 +291,12 @@ pub trait Solver: Send {
         mv: &str,
         limits: &Limits,
     ) -> Result<MoveAnalysis, Error>;
-    /// The engine's move and what it is worth.
+    /// The engine's move and what it is worth. Where the exact value is known in time, the
+    /// move is the first, in a random order, that keeps it.
     fn best_move(&mut self, pos: &dyn Position, limits: &Limits) -> Result<EngineMove, Error>;
+    /// Starts the random choices of [`Solver::best_move`] anew from `seed` (a perfect move
+    /// among equals, the random level's move), for a caller that replays its games.
+    fn reseed(&mut self, seed: u64);
     /// The bytes the exact solver needs to answer `pos` (`None`: it needs no more than it
     /// has), and the fewest stones from which its answers fit in `bytes`.
     fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>);
@@ -1059,6 +1063,10 @@ impl<G: Playable> Solver for SolverOf<G> {
             moves: line.text_of(&line.line.played(mv)),
             value,
         })
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.player.reseed(seed);
     }
 
     fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>) {

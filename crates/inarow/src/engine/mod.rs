@@ -670,6 +670,50 @@ impl<G: Tactics> Engine<G> {
         self.searching(at, |engine| engine.detailed(false))
     }
 
+    /// The score and one move that keeps it: the score from a book or a database where one
+    /// holds it, else a search; then each move, in the order `order` leaves them, tested with
+    /// a null window until one keeps the score (a perfect move needs no other move's value).
+    /// The report's `best_moves` holds that move, or none where a limit stopped the tests.
+    pub fn keeping_move(
+        &mut self,
+        at: &impl Start<G>,
+        order: impl FnOnce(&mut [G::Move]) + Send,
+    ) -> Report<G::Move> {
+        self.searching(at, |engine| {
+            let start = Instant::now();
+            let nodes0 = engine.nodes();
+            let mut report = engine.solve_here();
+            if let Some(score) = report.score {
+                match engine.first_keeping(score, order) {
+                    Ok(found) => report.best_moves.extend(found),
+                    Err(stop) => report.stopped = Some(stop),
+                }
+            }
+            report.nodes = engine.nodes() - nodes0;
+            report.elapsed = start.elapsed();
+            report
+        })
+    }
+
+    /// The first move, in the order `order` leaves them, that keeps the score `score` of the
+    /// end of the line under way.
+    fn first_keeping(
+        &mut self,
+        score: i32,
+        order: impl FnOnce(&mut [G::Move]),
+    ) -> Result<Option<G::Move>, Stop> {
+        self.learn_moves()?;
+        let mut moves = MoveList::new();
+        self.game.position().legal_moves(&mut moves);
+        order(&mut moves);
+        for mv in moves {
+            if self.keeps_score(mv, score)? {
+                return Ok(Some(mv));
+            }
+        }
+        Ok(None)
+    }
+
     fn detailed(&mut self, with_line: bool) -> Report<G::Move> {
         let start = Instant::now();
         let nodes0 = self.nodes();

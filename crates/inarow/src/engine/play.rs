@@ -188,12 +188,6 @@ const UNLIMITED_ESTIMATE_NODES: u64 = 2_000_000;
 /// stays warm from move to move, so later solves are quicker).
 const SOLVABLE_PLIES_LEFT: u32 = 36;
 
-/// The most a tie-break among moves of equal exact value may take: the value is known, so the
-/// answer must not wait out the think time (which is a cap), and the choice only sets the
-/// style (the most chances against an opponent who can err).
-const TIE_BREAK: Duration = Duration::from_millis(100);
-const TIE_BREAK_NODES: u64 = 200_000;
-
 /// The share of the thinking time the exact solver gets at [`Level::Best`]: most of it once at
 /// most [`SOLVABLE_PLIES_LEFT`] plies of a bounded game are left, where one exact answer is
 /// worth more than a deeper estimate (a won game is kept won: `inarow bench --suite convert`);
@@ -283,6 +277,12 @@ impl<G: Tactics> Agent<G> {
             repetition: Repetition::new(options.repetition)?,
             rng: SplitMix(seed),
         })
+    }
+
+    /// Starts its random choices (a perfect move among equals, the random level's move) anew
+    /// from `seed`.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = SplitMix(seed);
     }
 
     /// How strongly this engine plays.
@@ -476,22 +476,7 @@ impl<G: Tactics> Agent<G> {
             ..limits.clone()
         };
         let exact = match self.exact(line, &until(solver_share(pos, limits, all)), all) {
-            Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => {
-                return Some(if !all && e.moves.len() > 1 {
-                    let rest = until(1.0);
-                    let brief = Limits {
-                        time: Some(rest.time.map_or(TIE_BREAK, |t| t.min(TIE_BREAK))),
-                        nodes: Some(
-                            rest.nodes
-                                .map_or(TIE_BREAK_NODES, |n| n.min(TIE_BREAK_NODES)),
-                        ),
-                        ..rest
-                    };
-                    self.tie_break(pos, e, &brief)
-                } else {
-                    e
-                });
-            }
+            Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => return Some(e),
             partial => partial,
         };
         let estimate = self.estimate(line, until(1.0), all);
@@ -516,30 +501,6 @@ impl<G: Tactics> Agent<G> {
         }
         self.heuristic(line.position(), &rest, None, all)
             .or_else(|| self.mcts(line, &rest))
-    }
-
-    /// Among moves that all keep the exact value (or all lose, where the solver knows only win /
-    /// draw / loss), the one the evaluation search likes best within `limits` (brief: see
-    /// [`TIE_BREAK`]): the most chances against an opponent who can err, and a loss put off
-    /// rather than met at once.
-    fn tie_break(
-        &mut self,
-        pos: &G,
-        exact: Analysis<G::Move>,
-        limits: &Limits,
-    ) -> Analysis<G::Move> {
-        let keeps = |m: &G::Move| exact.moves.iter().find(|e| e.0 == *m).copied();
-        let picked = self
-            .heuristic(pos, limits, None, true)
-            .and_then(|h| h.moves.iter().find_map(|(m, _)| keeps(m)));
-        match picked {
-            Some(choice) => Analysis {
-                moves: vec![choice],
-                pv: vec![choice.0],
-                source: "exact, alphabeta's pick".into(),
-            },
-            None => exact,
-        }
     }
 
     /// A random move that does not lose at once; a win at once if there is one.
@@ -607,17 +568,14 @@ impl<G: Tactics> Agent<G> {
                 source: if complete { "exact" } else { "exact (part)" }.into(),
             });
         }
-        // A move needs no line: the moves that keep the score, those found in the time (one
-        // is enough).
-        let report = engine.solve_moves(line);
+        // A move needs no line, nor the other moves' values: the first of the moves in a
+        // random order that keeps the score.
+        let rng = &mut self.rng;
+        let report = engine.keeping_move(line, |moves| rng.shuffle(moves));
         let score = report.score?;
         let best = *report.best_moves.first()?;
         Some(Analysis {
-            moves: report
-                .best_moves
-                .iter()
-                .map(|&m| (m, Valuation::Exact(score)))
-                .collect(),
+            moves: vec![(best, Valuation::Exact(score))],
             pv: vec![best],
             source: "exact".into(),
         })
