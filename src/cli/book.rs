@@ -50,6 +50,12 @@ pub struct BuildArgs {
     /// Positions with at most this many plies go into the book.
     #[arg(long)]
     depth: u32,
+    /// Past the depth, to this many plies, the positions a perfect player meets against any
+    /// replies: on the lines where one side plays only moves that keep the value, each of its
+    /// positions and the children its keeping moves reach, so that a perfect move there needs
+    /// no search. A book of the same game and depth already at --out gives its scores.
+    #[arg(long, value_name = "PLIES")]
+    perfect_to: Option<u32>,
     /// The book file to write.
     #[arg(long, value_name = "FILE")]
     out: String,
@@ -97,15 +103,28 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
     };
     with_game!(args.game.start()?, start => {
         let mut engine = Engine::try_new(&start, options.clone())?;
+        let perfect_to = args.perfect_to.unwrap_or(args.depth);
         let bar = progress_bar(0, &format!("ply {}", args.depth));
-        let stats = Book::build(start, args.depth, Path::new(&args.out), &mut engine, |done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        });
+        let stats = Book::build_for_perfect_play(
+            start,
+            args.depth,
+            perfect_to,
+            Path::new(&args.out),
+            &mut engine,
+            |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            },
+        );
         bar.finish_and_clear();
         let stats = stats?;
+        let extended = if perfect_to > args.depth {
+            format!(" perfect_to={perfect_to} perfect={}", stats.perfect)
+        } else {
+            String::new()
+        };
         println!(
-            "book {} game={} depth={} entries={} solved={} resumed={} nodes={}",
+            "book {} game={} depth={}{extended} entries={} solved={} resumed={} nodes={}",
             args.out,
             start.name(),
             args.depth,

@@ -410,3 +410,149 @@ fn the_catalog_says_which_games_ship_a_book_or_a_strategy() {
     assert!(Strategy::builtin_for(&standard).is_none());
     assert!(Strategy::builtin_for(&Pentago::new()).is_none());
 }
+
+/// A book extended past its depth with the positions a perfect player meets (`--perfect-to`):
+/// for each side as the perfect player, on every line where it plays only moves that keep the
+/// value (the solver's) and the other side any move, each of its positions up to the extension
+/// is in the book with the solver's score, and so is every child its keeping moves reach; the
+/// engine then finds a perfect move there without a search. Extending a book solves only what
+/// is new, and an interrupted extension resumes to the same book.
+#[test]
+fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
+    const PERFECT_TO: u32 = 8;
+    let out = temp_file("perfect.book");
+    let _ = std::fs::remove_file(&out);
+    with_connect!(start(GAME), g => {
+        let build = |out: &Path, limits: Limits| {
+            let mut engine = Engine::new(&g, Options { limits, ..Options::default() });
+            Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, out, &mut engine, |_, _| {})
+        };
+        Book::build(g, DEPTH, &out, &mut Engine::new(&g, Options::default()), |_, _| {})
+            .expect("the plain book");
+        let stats = build(&out, Limits::default()).expect("the extension");
+        assert_eq!(stats.solved, 0, "the book at --out gives the depth's scores: {stats:?}");
+        assert!(stats.perfect > 100, "{stats:?}");
+        let book = Book::load(&out, &g.name()).expect("the book loads");
+        assert_eq!((book.depth(), book.perfect_to()), (DEPTH, PERFECT_TO));
+
+        let mut solver = AlphaBeta::new(&g, Config::default());
+        let mut checked = 0;
+        for perfect in [inarow::game::Player::First, inarow::game::Player::Second] {
+            let mut level = vec![g];
+            for ply in 0..PERFECT_TO {
+                let mut next = Vec::new();
+                let mut seen = std::collections::HashSet::new();
+                for pos in &level {
+                    let mut moves = MoveList::new();
+                    pos.legal_moves(&mut moves);
+                    let mine = pos.side_to_move() == perfect;
+                    let score = solver.solve(pos, false).expect("no limits");
+                    if mine && ply > DEPTH {
+                        assert_eq!(book.lookup(pos), Some(score), "{pos:?}");
+                        checked += 1;
+                    }
+                    for m in moves {
+                        let child = pos.play(m);
+                        let value = final_score(&child)
+                            .unwrap_or_else(|| solver.solve(&child, false).expect("no limits"));
+                        if mine && -value != score {
+                            continue;
+                        }
+                        if child.status() != Status::Ongoing {
+                            continue;
+                        }
+                        if mine && ply >= DEPTH {
+                            assert_eq!(book.lookup(&child), Some(value), "{child:?}");
+                            checked += 1;
+                        }
+                        if seen.insert(child.canonical_key()) {
+                            next.push(child);
+                        }
+                    }
+                }
+                level = next;
+            }
+        }
+        assert!(checked > 200, "{checked}");
+        // Every entry is the solver's score.
+        let mut rng = SplitMix(61);
+        for _ in 0..300 {
+            let mut pos = g;
+            for _ in 0..rng.below(PERFECT_TO as usize + 1) {
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                if pos.status() != Status::Ongoing {
+                    break;
+                }
+                pos = pos.play(moves[rng.below(moves.len())]);
+            }
+            if let Some(score) = book.lookup(&pos) {
+                assert_eq!(solver.solve(&pos, false).ok(), Some(score), "{pos:?}");
+            }
+        }
+
+        // The engine's perfect move where the perfect player's keeping moves are in the book:
+        // no node searched.
+        let book = Arc::new(book);
+        let mut engine = Engine::new(&g, Options::default());
+        engine.set_book(&g, book.clone()).unwrap();
+        let mut rng = SplitMix(5);
+        let mut answered = 0;
+        for _ in 0..200 {
+            let mut line = GameLine::new(g);
+            for ply in 0..PERFECT_TO {
+                let pos = *line.position();
+                if pos.status() != Status::Ongoing {
+                    break;
+                }
+                let report = engine.keeping_move(&line, |m| rng.shuffle(m));
+                let mv = report.best_moves[0];
+                if pos.side_to_move() == inarow::game::Player::Second && ply > DEPTH {
+                    assert_eq!(report.nodes, 0, "{pos:?}");
+                    answered += 1;
+                }
+                // The first player at random, the second perfect.
+                let mv = if pos.side_to_move() == inarow::game::Player::Second {
+                    mv
+                } else {
+                    let mut moves = MoveList::new();
+                    pos.legal_moves(&mut moves);
+                    moves[rng.below(moves.len())]
+                };
+                line.play(mv);
+            }
+        }
+        assert!(answered > 50, "{answered}");
+    });
+
+    // Interrupted by a node limit part-way through the extension, it resumes to the same book.
+    let resumed = temp_file("perfect-resumed.book");
+    let _ = std::fs::remove_file(&resumed);
+    let _ = std::fs::remove_file(temp_file("perfect-resumed.book.partial"));
+    with_connect!(start(GAME), g => {
+        Book::build(g, DEPTH, &resumed, &mut Engine::new(&g, Options::default()), |_, _| {})
+            .expect("the plain book");
+        let limited = Options {
+            limits: Limits { nodes: Some(50), ..Limits::default() },
+            ..Options::default()
+        };
+        let mut engine = Engine::new(&g, limited);
+        let stopped = Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, &mut engine, |_, _| {})
+            .expect_err("the node limit stops the extension");
+        assert!(stopped.to_string().contains("resume"), "{stopped}");
+        let partial = temp_file("perfect-resumed.book.partial");
+        assert!(partial.exists());
+        let mut engine = Engine::new(&g, Options::default());
+        Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, &mut engine, |_, _| {})
+            .expect("the resumed extension");
+        assert!(!partial.exists());
+    });
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&resumed).unwrap(),
+        "a resumed extension writes the same book"
+    );
+    for f in [&out, &resumed] {
+        let _ = std::fs::remove_file(f);
+    }
+}

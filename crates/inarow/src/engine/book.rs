@@ -1,11 +1,13 @@
-//! Opening books: the exact score of every position up to a depth, symmetry-reduced.
+//! Opening books: the exact score of every position up to a depth, symmetry-reduced, and
+//! beyond it, to a further ply, the positions a perfect player meets against any replies.
 //!
-//! File format (version 1): a text header, a blank line, then the records.
+//! File format (version 2): a text header, a blank line, then the records.
 //!
 //! ```text
-//! inarow-book 1
+//! inarow-book 2
 //! game connect4:7x6:k4
 //! depth 4
+//! perfect-to 6
 //! entries 1234
 //! key-bytes 7
 //! crc32 1a2b3c4d
@@ -15,14 +17,22 @@
 //!
 //! Keys are [`Game::canonical_key`]s in increasing order; the score is the exact score of the
 //! side to move (the public convention, [`crate::search::score`]); `crc32` covers the records.
-//! Positions that are already over are not stored.
+//! Positions that are already over are not stored. Every position of at most `depth` plies is
+//! in the book. Past it, to `perfect-to` plies, are those of the lines on which one side plays
+//! only moves that keep the value (a perfect player, against any replies): where that side is
+//! to move, the position and every child its keeping moves reach, so that a perfect move
+//! there needs no search ([`Engine::keeping_move`](super::Engine::keeping_move)). Version 1
+//! (no `perfect-to`: it equals `depth`) still reads.
 //!
 //! Building solves the positions at the book's depth with the engine, deepest first, and
-//! derives every shallower score from its children's. Solved records are appended to
-//! `FILE.partial` as they come (same header without `entries` and `crc32`, first line
-//! `inarow-book-partial 2`; each record followed by the crc32 of its bytes, so that a damaged
-//! record is refused rather than trusted), and an interrupted build resumes where it stopped;
-//! the finished book is written to a temporary file and renamed.
+//! derives every shallower score from its children's; then, to `perfect-to`, it walks the
+//! perfect player's lines, solving their positions and testing each move for the value. Solved
+//! records are appended to `FILE.partial` as they come (same header without `entries` and
+//! `crc32`, first line `inarow-book-partial 3`; each record followed by the crc32 of its bytes,
+//! so that a damaged record is refused rather than trusted), and an interrupted build resumes
+//! where it stopped; a book already at `FILE` of the same game and depth gives its scores
+//! (extending a book solves only what is new); the finished book is written to a temporary
+//! file and renamed.
 
 use super::Engine;
 use super::file::{
@@ -31,8 +41,8 @@ use super::file::{
 };
 use crate::error::Error;
 use crate::game::{
-    Bounded, Game, Kind, KindVisitor, MoveList, Repeating, ShippedBook, Status, Tactics, Variant,
-    one_line,
+    Bounded, Game, Kind, KindVisitor, MoveList, Player, Repeating, ShippedBook, Status, Tactics,
+    Variant, one_line,
 };
 use crate::search::alphabeta::KnownScores;
 use crate::search::score::final_score;
@@ -42,24 +52,27 @@ use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-const MAGIC: &str = "inarow-book 1";
+const MAGIC: &str = "inarow-book 2";
+/// The format before `perfect-to`, read as a book with nothing past its depth.
+const MAGIC_1: &str = "inarow-book 1";
 
 /// The books built into inarow, for the positions the catalog gives them to
 /// ([`Variant::shipped_book`]), with the game their header names: `books/` in the repository,
 /// made by `inarow book build` (docs/results.md gives the command), so that the playing
 /// engines answer the opening at once on a fresh install.
 const SHIPPED: &[(ShippedBook, &str, &[u8])] = &[(
-    // 7x6 to 8 plies, 1.0 MB.
+    // 7x6: every position to 8 plies, and the perfect player's to 10.
     ShippedBook::Connect4Standard,
     "connect4:7x6:k4",
     include_bytes!("../../books/connect4-7x6.book"),
 )];
-const PARTIAL_MAGIC: &str = "inarow-book-partial 2";
+const PARTIAL_MAGIC: &str = "inarow-book-partial 3";
 
 /// A loaded book.
 pub struct Book {
     game: String,
     depth: u32,
+    perfect_to: u32,
     keys: Vec<u128>,
     scores: Vec<i8>,
 }
@@ -68,17 +81,18 @@ impl std::fmt::Debug for Book {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Book({}, depth {}, {} entries)",
+            "Book({}, depth {}, perfect to {}, {} entries)",
             self.game,
             self.depth,
+            self.perfect_to,
             self.keys.len()
         )
     }
 }
 
 impl KnownScores for Book {
-    fn depth(&self) -> u32 {
-        self.depth
+    fn most_plies(&self) -> u32 {
+        self.perfect_to
     }
 
     fn score(&self, canonical_key: u128) -> Option<i32> {
@@ -93,8 +107,11 @@ pub struct BuildStats {
     pub entries: usize,
     /// Positions at the book's depth solved by search in this run.
     pub solved: usize,
-    /// Positions at the book's depth found already solved in the partial file.
+    /// Positions at the book's depth found already solved in the partial file (or in the
+    /// book being extended).
     pub resumed: usize,
+    /// Positions past the book's depth on the perfect player's lines.
+    pub perfect: usize,
     /// Nodes searched in this run.
     pub nodes: u64,
 }
@@ -112,6 +129,12 @@ impl Book {
     /// Positions with at most this many plies are in the book.
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// The book holds, to this many plies, the positions a perfect player meets against any
+    /// replies (see the module's documentation); its depth where it holds none past it.
+    pub fn perfect_to(&self) -> u32 {
+        self.perfect_to
     }
 
     /// The number of positions in the book, one per canonical key.
@@ -135,14 +158,15 @@ impl Book {
 
     /// The score of `pos`, if the book has it.
     pub fn lookup<G: Game>(&self, pos: &G) -> Option<i32> {
-        if pos.ply() > self.depth {
+        if pos.ply() > self.perfect_to {
             return None;
         }
         self.score(pos.canonical_key())
     }
 
     /// The book that ships with inarow for `pos`'s game, if the catalog gives it one
-    /// ([`Variant::shipped_book`]): every Connect Four 7x6 position up to 8 plies.
+    /// ([`Variant::shipped_book`]): every Connect Four 7x6 position up to 8 plies, and to 10
+    /// those a perfect player meets.
     pub fn builtin_for<G: Variant>(pos: &G) -> Option<Arc<Book>> {
         static LOADED: OnceLock<Vec<(ShippedBook, Arc<Book>)>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {
@@ -182,7 +206,9 @@ impl Book {
 
     fn decode_file(bytes: &[u8], shown: &str, game: &str) -> Result<Book, Error> {
         let bad = |why: String| Error::File(format!("book '{shown}' is corrupt: {why}"));
-        let (fields, start) = header_fields(bytes, MAGIC)
+        let version_1 = bytes.starts_with(MAGIC_1.as_bytes());
+        let magic = if version_1 { MAGIC_1 } else { MAGIC };
+        let (fields, start) = header_fields(bytes, magic)
             .map_err(|why| Error::File(format!("'{shown}' is not an inarow book ({why})")))?;
         let body = &bytes[start..];
         let get = |name: &str| {
@@ -198,6 +224,16 @@ impl Book {
             )));
         }
         let depth = number("depth")? as u32;
+        let perfect_to = if version_1 {
+            depth
+        } else {
+            number("perfect-to")? as u32
+        };
+        if perfect_to < depth {
+            return Err(bad(format!(
+                "perfect-to {perfect_to} is below depth {depth}"
+            )));
+        }
         let entries = number("entries")? as usize;
         let width = number("key-bytes")? as usize;
         if !(1..=16).contains(&width) {
@@ -221,6 +257,7 @@ impl Book {
         Ok(Book {
             game: book_game,
             depth,
+            perfect_to,
             keys,
             scores,
         })
@@ -242,9 +279,33 @@ impl Book {
         engine: &mut Engine<G>,
         progress: impl FnMut(usize, usize),
     ) -> Result<BuildStats, Error> {
+        Self::build_for_perfect_play(start, depth, depth, out, engine, progress)
+    }
+
+    /// [`Book::build`], and past `depth` to `perfect_to` plies the positions a perfect player
+    /// meets against any replies (the module's documentation): after the positions at the
+    /// book's depth, `progress` follows those of each further ply. A book of the same game and
+    /// depth already at `out` gives its scores, so extending it solves only what is new.
+    ///
+    /// # Errors
+    /// As [`Book::build`]; [`Error::Input`] for `perfect_to` below `depth`.
+    pub fn build_for_perfect_play<G: Tactics>(
+        start: G,
+        depth: u32,
+        perfect_to: u32,
+        out: &Path,
+        engine: &mut Engine<G>,
+        progress: impl FnMut(usize, usize),
+    ) -> Result<BuildStats, Error> {
+        if perfect_to < depth {
+            return Err(Error::Input(format!(
+                "--perfect-to {perfect_to}: must be at least the depth, {depth}"
+            )));
+        }
         G::Kind::visit(BuildBook {
             start,
             depth,
+            perfect_to,
             out,
             engine,
             progress,
@@ -252,21 +313,37 @@ impl Book {
     }
 
     fn build_bounded<G: Bounded + Tactics>(
-        start: G,
-        depth: u32,
-        out: &Path,
-        engine: &mut Engine<G>,
-        mut progress: impl FnMut(usize, usize),
+        build: BuildBook<'_, G, impl FnMut(usize, usize)>,
     ) -> Result<BuildStats, Error> {
-        let file = |e: String| Error::File(one_line(&e));
+        let BuildBook {
+            start,
+            depth,
+            perfect_to,
+            out,
+            engine,
+            mut progress,
+        } = build;
         let game = start.name();
         let width = key_bytes(start.key_bits());
         let levels = positions_by_ply(start, depth);
         let partial_path = with_suffix(out, ".partial");
         let deepest = levels.last().map_or(&[][..], |l| &l[..]);
         let deepest_keys: HashSet<u128> = deepest.iter().map(|p| p.canonical_key()).collect();
-        let mut known = read_partial(&partial_path, &game, depth, width, &deepest_keys)
-            .map_err(Error::one_line)?;
+        let header = partial_header(&game, depth, perfect_to, width);
+        // Past the depth, the perfect player's positions are not known in advance: the partial
+        // file's records are checked by their crc32 alone.
+        let expected = (perfect_to == depth).then_some(&deepest_keys);
+        let (mut known, records) =
+            read_partial(&partial_path, &header, expected, width).map_err(Error::one_line)?;
+        if let Ok(earlier) = Book::load(out, &game)
+            && earlier.depth == depth
+        {
+            for key in &deepest_keys {
+                if let Some(score) = earlier.score(*key) {
+                    known.entry(*key).or_insert(score as i8);
+                }
+            }
+        }
         let mut stats = BuildStats {
             resumed: deepest
                 .iter()
@@ -274,13 +351,15 @@ impl Book {
                 .count(),
             ..BuildStats::default()
         };
+        let mut journal = Journal {
+            file: open_partial(&partial_path, &header, width, records)
+                .map_err(|e| Error::File(one_line(&write_error(&partial_path, 0, &e))))?,
+            path: &partial_path,
+            width,
+        };
 
         // The costly part: search every position at the book's depth, saving each answer.
         let total = deepest.len();
-        let partial_len =
-            (partial_header(&game, depth, width).len() + total * partial_record_len(width)) as u64;
-        let mut partial = open_partial(&partial_path, &game, depth, width, known.len())
-            .map_err(|e| file(write_error(&partial_path, partial_len, &e)))?;
         let mut done = stats.resumed;
         progress(done, total);
         for pos in deepest {
@@ -290,30 +369,13 @@ impl Book {
             }
             let report = engine.solve(pos);
             stats.nodes += report.nodes;
-            let Some(score) = report.score else {
-                let why = report
-                    .stopped
-                    .map_or("stopped".to_string(), |s| s.to_string());
-                return Err(Error::Search(one_line(&format!(
-                    "book build stopped at {} of {total} positions ({why}); '{}' keeps the \
-                     solved ones: run the same command again to resume",
-                    done,
-                    partial_path.display()
-                ))));
-            };
-            let mut record = key.to_le_bytes()[..width].to_vec();
-            record.push(score as i8 as u8);
-            record.extend_from_slice(&crc32fast::hash(&record).to_le_bytes());
-            partial
-                .write_all(&record)
-                .and_then(|_| partial.flush())
-                .map_err(|e| file(write_error(&partial_path, partial_len, &e)))?;
+            let score = solved(report.score, report.stopped, done, total, &partial_path)?;
+            journal.record(key, score)?;
             known.insert(key, score as i8);
             stats.solved += 1;
             done += 1;
             progress(done, total);
         }
-        drop(partial);
 
         // Every shallower position from its children, which are all in the book by now.
         for level in levels.iter().rev().skip(1) {
@@ -331,6 +393,68 @@ impl Book {
             }
         }
 
+        // Past the depth, the perfect player's lines, for each side as the perfect player.
+        if perfect_to > depth {
+            for perfect in [Player::First, Player::Second] {
+                let mut frontier = perfect_lines(start, depth, perfect, &known);
+                for _ in depth..perfect_to {
+                    let total = frontier.len();
+                    progress(0, total);
+                    let mut next: HashMap<u128, G> = HashMap::new();
+                    for (i, pos) in frontier.iter().enumerate() {
+                        let mut moves = MoveList::new();
+                        if pos.side_to_move() == perfect {
+                            let key = pos.canonical_key();
+                            let score = match known.get(&key) {
+                                Some(&s) => s as i32,
+                                None => {
+                                    let report = engine.solve(pos);
+                                    stats.nodes += report.nodes;
+                                    let score = solved(
+                                        report.score,
+                                        report.stopped,
+                                        i,
+                                        total,
+                                        &partial_path,
+                                    )?;
+                                    journal.record(key, score)?;
+                                    known.insert(key, score as i8);
+                                    stats.perfect += 1;
+                                    score
+                                }
+                            };
+                            let report = engine.moves_keeping(pos, score);
+                            stats.nodes += report.nodes;
+                            if let Some(stop) = report.stopped {
+                                solved(None, Some(stop), i, total, &partial_path)?;
+                            }
+                            for &m in &report.best_moves {
+                                let child = pos.play(m);
+                                let key = child.canonical_key();
+                                if child.status() == Status::Ongoing && !known.contains_key(&key) {
+                                    journal.record(key, -score)?;
+                                    known.insert(key, (-score) as i8);
+                                    stats.perfect += 1;
+                                }
+                                moves.push(m);
+                            }
+                        } else {
+                            pos.legal_moves(&mut moves);
+                        }
+                        for m in moves {
+                            let child = pos.play(m);
+                            if child.status() == Status::Ongoing {
+                                next.entry(child.canonical_key()).or_insert(child);
+                            }
+                        }
+                        progress(i + 1, total);
+                    }
+                    frontier = sorted_positions(next);
+                }
+            }
+        }
+        drop(journal);
+
         let mut records: Vec<(u128, i8)> = known.into_iter().collect();
         records.sort_unstable();
         let mut body = Vec::with_capacity(records.len() * (width + 1));
@@ -339,7 +463,8 @@ impl Book {
             body.push(*score as u8);
         }
         let header = format!(
-            "{MAGIC}\ngame {game}\ndepth {depth}\nentries {}\nkey-bytes {width}\ncrc32 {:08x}\n\n",
+            "{MAGIC}\ngame {game}\ndepth {depth}\nperfect-to {perfect_to}\nentries {}\nkey-bytes \
+             {width}\ncrc32 {:08x}\n\n",
             records.len(),
             crc32fast::hash(&body)
         );
@@ -350,10 +475,90 @@ impl Book {
     }
 }
 
+/// The score a search of a book position found, or the error that stops the build there (its
+/// `done` of `total` positions kept in the partial file).
+fn solved(
+    score: Option<i32>,
+    stopped: Option<crate::limits::Stop>,
+    done: usize,
+    total: usize,
+    partial: &Path,
+) -> Result<i32, Error> {
+    score.ok_or_else(|| {
+        let why = stopped.map_or("stopped".to_string(), |s| s.to_string());
+        Error::Search(one_line(&format!(
+            "book build stopped at {done} of {total} positions ({why}); '{}' keeps the solved \
+             ones: run the same command again to resume",
+            partial.display()
+        )))
+    })
+}
+
+/// The partial file of a build, taking each solved record as it comes.
+struct Journal<'a> {
+    file: BufWriter<File>,
+    path: &'a Path,
+    width: usize,
+}
+
+impl Journal<'_> {
+    fn record(&mut self, key: u128, score: i32) -> Result<(), Error> {
+        let mut record = key.to_le_bytes()[..self.width].to_vec();
+        record.push(score as i8 as u8);
+        record.extend_from_slice(&crc32fast::hash(&record).to_le_bytes());
+        self.file
+            .write_all(&record)
+            .and_then(|_| self.file.flush())
+            .map_err(|e| Error::File(one_line(&write_error(self.path, 0, &e))))
+    }
+}
+
+/// The positions at ply `depth` (one per symmetry class, in key order) of the lines from
+/// `start` on which `perfect` plays only moves that keep the value (`known` holds every score to
+/// `depth`) and the other side any move.
+fn perfect_lines<G: Bounded>(
+    start: G,
+    depth: u32,
+    perfect: Player,
+    known: &HashMap<u128, i8>,
+) -> Vec<G> {
+    let mut frontier = vec![start];
+    for _ in 0..depth {
+        let mut next: HashMap<u128, G> = HashMap::new();
+        for pos in &frontier {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            let score = known.get(&pos.canonical_key()).map(|&s| s as i32);
+            for m in moves {
+                let child = pos.play(m);
+                let child_score = match final_score(&child) {
+                    Some(s) => Some(s),
+                    None => known.get(&child.canonical_key()).map(|&s| s as i32),
+                };
+                let keeps = pos.side_to_move() != perfect
+                    || (score.is_some() && child_score.map(|c| -c) == score);
+                if keeps && child.status() == Status::Ongoing {
+                    next.entry(child.canonical_key()).or_insert(child);
+                }
+            }
+        }
+        frontier = sorted_positions(next);
+    }
+    frontier
+}
+
+/// The positions in the order of their keys: a build walks them the same way every time.
+fn sorted_positions<G>(positions: HashMap<u128, G>) -> Vec<G> {
+    let mut keyed: Vec<(u128, G)> = positions.into_iter().collect();
+    keyed.sort_unstable_by_key(|&(k, _)| k);
+    keyed.into_iter().map(|(_, p)| p).collect()
+}
+
 /// A book build, for the game's kind: books hold exact scores, which only bounded games have.
 struct BuildBook<'a, G: Tactics, P> {
     start: G,
     depth: u32,
+    perfect_to: u32,
     out: &'a Path,
     engine: &'a mut Engine<G>,
     progress: P,
@@ -366,7 +571,7 @@ impl<G: Tactics, P: FnMut(usize, usize)> KindVisitor<G> for BuildBook<'_, G, P> 
     where
         G: Bounded,
     {
-        Book::build_bounded(self.start, self.depth, self.out, self.engine, self.progress)
+        Book::build_bounded(self)
     }
 
     fn repeating(self) -> Self::Output
@@ -434,8 +639,10 @@ fn decode(body: &[u8], width: usize) -> (Vec<u128>, Vec<i8>) {
         .unzip()
 }
 
-fn partial_header(game: &str, depth: u32, width: usize) -> String {
-    format!("{PARTIAL_MAGIC}\ngame {game}\ndepth {depth}\nkey-bytes {width}\n\n")
+fn partial_header(game: &str, depth: u32, perfect_to: u32, width: usize) -> String {
+    format!(
+        "{PARTIAL_MAGIC}\ngame {game}\ndepth {depth}\nperfect-to {perfect_to}\nkey-bytes {width}\n\n"
+    )
 }
 
 /// The bytes of one record of the partial file: key, score, crc32 of the two.
@@ -443,21 +650,21 @@ fn partial_record_len(width: usize) -> usize {
     width + 1 + 4
 }
 
-/// The records of an earlier, interrupted build (none if there is no partial file), each a
-/// position at the book's depth (`deepest`) and checked by its crc32.
+/// The records of an earlier, interrupted build (none if there is no partial file), each
+/// checked by its crc32 and, where `expected` is given, a position of the book's depth; and how
+/// many whole records the file holds.
 fn read_partial(
     path: &Path,
-    game: &str,
-    depth: u32,
+    header: &str,
+    expected: Option<&HashSet<u128>>,
     width: usize,
-    deepest: &HashSet<u128>,
-) -> Result<HashMap<u128, i8>, Error> {
+) -> Result<(HashMap<u128, i8>, usize), Error> {
     let mut bytes = Vec::new();
     match File::open(path) {
         Ok(mut f) => f
             .read_to_end(&mut bytes)
             .map_err(|e| Error::File(format!("cannot read '{}': {e}", path.display())))?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((HashMap::new(), 0)),
         Err(e) => {
             return Err(Error::File(format!(
                 "cannot read '{}': {e}",
@@ -465,23 +672,22 @@ fn read_partial(
             )));
         }
     };
-    let expected = partial_header(game, depth, width);
-    if !bytes.starts_with(expected.as_bytes()) {
+    if !bytes.starts_with(header.as_bytes()) {
         return Err(Error::File(format!(
-            "'{}' is not a partial build of this book ({game}, depth {depth}); remove it to \
-             start afresh",
+            "'{}' is not a partial build of this book; remove it to start afresh",
             path.display()
         )));
     }
     // A record cut short by an interruption is dropped (and overwritten on resume).
     let mut known = HashMap::new();
-    for (i, record) in bytes[expected.len()..]
-        .chunks_exact(partial_record_len(width))
-        .enumerate()
-    {
+    let records = bytes[header.len()..].chunks_exact(partial_record_len(width));
+    let count = records.len();
+    for (i, record) in records.enumerate() {
         let (data, check) = record.split_at(width + 1);
         let (keys, scores) = decode(data, width);
-        if crc32fast::hash(data).to_le_bytes() != check || !deepest.contains(&keys[0]) {
+        if crc32fast::hash(data).to_le_bytes() != check
+            || expected.is_some_and(|e| !e.contains(&keys[0]))
+        {
             return Err(Error::File(format!(
                 "'{}' is damaged (record {}); remove it to start afresh",
                 path.display(),
@@ -490,18 +696,16 @@ fn read_partial(
         }
         known.insert(keys[0], scores[0]);
     }
-    Ok(known)
+    Ok((known, count))
 }
 
-/// The partial file, ready to append after its `records` whole records.
+/// The partial file with `header`, ready to append after its `records` whole records.
 fn open_partial(
     path: &Path,
-    game: &str,
-    depth: u32,
+    header: &str,
     width: usize,
     records: usize,
 ) -> std::io::Result<BufWriter<File>> {
-    let header = partial_header(game, depth, width);
     let mut file = OpenOptions::new()
         .create(true)
         .truncate(false)

@@ -695,8 +695,32 @@ impl<G: Tactics> Engine<G> {
         })
     }
 
+    /// Every move at `at` that keeps its score `score` (known: a null-window test each, no
+    /// search for the score), in the report's `best_moves`.
+    pub fn moves_keeping(&mut self, at: &impl Start<G>, score: i32) -> Report<G::Move> {
+        self.searching(at, |engine| {
+            engine.start_limits();
+            let start = Instant::now();
+            let nodes0 = engine.nodes();
+            let mut best_moves = Vec::new();
+            let stopped = engine.best_moves(score, &mut best_moves).err();
+            Report {
+                score: Some(score),
+                stopped,
+                best_moves,
+                pv: Vec::new(),
+                nodes: engine.nodes() - nodes0,
+                elapsed: start.elapsed(),
+                peak_bytes: engine.backend.peak_bytes(),
+                plies: None,
+            }
+        })
+    }
+
     /// The first move, in the order `order` leaves them, that keeps the score `score` of the
-    /// end of the line under way.
+    /// end of the line under way: first among the moves whose value the engine knows without
+    /// a search (its books and databases hold the children a perfect player's moves reach),
+    /// then by a null-window test each.
     fn first_keeping(
         &mut self,
         score: i32,
@@ -706,7 +730,25 @@ impl<G: Tactics> Engine<G> {
         let mut moves = MoveList::new();
         self.game.position().legal_moves(&mut moves);
         order(&mut moves);
+        let mover = self.game.position().side_to_move();
+        let mut unknown = MoveList::new();
         for mv in moves {
+            self.game.play(mv);
+            let child = *self.game.position();
+            // A win at once is the best a won position has; a draw at once keeps a draw.
+            let known = match child.status() {
+                Status::Win(p) if p == mover => Ok(Some((-score.max(1), None))),
+                Status::Draw => Ok(Some((0, None))),
+                _ => self.looked_up(&child),
+            };
+            self.game.undo();
+            match known? {
+                Some((value, _)) if -value == score => return Ok(Some(mv)),
+                Some(_) => {}
+                None => unknown.push(mv),
+            }
+        }
+        for mv in unknown {
             if self.keeps_score(mv, score)? {
                 return Ok(Some(mv));
             }

@@ -59,10 +59,11 @@ pub(crate) trait Oracle<G>: Send {
     }
 }
 
-/// An opening book: the exact scores of the positions up to its depth.
+/// An opening book: the exact scores of the positions up to its depth, and of the perfect
+/// player's past it.
 impl<G: Game> Oracle<G> for Arc<Book> {
     fn ask(&mut self, pos: &G, _: &Budget) -> Result<Option<Known>, Stop> {
-        if pos.ply() > self.depth() || pos.status() != Status::Ongoing {
+        if pos.ply() > self.perfect_to() || pos.status() != Status::Ongoing {
             return Ok(None);
         }
         Ok(self.score(pos.canonical_key()).map(Known::Score))

@@ -33,7 +33,7 @@ use std::sync::Arc;
 /// searching a position.
 pub trait KnownScores: Send + Sync {
     /// Positions with more plies than this are never known.
-    fn depth(&self) -> u32;
+    fn most_plies(&self) -> u32;
     /// The exact score of the side to move in the position with this canonical key, if known.
     fn score(&self, canonical_key: u128) -> Option<i32>;
 }

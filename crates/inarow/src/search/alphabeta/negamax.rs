@@ -225,7 +225,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         let n = pos.ply() as i32;
         count!(self, n, nodes);
         if let Some(oracle) = &self.oracle
-            && n as u32 <= oracle.depth()
+            && n as u32 <= oracle.most_plies()
             && let Some(score) = oracle.score(pos.canonical_key())
         {
             count!(self, n, known);
