@@ -1,8 +1,8 @@
 """Speed of inarow.envs.InarowEnv: a random agent's episodes against an opponent (by default
-the perfect one on 7x6 Connect Four, which answers from the built-in book to 8 plies), in
-agent steps a second (each step: the agent's move, the opponent's reply, the observation), the
-opponent's mean reply, and its replies to positions of 0-7 plies (whose moves' values the 7x6
-book holds) and of 8 plies (in the book, but not their children): mean, p95 and max, in
+the perfect one on 7x6 Connect Four, which answers from the built-in book: every position to 8
+plies, and past it to 10 the positions a perfect player meets), in agent steps a second (each
+step: the agent's move, the opponent's reply, the observation), the opponent's mean reply, and
+its replies by the plies of the position it answers: how many, mean, p95 and max, in
 milliseconds.
 
     python python/bench/env_speed.py                    # 200 episodes, perfect opponent, 7x6
@@ -32,7 +32,7 @@ def main(argv=None):
                     agent_plays="random", observation=args.observation)
     rng = np.random.default_rng(args.seed)
     steps = 0
-    replies, book = [], []
+    replies, by_ply = [], []
     results = {1.0: 0, 0.0: 0, -1.0: 0}
     estimated = 0
     began, cpu = time.perf_counter(), time.process_time()
@@ -40,7 +40,7 @@ def main(argv=None):
         obs, info = env.reset(seed=args.seed + episode)
         if info["opponent_move"] is not None:
             replies.append(env.reply_ms)
-            book.append((0, env.reply_ms))
+            by_ply.append((0, env.reply_ms))
         done = False
         while not done:
             action = rng.choice(np.flatnonzero(info["action_mask"]))
@@ -51,8 +51,7 @@ def main(argv=None):
             if info["opponent_move"] is not None:
                 replies.append(env.reply_ms)
                 estimated += info["opponent_estimated"]
-                if ply <= 8:
-                    book.append((ply, env.reply_ms))
+                by_ply.append((ply, env.reply_ms))
         results[float(reward)] += 1
     seconds = time.perf_counter() - began
     cpu = time.process_time() - cpu
@@ -66,14 +65,11 @@ def main(argv=None):
     r = np.array(replies)
     print(f"opponent replies: {len(r)}, mean {r.mean():.3f} ms, p95 {np.percentile(r, 95):.3f} ms, "
           f"max {r.max():.3f} ms")
-    # The book holds positions to 8 plies: the best moves of those to 7 plies come from it
-    # alone; those of 8 plies need their children's values (9 plies), a search each.
-    for name, chosen in (("0-7", [ms for p, ms in book if p <= 7]),
-                         ("8", [ms for p, ms in book if p == 8])):
-        if chosen:
-            b = np.array(chosen)
-            print(f"replies to positions of {name} plies: {len(b)}, mean {b.mean():.3f} ms, "
-                  f"p95 {np.percentile(b, 95):.3f} ms, max {b.max():.3f} ms")
+    for ply in sorted({p for p, _ in by_ply}):
+        b = np.array([ms for p, ms in by_ply if p == ply])
+        print(f"replies to positions of {ply} plies: {len(b)}, total {b.sum():.1f} ms, "
+              f"mean {b.mean():.3f} ms, p95 {np.percentile(b, 95):.3f} ms, max {b.max():.3f} ms")
+
 
 if __name__ == "__main__":
     main()

@@ -326,6 +326,25 @@ test("a new position aborts the old position's search", async () => {
   await page.waitForFunction(() => new URL(location.href).searchParams.get("moves") === "551");
 });
 
+test("a link with a typo: the page says what is wrong, shows a board and can be played; no favicon asked", async () => {
+  const asked = [];
+  const listen = (r) => asked.push(r.url());
+  page.on("request", listen);
+  await open("game=connect4&moves=8&mode=friend");
+  assert.match(await text("#error"), /^The link's moves: .+\. Showing the game's start instead\.$/);
+  assert.equal(await stones(), 0);
+  await press("4");
+  assert.equal(param("moves"), "4");
+  assert.equal(await text("#error"), "");
+  await open("game=nosuch&mode=friend");
+  assert.match(await text("#error"), /^The link's game: bad game spec 'nosuch': .+\. Showing Connect Four 7×6 instead\.$/);
+  assert.equal(param("game"), "connect4");
+  assert.notEqual(await text("#summary"), "Loading…");
+  assert.equal(await page.getAttribute("#board", "data-values"), "exact");
+  page.off("request", listen);
+  assert.deepEqual(asked.filter((u) => u.includes("favicon")), []);
+});
+
 test("values off: no chips, no analysis asked", async () => {
   const asked = [];
   const listen = (r) => r.url().includes("/api/analyze") && asked.push(r.url());

@@ -379,6 +379,64 @@ fn a_move_valued_alone_has_the_analysis_value() {
     }
 }
 
+/// Mirror-image moves valued alone get estimates of one sign, however deep each one's search
+/// goes in its budget: the evaluations swing with the parity of the depth, so a move's
+/// estimate comes from an even number of plies after it, and the whole position's analysis
+/// from an odd number before them, the same lines. On PopOut's empty 7x6 board (the static
+/// page's workers gave column 3 `~-64` and column 5 `~64`), under node limits.
+#[test]
+fn mirror_image_moves_valued_alone_agree_in_sign() {
+    use inarow::game::{Notation, PopOut, Standard};
+    let start = PopOut::<u64, _>::new(Standard);
+    let line = GameLine::new(start);
+    let depth = |source: &str| -> Option<u32> {
+        let (_, n) = source.split_once("alphabeta depth ")?;
+        n.parse().ok()
+    };
+    let sign = |v: Valuation| match v {
+        Valuation::Exact(s) | Valuation::Proven(s) | Valuation::Heuristic(s) => s.signum(),
+        Valuation::WinRate(r) => (r - 0.5).signum() as i32,
+        Valuation::Unknown => panic!("a move without a value"),
+    };
+    for nodes in [2_000, 5_000, 20_000, 60_000, 200_000] {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut signs = Vec::new();
+        for column in 1..=7 {
+            // A fresh engine a move, as in a worker of its own.
+            let mut alone =
+                Agent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
+            let mv = start.parse_move(&column.to_string()).expect("a column");
+            let valued = alone.analyse_move(&line, mv, &limits);
+            if let Some(d) = depth(&valued.source) {
+                assert_eq!(
+                    d % 2,
+                    0,
+                    "column {column}, {nodes} nodes: {}",
+                    valued.source
+                );
+            }
+            signs.push(sign(valued.moves[0].1));
+        }
+        for (a, b) in [(0, 6), (1, 5), (2, 4)] {
+            assert_eq!(
+                signs[a],
+                signs[b],
+                "columns {} and {}, {nodes} nodes: {signs:?}",
+                a + 1,
+                b + 1
+            );
+        }
+        let mut whole = Agent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
+        let analysis = whole.analyse(&line, &limits);
+        if let Some(d) = depth(&analysis.source) {
+            assert_eq!(d % 2, 1, "{nodes} nodes: {}", analysis.source);
+        }
+    }
+}
+
 /// The catalog gives the shipped book to the 7x6 board, k = 4, on every representation (they
 /// share their keys), and to no other board or game; the shipped strategy to Qubic alone.
 #[test]

@@ -119,6 +119,49 @@ fn a_proof_becomes_a_strategy_that_answers_every_reply() {
     std::fs::remove_file(&book).ok();
 }
 
+/// A strategy book read from bytes and installed (as the WebAssembly package installs Qubic's,
+/// which it does not build in) is its game's for the engines made afterwards: an engine values
+/// the strategy's first move a proven win at once. The board is one no other test plays, as the
+/// install is for the whole process.
+#[test]
+fn an_installed_strategy_is_its_games_for_later_engines() {
+    let proof = temp_file("4x3k3.proof");
+    let book = temp_file("4x3k3.strategy");
+    let (proof_path, book_path) = (proof.to_str().unwrap(), book.to_str().unwrap());
+    let game = "connect4:4x3:k3";
+    let solved = inarow(
+        &[
+            "solve", "--algo", "dfpn", "--game", game, "--proof", proof_path, "-",
+        ],
+        None,
+    );
+    assert_eq!(solved.stdout.trim(), "- 1", "{}", solved.stderr);
+    let built = inarow(
+        &[
+            "book", "strategy", "--game", game, "--proof", proof_path, "--out", book_path,
+        ],
+        None,
+    );
+    assert_eq!(built.code, Some(0), "{}", built.stderr);
+    let bytes = std::fs::read(&book).unwrap();
+    with_connect!(start(game), g => {
+        assert!(Strategy::builtin_for(&g).is_none());
+        let other = Strategy::parse(&bytes, "4x3k3.strategy", "qubic");
+        assert!(other.is_err(), "a book for another game is refused");
+        Strategy::parse(&bytes, "4x3k3.strategy", &g.name()).expect("the book reads").install();
+        let strategy = Strategy::builtin_for(&g).expect("the installed strategy");
+        assert_eq!(strategy.game(), g.name());
+        let first = strategy.move_at(&g).expect("a first move");
+        let mut player = Agent::new(Level::Best, &g, Options::default(), 1).expect("an engine");
+        let limits = inarow::search::Limits::within(Duration::from_secs(5));
+        let valued = player.analyse_move(&GameLine::new(g), first, &limits);
+        assert_eq!(valued.moves, vec![(first, Valuation::Proven(1))]);
+        assert_eq!(valued.source, "strategy");
+    });
+    std::fs::remove_file(&proof).ok();
+    std::fs::remove_file(&book).ok();
+}
+
 /// Qubic's built-in strategy, walked whole: the rule and the book answer every reply of the
 /// second player, to the end of every game, and every game is the first player's.
 /// (3.8 M positions, about 16 s.)

@@ -5,7 +5,7 @@
 // so, when absent.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -89,6 +89,57 @@ test("Qubic: a win at once, solved as natively; the winning move valued alone", 
   const e = w.analyzeMove("qubic", "a11,b12,a22,b21,a33,c13", "a44", { think: 5 });
   assert.equal(e.exact, true);
   assert.equal(e.outcome, "win");
+});
+
+test("Qubic's winning strategy from its file (useStrategy): the empty board's a11 a proven win, as natively", () => {
+  const before = w.analyzeMove("qubic", "", "a11", { think: 0.2 });
+  assert.equal(before.exact, false, "no strategy built into the .wasm");
+  const bytes = readFileSync(join(site, "qubic.strategy"));
+  assert.throws(() => w.useStrategy("cube", bytes), /is for qubic, not for/);
+  const damaged = Uint8Array.from(bytes);
+  damaged[damaged.length - 1] ^= 1;
+  assert.throws(() => w.useStrategy("qubic", damaged), /checksum/);
+  const about = w.useStrategy("qubic", bytes);
+  assert.equal(about.game, "qubic");
+  assert.equal(about.prover, "first");
+  assert.ok(about.entries > 100_000, `${about.entries}`);
+  const a11 = w.analyzeMove("qubic", "", "a11", { think: 0.2 });
+  assert.equal(a11.value, "win");
+  assert.equal(a11.exact, true);
+  // (It exits 3: the other moves are estimates at 0.3 s.)
+  const out = spawnSync(inarow, ["analyze", "--game", "qubic", "--time", "0.3", "", "--json"], { encoding: "utf8" });
+  assert.equal(JSON.parse(out.stdout).analysis.find((e) => e.move === "a11").value, "win");
+  // The engine playing first plays it.
+  assert.equal(w.engineMove("qubic", "", { think: 0.2 }).move, "a11");
+});
+
+// Two values of mirror-image moves agree: both estimates of one sign, or both exact and equal
+// (one may be proven in its time where the other is not).
+function mirrorsAgree(a, b, what) {
+  if (a.exact !== b.exact) return;
+  if (a.exact) return assert.equal(a.value, b.value, what);
+  assert.equal(Math.sign(Number(a.value.slice(1))), Math.sign(Number(b.value.slice(1))), what);
+}
+
+test("mirror-image moves valued alone agree in sign at every time (PopOut's empty 7x6 board)", () => {
+  let compared = 0;
+  for (const think of [0.05, 0.3, 1, 3]) {
+    const values = {};
+    for (const mv of ["1", "2", "3", "5", "6", "7"]) values[mv] = w.analyzeMove("popout", "", mv, { think });
+    for (const [a, b] of [["3", "5"], ["2", "6"], ["1", "7"]]) {
+      mirrorsAgree(values[a], values[b], `${think} s: ${a} ${values[a].value}, ${b} ${values[b].value}`);
+      compared += !values[a].exact && !values[b].exact;
+    }
+  }
+  assert.ok(compared >= 8, `${compared} pairs of estimates`);
+});
+
+test("Pentago's memory figures in docs/browser.md are the engine's (18 and 19 stones)", () => {
+  const docs = readFileSync(join(root, "docs/browser.md"), "utf8");
+  const [, at18, at19] = /Pentago's midgame solver: (\d+) MiB at 18 stones, (\d+) at 19/.exec(docs);
+  assert.equal(w.analyze("pentago", "274440791932540184", { think: 0.3 }).memory_needed_mb, Number(at18));
+  const moves = "b20le20lb10rb10lb30rd30lb50rb43lb31ra41lc51rb61lc61rd21ld51re61lb61rc31le11r";
+  assert.equal(w.analyze("pentago", moves, { think: 0.3 }).memory_needed_mb, Number(at19));
 });
 
 test("Pentago: Irving's game values from 24 stones, solved and analysed as natively and as he gives them", (t) => {

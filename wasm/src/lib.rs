@@ -7,10 +7,12 @@
 //! (Web Workers), one move of a position each ([`analyze_move`]).
 
 use inarow::engine::play::{Level, Valuation};
+use inarow::engine::strategy::Strategy;
 use inarow::engine::{Algorithm, Driver, Limits};
 use inarow::session::{self, Position, Rules, Session, Settings};
 use inarow_server::json;
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -18,6 +20,13 @@ use wasm_bindgen::prelude::*;
 /// The memory budget of each table when none is asked, in MiB: small enough for a tab (the
 /// page runs one instance per core).
 const DEFAULT_MEMORY_MB: usize = 64;
+/// The warm engines' alpha-beta table, in MiB (at most the budget): smaller than the native
+/// default (64, which `solve` and `bench` keep), as
+/// an engine's first search waits for the first touch of its table's pages, on a page's first
+/// load in each worker (64 MiB took about 100 ms, 16 MiB 20 ms, in Node); on the page's
+/// searches of a few million nodes it costs about 1 % more nodes (6x6's empty board: 5.89 M
+/// nodes, 5.84 M with 64 MiB).
+const TABLE_MB: usize = 16;
 /// The most a caller may ask: wasm32 memory ends at 4 GiB.
 const MAX_MEMORY_MB: usize = 3584;
 /// The think time when none is asked, and the most, in seconds.
@@ -129,31 +138,38 @@ impl Asked {
         }
     }
 
-    /// The engine's settings: one thread, every table within the memory budget.
+    /// The warm engines' settings: one thread, every table within the memory budget, the
+    /// alpha-beta table [`TABLE_MB`].
     fn settings(&self) -> Settings {
         let default = Settings::default();
         Settings {
             level: self.engine,
-            table_mb: default.table_mb.min(self.memory_mb),
+            table_mb: TABLE_MB.min(self.memory_mb),
             memory_mb: self.memory_mb,
             ..default
         }
     }
 
-    /// [`Asked::settings`] with the exact method and `weak` (`solve`, `bench`).
+    /// [`Asked::settings`] with the exact method and `weak`, and the native command's table
+    /// (`solve`, `bench`: a fresh engine, as `inarow solve` runs).
     fn exact_settings(&self) -> Settings {
         Settings {
             algorithm: self.algorithm,
             driver: self.driver,
             weak: self.weak,
+            table_mb: Settings::default().table_mb.min(self.memory_mb),
             ..self.settings()
         }
     }
 }
 
 thread_local! {
-    /// Warm engines by game, level and budget.
-    static SESSION: Session = Session::new(WARM_ENGINES, js_sys::Math::random().to_bits());
+    /// Warm engines by game, level and budget (made afresh when a strategy is installed).
+    static SESSION: RefCell<Session> = RefCell::new(new_session());
+}
+
+fn new_session() -> Session {
+    Session::new(WARM_ENGINES, js_sys::Math::random().to_bits())
 }
 
 /// Runs `f` with a warm engine of the asked settings for the game.
@@ -163,7 +179,7 @@ fn with_engine<R>(
     f: impl FnOnce(&mut dyn session::Solver) -> R,
 ) -> Result<R, String> {
     SESSION
-        .with(|s| s.with_solver(game, &asked.settings(), f))
+        .with(|s| s.borrow().with_solver(game, &asked.settings(), f))
         .map_err(|e| e.to_string())
 }
 
@@ -403,6 +419,47 @@ pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsErr
             "seconds": report.seconds,
             "plies": report.plies,
         }))
+    })())
+}
+
+/// Readies the warm engine that `analyze`, `analyzeMove` and `engineMove` use for `game` with
+/// these options (`engine`, `memoryMb`): its table allocated and touched, its book read, so
+/// that the first search does not wait for them (the page's workers call it as they start).
+#[wasm_bindgen]
+pub fn prepare(game: &str, options: JsValue) -> Result<(), JsError> {
+    answer((|| {
+        let asked = Asked::read(&options, None)?;
+        let game = session::rules(game).map_err(|e| e.to_string())?;
+        with_engine(game.as_ref(), &asked, |_| ())?;
+        Ok(Value::Null)
+    })())
+    .map(|_| ())
+}
+
+/// Gives the engine a game's winning strategy book, read from the bytes of its file: Qubic's
+/// (`qubic.strategy`, which this package leaves out as it would make the `.wasm` four times
+/// larger; the static site ships it beside the page). The engines made from now on play and
+/// value moves from it as the native engine does from the one built in; the warm engines are
+/// dropped. Answers `{game, prover, entries}`; throws for a damaged book or one of another
+/// game.
+#[wasm_bindgen(js_name = useStrategy)]
+pub fn use_strategy(game: &str, bytes: &[u8]) -> Result<JsValue, JsError> {
+    answer((|| {
+        let name = session::rules(game).map_err(|e| e.to_string())?.name();
+        let strategy = Strategy::parse(bytes, &format!("{name}.strategy"), &name)
+            .map_err(|e| e.to_string())?;
+        let about = json!({
+            "game": strategy.game(),
+            "prover": strategy.prover().name(),
+            "entries": strategy.len(),
+        });
+        strategy.install();
+        SESSION.with(|s| {
+            *s.try_borrow_mut()
+                .map_err(|_| "a strategy cannot be installed during a search")? = new_session();
+            Ok::<_, String>(())
+        })?;
+        Ok(about)
     })())
 }
 

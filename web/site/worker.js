@@ -1,5 +1,7 @@
-// A Web Worker of the served static site: the engine from pkg/, answering the page (calls.js).
-import "./calls.js";
-import init, * as inarow from "./pkg/inarow_wasm.js";
-
-self.serveCalls(init().then(() => inarow));
+// A Web Worker of the served static site (written by web/site/build): one classic script, so
+// that a worker starts with one request, holding the wasm-bindgen glue (no-modules) and the
+// page's calls (calls.js). It instantiates the module the page compiled and sent, and answers
+// the page.
+//@glue
+//@calls
+self.serveCalls((module) => wasm_bindgen({ module_or_path: module }).then(() => wasm_bindgen));

@@ -6,7 +6,7 @@ use super::{Engine, Limits, Options};
 use crate::error::Error;
 use crate::game::{GameLine, Kind, MoveList, Repetition, Status, Tactics};
 use crate::limits::Instant;
-use crate::search::heuristic::{self, Value};
+use crate::search::heuristic::{self, Parity, Value};
 use crate::search::mcts::{self, Estimate};
 use crate::search::rng::SplitMix;
 use std::fmt;
@@ -393,7 +393,9 @@ impl<G: Tactics> Agent<G> {
         }
         // The reply's value at the other levels, or the estimate where the solver stopped.
         let reply = match self.level {
-            Level::Best => self.estimate(&child, rest(), false),
+            // An even depth after the move: the line ends with the mover's move, as in
+            // [`Agent::analyse`]'s estimates, whatever depth the time reaches.
+            Level::Best => self.estimate(&child, rest(), false, Parity::Even),
             _ => self.think(&child, &rest(), false),
         };
         match reply {
@@ -416,8 +418,8 @@ impl<G: Tactics> Agent<G> {
         }
         match self.level {
             Level::Random => Some(self.random(pos)),
-            Level::Depth(depth) => self.heuristic(pos, limits, Some(depth), all),
-            Level::AlphaBeta => self.heuristic(pos, limits, None, all),
+            Level::Depth(depth) => self.heuristic(pos, limits, Some(depth), all, Parity::Any),
+            Level::AlphaBeta => self.heuristic(pos, limits, None, all, Parity::Any),
             Level::Mcts => self.mcts(line, limits),
             Level::Best => {
                 let proven = self
@@ -479,7 +481,10 @@ impl<G: Tactics> Agent<G> {
             Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => return Some(e),
             partial => partial,
         };
-        let estimate = self.estimate(line, until(1.0), all);
+        // An analysis' estimates end with the mover's move (an odd depth), as those of
+        // [`Agent::analyse_move`] do: its moves valued one by one elsewhere compare with these.
+        let parity = if all { Parity::Odd } else { Parity::Any };
+        let estimate = self.estimate(line, until(1.0), all, parity);
         match (exact, estimate) {
             (Some(exact), Some(estimate)) => Some(merge(exact, estimate)),
             (exact, estimate) => estimate.or(exact),
@@ -487,19 +492,20 @@ impl<G: Tactics> Agent<G> {
     }
 
     /// The evaluation's estimate at the end of `line` where the exact solver stopped: the
-    /// heuristic search, else MCTS, within `rest`.
+    /// heuristic search (stopped, at an iteration of `parity`), else MCTS, within `rest`.
     fn estimate(
         &mut self,
         line: &GameLine<G>,
         rest: Limits,
         all: bool,
+        parity: Parity,
     ) -> Option<Analysis<G::Move>> {
         let mut rest = rest;
         if rest.time.is_none() && rest.nodes.is_none() {
             // Only memory stopped the solver: estimates to a depth that ends.
             rest.nodes = Some(UNLIMITED_ESTIMATE_NODES);
         }
-        self.heuristic(line.position(), &rest, None, all)
+        self.heuristic(line.position(), &rest, None, all, parity)
             .or_else(|| self.mcts(line, &rest))
     }
 
@@ -588,10 +594,11 @@ impl<G: Tactics> Agent<G> {
         limits: &Limits,
         depth: Option<u32>,
         all: bool,
+        parity: Parity,
     ) -> Option<Analysis<G::Move>> {
         pos.evaluate()?;
         let table = self.mem_bytes.min(HEURISTIC_TABLE_BYTES);
-        let choice = heuristic::search(pos, limits, depth, table, all)?;
+        let choice = heuristic::search_with_parity(pos, limits, depth, table, all, parity)?;
         let valuation = |v: Value| match v {
             Value::Exact(v) => Valuation::Proven(v),
             Value::Heuristic(v) => Valuation::Heuristic(v),

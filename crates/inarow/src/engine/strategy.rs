@@ -44,7 +44,7 @@ use crate::game::{
 use crate::search::threats::{ThreatBudget, threat_line};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 /// The threat-space search of the strategy's rule (df-pn's default, whose lines the proofs'
 /// threat lines are). The book is built for it: a change here (or in the threat search's order
@@ -69,6 +69,9 @@ const SHIPPED: &[(ShippedStrategy, &str, &[u8])] = &[
         include_bytes!("../../books/qubic.strategy"),
     ),
 ];
+
+/// Strategy books installed at run time ([`Strategy::install`]), one a game.
+static INSTALLED: RwLock<Vec<Arc<Strategy>>> = RwLock::new(Vec::new());
 
 /// A loaded strategy book.
 pub struct Strategy {
@@ -365,8 +368,14 @@ impl Strategy {
 
     /// The strategy built into inarow for `pos`'s game, if the catalog gives it one
     /// ([`Variant::shipped_strategy`]) and this build includes it (Qubic's comes with the
-    /// feature `qubic-strategy`).
+    /// feature `qubic-strategy`), or one installed for the game ([`Strategy::install`]), which
+    /// comes first.
     pub fn builtin_for<G: Variant>(pos: &G) -> Option<Arc<Strategy>> {
+        let installed = INSTALLED.read().unwrap_or_else(|e| e.into_inner());
+        if let Some(strategy) = installed.iter().find(|s| s.game == pos.name()) {
+            return Some(Arc::clone(strategy));
+        }
+        drop(installed);
         static LOADED: OnceLock<Vec<(ShippedStrategy, Arc<Strategy>)>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {
             SHIPPED
@@ -382,6 +391,15 @@ impl Strategy {
         let (_, strategy) = books.iter().find(|&&(w, _)| w == which)?;
         // The catalog and the header agree on the game, or the strategy is not for `pos`.
         (strategy.game == pos.name()).then(|| Arc::clone(strategy))
+    }
+
+    /// Makes this strategy its game's for the engines made from now on, as if it were built in
+    /// ([`Strategy::builtin_for`]), in place of one installed before: for a build without the
+    /// book (the WebAssembly package, whose page reads Qubic's from the file beside it).
+    pub fn install(self) {
+        let mut installed = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
+        installed.retain(|s| s.game != self.game);
+        installed.push(Arc::new(self));
     }
 
     /// Reads and checks a strategy book for `game` ([`Game::name`]).

@@ -23,6 +23,33 @@ pub enum Value {
 const WIN: i32 = 1 << 28;
 const FORCED: i32 = WIN - 100_000;
 
+/// Which iterations of the deepening may answer where a limit stops it. The games' evaluations
+/// favour the side that has just moved (it placed the last stone), so an iteration's values
+/// swing with the parity of its depth: on PopOut's empty board, column 3 is `~19` after 8 plies
+/// of the reply and `~-17` after 9. Searches stopped at depths of both parities (the moves of a
+/// position valued in separate workers, each deepening for its own time) would give
+/// mirror-image moves opposite signs; one parity keeps them comparable.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Parity {
+    /// The deepest finished iteration.
+    Any,
+    /// The deepest finished iteration of an odd depth: the line ends with a move of the side
+    /// to move at the root.
+    Odd,
+    /// The deepest finished iteration of an even depth.
+    Even,
+}
+
+impl Parity {
+    fn admits(self, depth: u32) -> bool {
+        match self {
+            Parity::Any => true,
+            Parity::Odd => !depth.is_multiple_of(2),
+            Parity::Even => depth.is_multiple_of(2),
+        }
+    }
+}
+
 /// The answer of [`search`].
 #[derive(Clone, Debug)]
 pub struct Choice<M> {
@@ -191,6 +218,19 @@ pub fn search<G: Tactics>(
     table_bytes: usize,
     all_moves: bool,
 ) -> Option<Choice<G::Move>> {
+    search_with_parity(pos, limits, max_depth, table_bytes, all_moves, Parity::Any)
+}
+
+/// [`search`], answering where the limits stop it with the deepest finished iteration that
+/// `parity` admits (the deepest of any depth where none does).
+pub fn search_with_parity<G: Tactics>(
+    pos: &G,
+    limits: &Limits,
+    max_depth: Option<u32>,
+    table_bytes: usize,
+    all_moves: bool,
+    parity: Parity,
+) -> Option<Choice<G::Move>> {
     if pos.status() != Status::Ongoing {
         return None;
     }
@@ -206,6 +246,8 @@ pub fn search<G: Tactics>(
     // lines ended.
     let mut ranked: Vec<(G::Move, i32, bool)> = moves.iter().map(|&m| (m, 0, false)).collect();
     let mut done: Option<Choice<G::Move>> = None;
+    // The deepest finished iteration of the asked parity, the answer where a limit stops.
+    let mut kept: Option<Choice<G::Move>> = None;
     // Deeper than the end of a bounded game is pointless; elsewhere the limits decide.
     let deepest = G::Kind::max_plies(pos).map_or(64, |m| m.saturating_sub(pos.ply()).max(1));
     let deepest = max_depth.map_or(deepest, |d| d.clamp(1, deepest));
@@ -229,11 +271,12 @@ pub fn search<G: Tactics>(
             }
         }
         if let Some(e) = stop {
-            if let Some(c) = done.as_mut() {
+            let mut answer = kept.or(done);
+            if let Some(c) = answer.as_mut() {
                 c.stop = Some(e);
                 c.nodes = s.clock.ticks;
             }
-            return done;
+            return answer;
         }
         // Stable: among equal scores the earlier move stays first.
         scored.sort_by_key(|&(_, score, _)| std::cmp::Reverse(score));
@@ -258,6 +301,9 @@ pub fn search<G: Tactics>(
             nodes: s.clock.ticks,
             stop: None,
         });
+        if parity.admits(depth) {
+            kept.clone_from(&done);
+        }
         if all_ended || (score >= FORCED && !all_moves) {
             break;
         }
