@@ -6,7 +6,7 @@ use super::common::{SplitMix, start, temp_file};
 use inarow::engine::book::Book;
 use inarow::engine::play::{Agent, Level, Valuation};
 use inarow::engine::{Engine, Options};
-use inarow::game::{Game, GameLine, MoveList, Status};
+use inarow::game::{Game, GameLine, MoveList, Player, Status};
 use inarow::search::Limits;
 use inarow::search::score::final_score;
 use inarow::search::{AlphaBeta, Config};
@@ -226,8 +226,8 @@ fn positions_by_ply<G: Game>(start: G, plies: u32) -> Vec<Vec<G>> {
 }
 
 /// The book that ships for 7x6: above its depth every score is the best of its children's,
-/// and a random sample of its deepest positions agrees with the solver (all of them would
-/// take an hour: the build's own solves).
+/// a random sample of its deepest positions agrees with the solver (all of them would take an
+/// hour: the build's own solves), and past its depth it holds a perfect player's lines.
 #[test]
 fn the_builtin_book_agrees_with_itself_and_the_solver() {
     with_connect!(start("connect4"), g => {
@@ -257,6 +257,47 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
         let mut rng = SplitMix(2026);
         for _ in 0..6 {
             let pos = &deepest[rng.below(deepest.len())];
+            assert_eq!(solver.solve(pos, false).ok(), book.lookup(pos), "{pos:?}");
+        }
+        // Past its depth, to 10 plies, the positions a perfect player meets: along random
+        // lines where one side plays a random move and the other a random move of those whose
+        // child the book values as keeping the score, every position of the perfect player is
+        // in the book and one of its moves keeps the score; a sample agrees with the solver.
+        assert_eq!(book.perfect_to(), 10);
+        let mut beyond = Vec::new();
+        for walk in 0..400 {
+            let perfect = [Player::First, Player::Second][walk % 2];
+            let mut pos = g;
+            for ply in 0..book.perfect_to() {
+                if pos.status() != Status::Ongoing {
+                    break;
+                }
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                if pos.side_to_move() != perfect {
+                    pos = pos.play(moves[rng.below(moves.len())]);
+                    continue;
+                }
+                let score = book.lookup(&pos).unwrap_or_else(|| panic!("ply {ply}: {pos:?}"));
+                let keeping: Vec<_> = moves
+                    .iter()
+                    .map(|&m| pos.play(m))
+                    .filter(|c| final_score(c).or_else(|| book.lookup(c)) == Some(-score))
+                    .collect();
+                assert!(!keeping.is_empty(), "ply {ply}, no child keeps {score}: {pos:?}");
+                if ply > depth {
+                    beyond.push(pos);
+                }
+                pos = keeping[rng.below(keeping.len())];
+                if ply + 1 > depth && pos.status() == Status::Ongoing {
+                    beyond.push(pos);
+                }
+            }
+        }
+        // (A random side loses early to a perfect one: a third of the lines end before ply 9.)
+        assert!(beyond.len() > 300, "{}", beyond.len());
+        for _ in 0..4 {
+            let pos = &beyond[rng.below(beyond.len())];
             assert_eq!(solver.solve(pos, false).ok(), book.lookup(pos), "{pos:?}");
         }
     });

@@ -303,6 +303,10 @@ fn the_api_gives_qubics_strategy_as_proven_wins() {
                 assert_eq!(position["status"], "first wins", "{moves}");
                 break;
             }
+            // The side the strategy beats: the engine's move for it is a proven loss, at once.
+            let (_, lost) = server.get(&format!("/api/move?game=qubic&moves={moves}&think=5"));
+            assert_eq!(lost["value"], "loss", "after '{moves}': {lost}");
+            assert_eq!(lost["exact"], true, "after '{moves}': {lost}");
             let legal = position["legal"].as_array().unwrap();
             let reply = legal[rng.below(legal.len())]["move"].as_str().unwrap();
             moves.push_str(reply);

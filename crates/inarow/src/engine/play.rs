@@ -183,6 +183,10 @@ const MOVE_LINE_NODES: u64 = 20_000;
 /// although it had no limits (its memory ran out): about a second of search.
 const UNLIMITED_ESTIMATE_NODES: u64 = 2_000_000;
 
+/// The nodes of the shallow search that picks the move of a side lost to a strategy: a few
+/// milliseconds, as every move's value is known.
+const LOST_GLANCE_NODES: u64 = 20_000;
+
 /// The plies left in a bounded game from which the exact solver starts to finish within a
 /// move's time: 7x6 from ply 6 on (cold solves of 0.1-3 s measured at plies 6-8; the table
 /// stays warm from move to move, so later solves are quicker).
@@ -435,18 +439,34 @@ impl<G: Tactics> Agent<G> {
                         source: "strategy".into(),
                     });
                 }
-                let lost = all
-                    && self
-                        .exact
-                        .as_mut()
-                        .is_some_and(|e| e.lost_to_strategy(line));
-                if lost {
+                let lost = self
+                    .exact
+                    .as_mut()
+                    .is_some_and(|e| e.lost_to_strategy(line));
+                if lost && all {
                     // Every move loses to the strategy: nothing is left to search.
                     let mut moves = MoveList::new();
                     line.position().legal_moves(&mut moves);
                     return Some(Analysis {
                         moves: moves.iter().map(|&m| (m, Valuation::Proven(-1))).collect(),
                         pv: Vec::new(),
+                        source: "strategy".into(),
+                    });
+                }
+                if lost {
+                    // A proven loss whatever the move: the one played is a shallow search's
+                    // (a bounded one, not the whole think), the one that resists best at a glance.
+                    let glance = Limits {
+                        nodes: Some(LOST_GLANCE_NODES),
+                        ..limits.clone()
+                    };
+                    let mv = self
+                        .heuristic(pos, &glance, Some(2), false, Parity::Any)
+                        .and_then(|a| a.moves.first().map(|m| m.0))
+                        .unwrap_or_else(|| self.random(pos).moves[0].0);
+                    return Some(Analysis {
+                        moves: vec![(mv, Valuation::Proven(-1))],
+                        pv: vec![mv],
                         source: "strategy".into(),
                     });
                 }
