@@ -475,10 +475,11 @@ impl Solver {
 impl Solver {
     /// A solver of `game` with a table of `table_mb` MiB, searching on `threads` threads that
     /// share it (alpha-beta games). `weak`: win / draw / loss only. `book`: answer from the
-    /// game's built-in opening book (Connect Four 7x6, 8 plies) where it knows the position,
-    /// and play Qubic's winning strategy as the first player. `level`: how `best_move` and
-    /// `choose` play, as the command line's `--engine` (`best`, the default: the exact solver
-    /// first; `alphabeta`, `mcts`, `depthN`, `random`: no exact solver, so no `solve`);
+    /// game's built-in opening book (Connect Four 7x6: 8 plies, a perfect player's to 10)
+    /// where it knows the position, and play Qubic's winning strategy as the first player.
+    /// `level`: how `best_move` and `choose` play, as the command line's `--engine` (`best`,
+    /// the default: the exact solver first; `alphabeta`, `mcts`, `depthN`, `random`: no exact
+    /// solver, so no `solve`);
     /// `seed`: the random choices of the levels that make them.
     #[new]
     #[pyo3(signature = (game = "connect4", table_mb = 64, weak = false, threads = 1, book = true,
