@@ -328,7 +328,7 @@ class InarowEnv(gymnasium.Env):
 
     def _perfect(self) -> str:
         """A move that keeps the value, at random (the episode's generator): the value from
-        the book (7x6: to 8 plies, a perfect player's to 10) or a search, then a null-window test of each move in a
+        the book (7x6: to 8 plies, a perfect player's to 12) or a search, then a null-window test of each move in a
         random order until one keeps it, with the table warm."""
         seed = int(self.np_random.integers(0, 2**63 - 1))
         chosen = self._solver.choose(self.position, seed=seed)

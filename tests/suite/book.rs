@@ -259,11 +259,11 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
             let pos = &deepest[rng.below(deepest.len())];
             assert_eq!(solver.solve(pos, false).ok(), book.lookup(pos), "{pos:?}");
         }
-        // Past its depth, to 10 plies, the positions a perfect player meets: along random
+        // Past its depth, to 12 plies, the positions a perfect player meets: along random
         // lines where one side plays a random move and the other a random move of those whose
         // child the book values as keeping the score, every position of the perfect player is
         // in the book and one of its moves keeps the score; a sample agrees with the solver.
-        assert_eq!(book.perfect_to(), 10);
+        assert_eq!(book.perfect_to(), 12);
         let mut beyond = Vec::new();
         for walk in 0..400 {
             let perfect = [Player::First, Player::Second][walk % 2];

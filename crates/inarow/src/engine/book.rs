@@ -60,12 +60,15 @@ const MAGIC_1: &str = "inarow-book 1";
 /// ([`Variant::shipped_book`]), with the game their header names: `books/` in the repository,
 /// made by `inarow book build` (docs/results.md gives the command), so that the playing
 /// engines answer the opening at once on a fresh install.
-const SHIPPED: &[(ShippedBook, &str, &[u8])] = &[(
-    // 7x6: every position to 8 plies, and the perfect player's to 10.
-    ShippedBook::Connect4Standard,
-    "connect4:7x6:k4",
-    include_bytes!("../../books/connect4-7x6.book"),
-)];
+const SHIPPED: &[(ShippedBook, &str, &[u8])] =
+    &[(ShippedBook::Connect4Standard, "connect4:7x6:k4", BOOK_7X6)];
+/// 7x6: every position to 8 plies, and the perfect player's to 12 (3.8 MB).
+#[cfg(not(target_arch = "wasm32"))]
+const BOOK_7X6: &[u8] = include_bytes!("../../books/connect4-7x6.book");
+/// WebAssembly's: the perfect player's only to 10 (1.4 MB), which keeps the page's download
+/// under 2 MB gzipped.
+#[cfg(target_arch = "wasm32")]
+const BOOK_7X6: &[u8] = include_bytes!("../../books/connect4-7x6-web.book");
 const PARTIAL_MAGIC: &str = "inarow-book-partial 3";
 
 /// A loaded book.
