@@ -9,6 +9,7 @@ use inarow::engine::play::{Agent, Level, Valuation};
 use inarow::engine::strategy::Strategy;
 use inarow::game::cube::Qubic;
 use inarow::game::{Game, GameLine, MoveList, Player, Status, Tactics};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Every game from `pos` in which the strategy's side plays the strategy and the other side
@@ -47,15 +48,13 @@ fn follow_every_reply<G: Tactics>(
         .sum()
 }
 
-/// A winning proof of a small board, turned into a strategy book by `inarow book strategy`:
-/// it answers every reply of the second player to the end of the game, and a damaged or
-/// mismatched book is refused.
-#[test]
-fn a_proof_becomes_a_strategy_that_answers_every_reply() {
-    let proof = temp_file("k3.proof");
-    let book = temp_file("k3.strategy");
+/// `game` solved by df-pn with its proof (a first-player win), and the proof made a strategy
+/// book by `inarow book strategy`: the proof's and the book's paths (`NAME.proof`,
+/// `NAME.strategy`) and what the build printed.
+fn strategy_from_proof(game: &str, name: &str) -> (PathBuf, PathBuf, String) {
+    let proof = temp_file(&format!("{name}.proof"));
+    let book = temp_file(&format!("{name}.strategy"));
     let (proof_path, book_path) = (proof.to_str().unwrap(), book.to_str().unwrap());
-    let game = "connect4:4x4:k3";
     let solved = inarow(
         &[
             "solve", "--algo", "dfpn", "--game", game, "--proof", proof_path, "-",
@@ -70,7 +69,18 @@ fn a_proof_becomes_a_strategy_that_answers_every_reply() {
         None,
     );
     assert_eq!(built.code, Some(0), "{}", built.stderr);
-    assert!(built.stdout.starts_with("strategy "), "{}", built.stdout);
+    (proof, book, built.stdout)
+}
+
+/// A winning proof of a small board, turned into a strategy book by `inarow book strategy`:
+/// it answers every reply of the second player to the end of the game, and a damaged or
+/// mismatched book is refused.
+#[test]
+fn a_proof_becomes_a_strategy_that_answers_every_reply() {
+    let game = "connect4:4x4:k3";
+    let (proof, book, built) = strategy_from_proof(game, "k3");
+    let (proof_path, book_path) = (proof.to_str().unwrap(), book.to_str().unwrap());
+    assert!(built.starts_with("strategy "), "{built}");
 
     with_connect!(start(game), g => {
         let strategy = Strategy::load(&book, &g.name()).expect("the book loads");
@@ -125,24 +135,8 @@ fn a_proof_becomes_a_strategy_that_answers_every_reply() {
 /// install is for the whole process.
 #[test]
 fn an_installed_strategy_is_its_games_for_later_engines() {
-    let proof = temp_file("4x3k3.proof");
-    let book = temp_file("4x3k3.strategy");
-    let (proof_path, book_path) = (proof.to_str().unwrap(), book.to_str().unwrap());
     let game = "connect4:4x3:k3";
-    let solved = inarow(
-        &[
-            "solve", "--algo", "dfpn", "--game", game, "--proof", proof_path, "-",
-        ],
-        None,
-    );
-    assert_eq!(solved.stdout.trim(), "- 1", "{}", solved.stderr);
-    let built = inarow(
-        &[
-            "book", "strategy", "--game", game, "--proof", proof_path, "--out", book_path,
-        ],
-        None,
-    );
-    assert_eq!(built.code, Some(0), "{}", built.stderr);
+    let (proof, book, _) = strategy_from_proof(game, "4x3k3");
     let bytes = std::fs::read(&book).unwrap();
     with_connect!(start(game), g => {
         assert!(Strategy::builtin_for(&g).is_none());
