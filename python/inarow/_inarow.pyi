@@ -124,6 +124,8 @@ class Position:
         """The legal moves in the game's notation (none once the game is over)."""
     def play(self, move: str) -> Position:
         """The position after ``move``; ``MoveError`` if it is not legal here."""
+    def to_json(self) -> str:
+        """The position as the JSON API writes it (``GET /api/position``)."""
     def solve(
         self,
         time: Optional[float] = None,

@@ -192,6 +192,12 @@ impl Position {
         })
     }
 
+    /// The position as the JSON API writes it (`GET /api/position`, `inarow analyze --json`
+    /// without the analysis): one string, for other tools and the web page.
+    fn to_json(&self) -> String {
+        inarow::wire::Value::Object(inarow::wire::position(self.line.as_ref())).to_string()
+    }
+
     /// The board as data: its shape, every cell with its coordinates, name and owner, the lines
     /// held (the winning line) and every legal move with the cells it changes.
     #[getter]

@@ -1,5 +1,7 @@
 """Positions of every game: reading, moves, status, the board as data."""
 
+import json
+
 import pytest
 
 import inarow
@@ -137,3 +139,20 @@ def test_multiprocessing_sends_positions_and_solutions():
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         solved = pool.map(_score, moves)
     assert [s.score for s in solved] == [inarow.Position("connect4", m).solve().score for m in moves]
+
+
+ANALYSIS_FIELDS = {"source", "weak", "analysis", "pv"}
+
+
+@pytest.mark.parametrize(
+    "game,moves",
+    [("connect4", "4453"), ("connect4:5x4", "33"), ("popout", "44p4"), ("cube", "a1b2"), ("qubic", "a11"),
+     ("pentago", "d53r")],
+)
+def test_to_json_is_the_api_position(cli, game, moves):
+    # The wire format is the library's: the command line's analysis carries the same position.
+    pos = inarow.Position(game, moves)
+    mine = json.loads(pos.to_json())
+    theirs = cli.analyze_json(game, moves, "--time", "0.05")
+    assert mine == {k: v for k, v in theirs.items() if k not in ANALYSIS_FIELDS}
+    assert mine["moves"] == pos.moves and mine["game"] == pos.game

@@ -1,15 +1,15 @@
 //! `inarow analyze`: the value of every legal move of one position, best first: exact where
 //! the solver settles it within the limits, the evaluation search's estimate (`~`) otherwise.
 //! The answer comes from the library's session ([`inarow::session`]), and `--json` prints the
-//! one JSON of an analysis that `/api/analyze` and the npm package give ([`json::analysis`]).
+//! one JSON of an analysis that `/api/analyze` and the npm package give ([`wire::analysis`]).
 
 use super::args::SolverArgs;
 use super::io::{Outcome, long_search_notice, show_moves, with_progress_noting};
 use clap::Args;
 use inarow::engine::play::Agent;
 use inarow::session::{self, Settings};
+use inarow::wire;
 use inarow::with_game;
-use inarow_server::json;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -38,7 +38,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
     let label = format!("analysing {}", show_moves(&args.moves));
     let analysis = with_progress_noting(&label, notice, || solver.analyze(pos.as_ref(), &limits))?;
     if args.json {
-        let json = json::analysis(pos.as_ref(), &analysis);
+        let json = wire::analysis(pos.as_ref(), &analysis);
         println!(
             "{}",
             serde_json::to_string(&json).expect("plain data serialises")

@@ -1,6 +1,6 @@
 //! The layers keep their doors: the certificate verifier knows nothing but the rules, the
-//! front-ends (the command line, the web server) reach the library only through the session, the
-//! engine and the game, and no search names a game. Checked on the sources, so that a new import cannot
+//! front-ends (the command line, the web server, WebAssembly, Python) reach the library only
+//! through the session, the wire format, the engine and the game, and no search names a game. Checked on the sources, so that a new import cannot
 //! slip past.
 
 use std::path::{Path, PathBuf};
@@ -54,14 +54,27 @@ fn the_verifier_imports_nothing_from_the_searches() {
 
 #[test]
 fn the_front_ends_go_through_the_engine_and_the_game() {
-    let front_ends = [sources("src/cli"), sources("crates/server/src")];
+    let front_ends = [
+        sources("src/cli"),
+        sources("crates/server/src"),
+        sources("wasm/src"),
+        sources("python/src"),
+    ];
     for (path, text) in front_ends.into_iter().flatten() {
         let code = code(&text);
+        // One wire format, the library's: no front takes it from another.
+        assert!(
+            !code.contains("inarow_server::json"),
+            "{} takes the JSON from the server crate, not inarow::wire",
+            path.display()
+        );
         for (i, _) in code.match_indices("inarow::") {
             let rest = &code[i + "inarow::".len()..];
             assert!(
                 rest.starts_with("engine")
                     || rest.starts_with("session")
+                    || rest.starts_with("wire")
+                    || rest.starts_with("Error")
                     || rest.starts_with("game")
                     || rest.starts_with("with_game"),
                 "{} reaches past the facade: inarow::{}",

@@ -203,6 +203,25 @@ test("analyze with a progress callback: each move's entry as it is valued", () =
   assert.deepEqual(values(seen.map((p) => p.entry)), values(theirs.analysis));
 });
 
+test("moves valued one by one, assembled as the native analysis (order, ranks, line), partial while some wait", () => {
+  for (const [game, moves] of [["connect4:5x4", "3"], ["connect4", "4453"], ["popout:4x4", "12"]]) {
+    const pos = w.position(game, moves);
+    const entries = pos.legal.map((l) => w.analyzeMove(game, moves, l.move, { think: 30 }));
+    const mine = w.assemble(entries, "a move per worker");
+    const theirs = native(["analyze", "--game", game, moves]);
+    assert.equal(mine.source, "exact, a move per worker");
+    assert.equal(mine.weak, theirs.weak, `${game} ${moves}`);
+    assert.deepEqual(mine.analysis.map((e) => [e.move, e.value, e.rank]),
+      theirs.analysis.map((e) => [e.move, e.value, e.rank]), `${game} ${moves}`);
+    assert.deepEqual(mine.pv[0], theirs.pv[0], `${game} ${moves}`);
+    const half = entries.map((e, i) => (i % 2 ? null : e));
+    const partial = w.assemble(half, "a move per worker");
+    assert.deepEqual(partial.partial, { done: half.filter(Boolean).length, total: entries.length });
+    assert.ok(partial.analysis.every((e, i, a) => i === 0 || a[i - 1].rank[0] > e.rank[0] ||
+      (a[i - 1].rank[0] === e.rank[0] && a[i - 1].rank[1] >= e.rank[1])), "best first");
+  }
+});
+
 test("the engine's move, the position's JSON, and one-line errors for bad input", () => {
   const m = w.engineMove("connect4:5x4", "3", { think: 1 });
   assert.ok(["1", "2", "3", "4", "5"].includes(m.move));
@@ -215,6 +234,7 @@ test("the engine's move, the position's JSON, and one-line errors for bad input"
   for (const [call, message] of [
     [() => w.position("connect4:1x1", ""), /^bad game spec 'connect4:1x1'/],
     [() => w.position("connect4", "48"), /^illegal move string '48'/],
+    [() => w.assemble(7, "x"), /^assemble: the entries must be an array of analyzeMove answers$/],
     [() => w.analyze("connect4", "", { think: -1 }), /^think -1: must be/],
     [() => w.analyze("connect4", "", { engine: "depth99" }), /a depth is 1-64 plies/],
     [() => w.solve("connect4", "", { memoryMb: 1e9 }), /^memoryMb/],

@@ -1,16 +1,16 @@
 //! inarow in the browser and in Node: the library compiled to WebAssembly behind a small
 //! JavaScript API (docs/browser.md). Every answer is the JSON `inarow serve` gives for the same
-//! question (the server's JSON module, crates/server, without the server), so the page reads either
+//! question (the library's wire format, [`inarow::wire`]), so the page reads either
 //! backend alike. Bad input is a thrown `Error` with the library's one-line message.
 //!
 //! The web has no threads: each instance searches on one, and a page runs several instances
 //! (Web Workers), one move of a position each ([`analyze_move`]).
 
-use inarow::engine::play::{Level, Valuation};
+use inarow::engine::play::Level;
 use inarow::engine::strategy::Strategy;
 use inarow::engine::{Algorithm, Driver, Limits};
 use inarow::session::{self, Position, Rules, Session, Settings};
-use inarow_server::json;
+use inarow::wire;
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -183,12 +183,6 @@ fn with_engine<R>(
         .map_err(|e| e.to_string())
 }
 
-/// [`Valuation::rank`] as the JSON's sort key (compare as pairs, higher first).
-fn rank(v: Valuation) -> [f64; 2] {
-    let (class, within) = v.rank();
-    [class as f64, within as f64]
-}
-
 /// A game and a position of it.
 type GameAndPosition = (Arc<dyn Rules>, Arc<dyn Position>);
 
@@ -222,7 +216,7 @@ fn answer(result: Result<Value, String>) -> Result<JsValue, JsError> {
 pub fn position(game: &str, moves: &str) -> Result<JsValue, JsError> {
     answer((|| {
         let (_, pos) = read(game, moves)?;
-        Ok(Value::Object(json::position(pos.as_ref())))
+        Ok(Value::Object(wire::position(pos.as_ref())))
     })())
 }
 
@@ -242,7 +236,7 @@ pub fn analyze(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsE
 }
 
 fn analyse_position(game: &dyn Rules, pos: &dyn Position, asked: &Asked) -> Result<Value, String> {
-    let mut json = json::position(pos);
+    let mut json = wire::position(pos);
     if let Some(progress) = &asked.progress {
         // In the order the game generates its moves, as the analysis values them.
         let legal: Vec<String> = pos
@@ -263,14 +257,7 @@ fn analyse_position(game: &dyn Rules, pos: &dyn Position, asked: &Asked) -> Resu
                 .map_err(|e| format!("progress: {}", js_message(&e)))?;
             entries.push(entry);
         }
-        let (analysis, pv, source) = assemble(entries);
-        json.insert("source".into(), json!(source));
-        json.insert(
-            "weak".into(),
-            json!(with_engine(game, asked, |s| s.is_weak())?),
-        );
-        json.insert("analysis".into(), Value::Array(analysis));
-        json.insert("pv".into(), pv);
+        json.extend(wire::assemble(&entries, "move by move"));
         return Ok(Value::Object(json));
     }
     let max_bytes = (MAX_MEMORY_MB as u64) << 20;
@@ -279,7 +266,7 @@ fn analyse_position(game: &dyn Rules, pos: &dyn Position, asked: &Asked) -> Resu
         (analysis, solver.memory_needed(pos, max_bytes))
     })?;
     let analysis = analysis.map_err(|e| e.to_string())?;
-    json::add_analysis(&mut json, &analysis);
+    wire::add_analysis(&mut json, &analysis);
     // A tab's budget is small: where the exact solver needs more, say how much, so that the
     // page can ask the player before it grows.
     // Beyond what a tab may have, there is nothing to ask: say from how many stones exact values
@@ -308,35 +295,7 @@ fn js_message(e: &JsValue) -> String {
         .unwrap_or_else(|| "failed".into())
 }
 
-/// Entries of [`move_entry`] in the legal moves' order, sorted best first (stable, as the
-/// library sorts), with the line of the best and what answered.
-fn assemble(entries: Vec<Value>) -> (Vec<Value>, Value, String) {
-    let mut entries = entries;
-    let key = |e: &Value| -> (f64, f64) {
-        let r = &e["rank"];
-        (
-            r[0].as_f64().unwrap_or(1.0),
-            r[1].as_f64().unwrap_or(f64::MIN),
-        )
-    };
-    entries.sort_by(|a, b| {
-        key(b)
-            .partial_cmp(&key(a))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    let pv = entries.first().map_or(json!([]), |e| e["line"].clone());
-    let exact = entries.iter().all(|e| e["exact"] == json!(true));
-    let source = if exact {
-        "exact, move by move"
-    } else {
-        "exact and estimates, move by move"
-    };
-    (entries, pv, source.to_string())
-}
-
-/// One move's value with the analysis' JSON entry fields (`move`, `value`, `exact`, `score`,
-/// `outcome`, `end_ply`), its `line` (the move and the expected replies) and `rank` (a sort
-/// key, best first), as the library values each move of an analysis.
+/// One move valued alone, as its analysis entry with its line ([`wire::move_analysis`]).
 fn move_entry(
     game: &dyn Rules,
     pos: &dyn Position,
@@ -347,11 +306,7 @@ fn move_entry(
         solver.analyze_move(pos, mv, &asked.limits())
     })?
     .map_err(|e| e.to_string())?;
-    let mut entry = json::move_value(&valued.value);
-    entry.insert("line".into(), json!(valued.line));
-    entry.insert("rank".into(), json!(rank(valued.value.value)));
-    entry.insert("weak".into(), json!(valued.weak));
-    Ok(Value::Object(entry))
+    Ok(Value::Object(wire::move_analysis(&valued)))
 }
 
 /// One move of the position after `moves` valued alone (what each Web Worker of the page
@@ -374,6 +329,23 @@ pub fn analyze_move(
     })())
 }
 
+/// An analysis put together from moves valued one by one (`analyzeMove`'s answers in the
+/// legal moves' order, `null` for a move not valued yet): `{source, weak, analysis, pv}` best
+/// first, with `partial: {done, total}` while some wait, as the library assembles them
+/// ([`wire::assemble`]); `by` says what valued them ("a move per worker").
+#[wasm_bindgen]
+pub fn assemble(entries: JsValue, by: &str) -> Result<JsValue, JsError> {
+    answer((|| {
+        let text = js_sys::JSON::stringify(&entries)
+            .ok()
+            .and_then(|t| t.as_string())
+            .ok_or("assemble: the entries are not JSON")?;
+        let entries: Vec<Value> = serde_json::from_str(&text)
+            .map_err(|_| "assemble: the entries must be an array of analyzeMove answers")?;
+        Ok(Value::Object(wire::assemble(&entries, by)))
+    })())
+}
+
 /// The engine's move in the position after `moves`: the JSON of `GET /api/move`
 /// (`{move, moves, value, exact}`). Options: `engine`, `think`, `nodes`, `memoryMb`.
 #[wasm_bindgen(js_name = engineMove)]
@@ -386,7 +358,7 @@ pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue,
             solver.best_move(pos.as_ref(), &asked.limits())
         })?
         .map_err(|e| e.to_string())?;
-        Ok(json::engine_move(&best))
+        Ok(wire::engine_move(&best))
     })())
 }
 

@@ -103,5 +103,7 @@ pub(crate) mod memory;
 pub mod search;
 pub mod session;
 pub mod solvers;
+#[cfg(feature = "wire")]
+pub mod wire;
 
 pub use error::Error;

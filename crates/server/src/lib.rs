@@ -1,11 +1,8 @@
 //! The web page of `inarow serve` and its small JSON API, to play and analyse every game
-//! ([`serve`]), and the JSON of positions and analyses ([`json`]), which the WebAssembly
-//! package writes too, so that the page reads either backend alike. Like every front, it
-//! reaches the library through [`inarow::session`].
+//! ([`serve`]). Like every front, it reaches the library through [`inarow::session`] and
+//! writes the library's wire format ([`inarow::wire`]), which the WebAssembly package writes
+//! too, so that the page reads either backend alike.
 
-pub mod json;
-#[cfg(feature = "serve")]
 mod serve;
 
-#[cfg(feature = "serve")]
 pub use serve::serve;

@@ -1,9 +1,9 @@
 //! The server: it only reads requests, calls the session and writes JSON, each position's from
-//! its structured view ([`crate::json`]); the page (`web/index.html`) draws the board from the
+//! its structured view ([`inarow::wire`]); the page (`web/index.html`) draws the board from the
 //! API without knowing any rules. The kind of the library's errors
 //! ([`Error`](inarow::engine::Error)) sets the status of an answer ([`status`]).
 
-use crate::json;
+use inarow::wire;
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
@@ -245,7 +245,7 @@ fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<V
     let game = session::rules(params.game.as_deref().unwrap_or("connect4"))?;
     let pos = game.read(params.moves.as_deref().unwrap_or(""))?;
     if let Ask::Position = ask {
-        return Ok(Value::Object(json::position(pos.as_ref())));
+        return Ok(Value::Object(wire::position(pos.as_ref())));
     }
     if let Some(over) = pos.over() {
         return Err(over);
@@ -271,10 +271,10 @@ fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<V
             // Only the best move needs its value: no full analysis.
             Ask::Move => solver
                 .best_move(pos.as_ref(), &limits)
-                .map(|m| json::engine_move(&m)),
+                .map(|m| wire::engine_move(&m)),
             _ => solver
                 .analyze(pos.as_ref(), &limits)
-                .map(|analysis| Value::Object(json::analysis(pos.as_ref(), &analysis))),
+                .map(|analysis| Value::Object(wire::analysis(pos.as_ref(), &analysis))),
         })??;
     Ok(answer)
 }

@@ -1,14 +1,19 @@
-//! The JSON of a position, made from its structured view ([`PositionView`]): the `legal` moves
-//! the page has always read, each with the one cell it fills, and the `view` field that carries
-//! the whole view (README, "Web page"); and an analysis' JSON, from the session's answers
-//! ([`inarow::session`]). The WebAssembly bindings (wasm/) include this file too, so that the
-//! page reads the same JSON from either backend: it names nothing but the library and
-//! serde_json.
+//! The wire format: positions, moves and analyses as JSON, the one format of `/api/*`, the
+//! WebAssembly package, `inarow analyze --json` and Python's `to_json`, so that every front
+//! reads and writes the same fields (README, "JSON API"). A position's JSON comes from its
+//! structured view ([`PositionView`]): the `legal` moves the page has always read, each with
+//! the one cell it fills, and the `view` field that carries the whole view; an analysis' JSON
+//! comes from the session's answers ([`crate::session`]), each move with a sort key (`rank`).
+//! A page that values moves one by one (a Web Worker each) puts them together with
+//! [`assemble`], as the session does.
 
-use inarow::game::view::{Axis, CellSet};
-use inarow::game::{Player, PositionView, Status};
-use inarow::session::{EngineMove, MoveValue, Position, PositionAnalysis};
-use serde_json::{Map, Value, json};
+use crate::engine::play::Valuation;
+use crate::game::view::{Axis, CellSet};
+use crate::game::{Player, PositionView, Status};
+use crate::session::{EngineMove, MoveAnalysis, MoveValue, Position, PositionAnalysis};
+use serde_json::json;
+/// The JSON values the wire format is made of (serde_json's), for the fronts that write them.
+pub use serde_json::{Map, Value};
 
 /// Each legal move as `{"move": "4", "cell": [row, column]}`: the one cell of the board's rows
 /// ([`PositionView::rows`]) that the move fills, `null` if it fills none (a pop, a draw claim)
@@ -74,8 +79,9 @@ fn cells(set: CellSet) -> Vec<u16> {
     set.iter().collect()
 }
 
-/// One move's entry of an analysis: its value as `inarow play` writes it, and as data (the
-/// exact score, the outcome for the mover, the ply on which the game ends with best play).
+/// One move's entry of an analysis: its value as `inarow play` writes it, as data (the exact
+/// score, the outcome for the mover, the ply on which the game ends with best play), and its
+/// sort key (`rank`, [`rank`]).
 pub fn move_value(m: &MoveValue) -> Map<String, Value> {
     let json = json!({
         "move": m.mv,
@@ -84,11 +90,84 @@ pub fn move_value(m: &MoveValue) -> Map<String, Value> {
         "score": m.score,
         "outcome": m.outcome(),
         "end_ply": m.end_ply,
+        "rank": rank(m.value),
     });
     match json {
         Value::Object(map) => map,
         _ => Map::new(),
     }
+}
+
+/// A value's sort key, as the session orders moves best first ([`Valuation::rank`]): a pair
+/// of numbers compared in turn, higher first (exact wins, sooner first; estimates; draws;
+/// exact losses, later first).
+pub fn rank(v: Valuation) -> [i64; 2] {
+    let (class, within) = v.rank();
+    [i64::from(class), within]
+}
+
+/// One move valued alone ([`crate::session::Solver::analyze_move`]): the fields of its
+/// analysis entry ([`move_value`]) with its expected `line` (the move and the replies) and
+/// whether the engine gives only win / draw / loss (`weak`), what [`assemble`] puts together.
+pub fn move_analysis(m: &MoveAnalysis) -> Map<String, Value> {
+    let mut entry = move_value(&m.value);
+    entry.insert("line".into(), json!(m.line));
+    entry.insert("weak".into(), json!(m.weak));
+    entry
+}
+
+/// An analysis put together from moves valued one by one ([`move_analysis`] entries, in the
+/// legal moves' order, `null` for a move not valued yet), as [`add_analysis`] writes one:
+/// `{source, weak, analysis, pv}` best first (ties in the legal order), with `partial:
+/// {done, total}` while some moves wait. `by` says what valued them ("a move per worker").
+pub fn assemble(entries: &[Value], by: &str) -> Map<String, Value> {
+    let key = |e: &Value| -> (f64, f64) {
+        let r = &e["rank"];
+        (
+            r[0].as_f64().unwrap_or(-1.0),
+            r[1].as_f64().unwrap_or(f64::MIN),
+        )
+    };
+    let mut order: Vec<&Value> = entries.iter().filter(|e| e.is_object()).collect();
+    // Stable: equal keys keep the legal moves' order.
+    order.sort_by(|a, b| {
+        key(b)
+            .partial_cmp(&key(a))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let exact = order.iter().all(|e| e["exact"] == json!(true));
+    let mut json = Map::new();
+    let source = if exact {
+        "exact"
+    } else {
+        "exact and estimates"
+    };
+    json.insert("source".into(), json!(format!("{source}, {by}")));
+    json.insert(
+        "weak".into(),
+        json!(order.first().is_some_and(|e| e["weak"] == json!(true))),
+    );
+    let analysis = order
+        .iter()
+        .map(|e| {
+            let mut entry = e.as_object().cloned().unwrap_or_default();
+            entry.remove("line");
+            entry.remove("weak");
+            Value::Object(entry)
+        })
+        .collect();
+    json.insert("analysis".into(), Value::Array(analysis));
+    json.insert(
+        "pv".into(),
+        order.first().map_or(json!([]), |e| e["line"].clone()),
+    );
+    if order.len() < entries.len() {
+        json.insert(
+            "partial".into(),
+            json!({ "done": order.len(), "total": entries.len() }),
+        );
+    }
+    json
 }
 
 /// Adds an analysis to a position's JSON: what answered, every move's value
@@ -154,11 +233,11 @@ pub fn position(pos: &dyn Position) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use inarow::game::{Board, GameSpec, MoveList, Status};
-    use inarow::with_game;
+    use crate::game::{Board, GameSpec, MoveList, Status};
+    use crate::with_game;
 
     /// The board as the server read it before the view: the cells of the terminal's drawing
-    /// ([`inarow::game::Notation::render`]), top row first, `X`, `O` or `.` a cell, a space
+    /// ([`crate::game::Notation::render`]), top row first, `X`, `O` or `.` a cell, a space
     /// where the drawing parts blocks, an empty row for a rule across the board.
     fn drawn_cells(drawing: &str) -> Vec<String> {
         let mut rows = Vec::new();
@@ -256,10 +335,10 @@ mod tests {
             with_game!(start, start => agrees_with_the_drawing(start, 20, &mut seed));
         }
         // Pentago positions waiting for their turn, written as boards.
-        let start = inarow::game::Pentago::new();
+        let start = crate::game::Pentago::new();
         let dots = |n| ".".repeat(n);
         for board in [format!("x{}m", dots(35)), format!("xo{}xm", dots(33))] {
-            let (_, pos, _) = inarow::game::read_position(start, &board).unwrap();
+            let (_, pos, _) = crate::game::read_position(start, &board).unwrap();
             agrees_with_the_drawing(pos, 1, &mut seed);
         }
     }
