@@ -7,8 +7,8 @@
 //! `fuzz/tests/regressions.rs` replays the seeds and every input that once failed, as part of
 //! `cargo test`.
 
-use inarow::engine::book::Book;
-use inarow::engine::database::{self, BuildOptions, Database};
+use inarow::engine::knowledge::book::Book;
+use inarow::engine::knowledge::database::{self, BuildOptions, Database};
 use inarow::engine::{Algorithm, Engine, Limits, Options, Value, bench::bench_text, verify};
 use inarow::game::{
     AnyGame, ConnectBoard, Game, GameSpec, MoveList, Notation, Status, Tactics, format_moves,

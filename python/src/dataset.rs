@@ -11,7 +11,7 @@
 use crate::errors::{IntoPy, to_py};
 use crate::{IDLE, TABLE_MB, interrupt};
 use inarow::Error;
-use inarow::engine::generate::SplitMix;
+use inarow::engine::SplitMix;
 use inarow::engine::{Cancel, Limits};
 use inarow::game::Status;
 use inarow::game::view::PositionView;

@@ -1,7 +1,7 @@
 //! `inarow` for Python: positions of every game, their values and analyses, and a solver that
-//! keeps its table across calls. A front-end like the command line: it parses, calls the engine
-//! (`inarow::engine`) and presents; every game goes through the library's session
-//! ([`inarow::session`]), which knows none.
+//! keeps its table across calls. A front-end like the command line: it parses, calls the
+//! library's session ([`inarow::session`], through which every game goes, naming none) and
+//! presents; positions as JSON come from the library's wire format ([`inarow::wire`]).
 //!
 //! Long calls release the GIL and honour Ctrl-C ([`interrupt`]); bad input raises
 //! `inarow.Error` subclasses ([`errors`]) with the command line's message.
@@ -13,7 +13,7 @@ mod svg;
 mod values;
 
 use errors::{IntoPy, input};
-use inarow::engine::play::Level;
+use inarow::engine::agent::Level;
 use inarow::engine::{Cancel, Limits};
 use inarow::game::{Player, Status};
 use inarow::session::{self, Ask, Rules, Session, Settings, Source};

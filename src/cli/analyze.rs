@@ -6,7 +6,7 @@
 use super::args::SolverArgs;
 use super::io::{Outcome, long_search_notice, show_moves, with_progress_noting};
 use clap::Args;
-use inarow::engine::play::Agent;
+use inarow::engine::agent::Agent;
 use inarow::session::{self, Settings};
 use inarow::wire;
 use inarow::with_game;

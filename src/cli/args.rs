@@ -4,9 +4,10 @@
 
 use clap::Args;
 use inarow::engine::Error;
-use inarow::engine::book::Book;
+use inarow::engine::knowledge::book::Book;
+use inarow::engine::knowledge::database;
 use inarow::engine::{
-    Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, ThreatBudget, database,
+    Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, ThreatBudget,
 };
 use inarow::game::{AnyGame, GameSpec, Tactics};
 use std::path::Path;

@@ -1,12 +1,12 @@
 //! `inarow book build`: an opening book of every position up to a depth (see
-//! `inarow::engine::book` for the file format); `inarow book strategy`: a strategy book read
-//! out of a winning proof (`inarow::engine::strategy`).
+//! `inarow::engine::knowledge::book` for the file format); `inarow book strategy`: a strategy book read
+//! out of a winning proof (`inarow::engine::knowledge::strategy`).
 
 use super::args::{GameArg, LimitArgs, threads};
 use super::io::{Outcome, progress_bar};
 use clap::{Args, Subcommand};
-use inarow::engine::book::Book;
-use inarow::engine::strategy::Strategy;
+use inarow::engine::knowledge::book::Book;
+use inarow::engine::knowledge::strategy::Strategy;
 use inarow::engine::{Config, Engine, Options};
 use inarow::game::Game;
 use inarow::with_game;

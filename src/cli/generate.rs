@@ -7,7 +7,7 @@ use super::args::{GameArg, LimitArgs};
 use super::io::{Outcome, progress_bar};
 use clap::Args;
 use inarow::engine::bench::Tally;
-use inarow::engine::generate::reasonable_lines;
+use inarow::engine::bench::positions::reasonable_lines;
 use inarow::engine::{Config, Engine, Options};
 use inarow::game::{Notation, Player, Tactics, format_moves};
 use inarow::with_game;

@@ -7,7 +7,7 @@ use super::io::Outcome;
 use clap::Args;
 use inarow::engine::Error;
 use inarow::engine::Options;
-use inarow::engine::play::{Agent, GameResult, Level, Tally, play_game};
+use inarow::engine::agent::{Agent, GameResult, Level, Record, play_game};
 use inarow::game::{GameLine, Kind, Notation, Repetition, Status, Tactics, format_moves};
 use inarow::with_game;
 use serde::Serialize;
@@ -66,11 +66,11 @@ pub(super) fn play_series<G: Tactics + Notation>(
     series: &Series,
     options: Options,
     mut on_game: impl FnMut(&JsonGame),
-) -> Result<(Tally, Vec<JsonGame>), Error> {
+) -> Result<(Record, Vec<JsonGame>), Error> {
     let mut a = Agent::new(series.a, &start, options.clone(), series.seed)?;
     let mut b = Agent::new(series.b, &start, options.clone(), series.seed ^ 0x5eed)?;
     let mut opener = Agent::new(Level::Random, &start, options.clone(), series.seed)?;
-    let mut tally = Tally::default();
+    let mut record = Record::default();
     let mut games = Vec::new();
     let max_plies = G::Kind::max_plies(&start).unwrap_or(1000);
     let mut opening = Vec::new();
@@ -93,9 +93,9 @@ pub(super) fn play_series<G: Tactics + Notation>(
             GameResult::SecondWins => Some(!a_first),
         };
         match a_wins {
-            Some(true) => tally.wins += 1,
-            Some(false) => tally.losses += 1,
-            None => tally.draws += 1,
+            Some(true) => record.wins += 1,
+            Some(false) => record.losses += 1,
+            None => record.draws += 1,
         }
         let line: Vec<_> = opening.iter().chain(&moves).copied().collect();
         let first = if a_first { series.a } else { series.b };
@@ -112,7 +112,7 @@ pub(super) fn play_series<G: Tactics + Notation>(
         on_game(&game);
         games.push(game);
     }
-    Ok((tally, games))
+    Ok((record, games))
 }
 
 #[derive(Serialize)]
@@ -153,7 +153,7 @@ fn play_match<G: Tactics + Notation>(
         opening: args.opening,
         seed: args.seed,
     };
-    let (tally, games) = play_series(start, &series, options, |game| {
+    let (record, games) = play_series(start, &series, options, |game| {
         if !args.json {
             println!(
                 "game {} first {}: {} {}",
@@ -161,7 +161,7 @@ fn play_match<G: Tactics + Notation>(
             );
         }
     })?;
-    let elo = tally.elo();
+    let elo = record.elo();
     if args.json {
         let json = JsonMatch {
             game: start.name(),
@@ -169,10 +169,10 @@ fn play_match<G: Tactics + Notation>(
             engine_b: args.engine_b.to_string(),
             seconds_per_move: think.as_secs_f64(),
             games,
-            wins: tally.wins,
-            draws: tally.draws,
-            losses: tally.losses,
-            score: tally.score(),
+            wins: record.wins,
+            draws: record.draws,
+            losses: record.losses,
+            score: record.score(),
             elo: elo.map(|e| e.0),
             elo_error: elo.map(|e| e.1),
         };
@@ -184,7 +184,7 @@ fn play_match<G: Tactics + Notation>(
         let elo = match elo {
             // An even score prints +0, not -0.
             Some((e, err)) => format!("{:+.0} +/- {err:.0}", e + 0.0),
-            None if tally.score() >= 1.0 => "+inf (all won)".into(),
+            None if record.score() >= 1.0 => "+inf (all won)".into(),
             None => "-inf (all lost)".into(),
         };
         println!(
@@ -192,11 +192,11 @@ fn play_match<G: Tactics + Notation>(
             start.name(),
             args.engine_a,
             args.engine_b,
-            tally.games(),
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            100.0 * tally.score(),
+            record.games(),
+            record.wins,
+            record.draws,
+            record.losses,
+            100.0 * record.score(),
         );
     }
     Ok(Outcome::Done)

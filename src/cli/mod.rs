@@ -1,6 +1,8 @@
-//! The command line: parses and validates flags into plain values, then calls the engine. It
-//! imports nothing but `inarow::engine` (the facade) and `inarow::game` (the rules and the
-//! notation); nothing below this module knows about flags.
+//! The command line: parses and validates flags into plain values, then calls the library: the
+//! session (`inarow::session`) for a game and its positions, the wire format (`inarow::wire`)
+//! for `--json`, the engine's facade (`inarow::engine`) and the rules (`inarow::game`) where a
+//! command drives them directly (tests/suite/layout.rs keeps it to these); nothing below this
+//! module knows about flags.
 //!
 //! One file per command; [`args`] holds the flags several commands share, [`io`] what they
 //! share to read and print (positions, progress, exit codes, Ctrl-C).
@@ -152,10 +154,12 @@ fn command_named(args: impl Iterator<Item = String>) -> String {
 
 /// Runs `f` on this process's ranks: MPI's when built with the feature and started by an MPI
 /// launcher (MPI is finalised after `f`), else one process alone.
-pub(crate) fn with_ranks<T>(f: impl FnOnce(&dyn inarow::engine::database::Ranks) -> T) -> T {
+pub(crate) fn with_ranks<T>(
+    f: impl FnOnce(&dyn inarow::engine::knowledge::database::Ranks) -> T,
+) -> T {
     #[cfg(feature = "mpi")]
-    if let Some(mpi) = inarow::engine::mpi::Mpi::init() {
+    if let Some(mpi) = inarow::engine::distributed::mpi::Mpi::init() {
         return f(&mpi);
     }
-    f(&inarow::engine::database::Solo)
+    f(&inarow::engine::knowledge::database::Solo)
 }

@@ -5,7 +5,7 @@
 use super::args::{GameArg, KnowledgeArgs, RuleArgs, seconds};
 use super::io::{Outcome, with_progress};
 use clap::{Args, ValueEnum};
-use inarow::engine::play::{Agent, Level, Valuation};
+use inarow::engine::agent::{Agent, Level, Valuation};
 use inarow::engine::{Error, Limits, Options};
 use inarow::game::{Player, Repetition, Status};
 use inarow::session::{self, Position, Rules, Settings, Solver};

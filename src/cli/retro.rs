@@ -1,5 +1,5 @@
 //! `inarow retro build`: a strong solution by retrograde analysis, written to a database file
-//! (see `inarow::engine::database` for the format); `inarow retro query`: positions answered from
+//! (see `inarow::engine::knowledge::database` for the format); `inarow retro query`: positions answered from
 //! one, printed as `solve` prints them.
 
 use super::args::{seconds, threads};
@@ -7,7 +7,7 @@ use super::io::{Outcome, ctrl_c, progress_bar};
 use super::solve::{self, Format};
 use super::with_ranks;
 use clap::{Args, Subcommand};
-use inarow::engine::database::{self, BuildOptions, Database, Ranks};
+use inarow::engine::knowledge::database::{self, BuildOptions, Database, Ranks};
 use inarow::engine::{Config, Engine, Limits, Options, Progress, Value};
 use inarow::game::{Game, GameSpec};
 use inarow::with_game;

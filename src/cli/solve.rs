@@ -133,9 +133,9 @@ fn by_jobs_in<G: Tactics + Notation>(
     args: &SolveArgs,
     depth: u32,
     start: G,
-    ranks: &dyn inarow::engine::database::Ranks,
+    ranks: &dyn inarow::engine::knowledge::database::Ranks,
 ) -> Result<Outcome, String> {
-    use inarow::engine::workers;
+    use inarow::engine::distributed::workers;
     use inarow::game::Kind;
     let make = || args.solver.worker_engine(&start);
     if G::Kind::max_plies(&start).is_none() {
@@ -157,7 +157,10 @@ fn by_jobs_in<G: Tactics + Notation>(
     }
     let mut journal = match &args.checkpoint {
         Some(file) => {
-            let journal = inarow::engine::journal::Journal::open(Path::new(file), &start.name())?;
+            let journal = inarow::engine::distributed::journal::Journal::open(
+                Path::new(file),
+                &start.name(),
+            )?;
             if !journal.is_empty() {
                 eprintln!("inarow: {} job answers from {file}", journal.len());
             }

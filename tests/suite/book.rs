@@ -3,8 +3,8 @@
 
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
-use inarow::engine::book::Book;
-use inarow::engine::play::{Agent, Level, Valuation};
+use inarow::engine::agent::{Agent, Level, Valuation};
+use inarow::engine::knowledge::book::Book;
 use inarow::engine::{Engine, Options};
 use inarow::game::{Game, GameLine, MoveList, Player, Status};
 use inarow::search::Limits;
@@ -17,7 +17,10 @@ use std::time::Duration;
 const GAME: &str = "connect4:5x4";
 const DEPTH: u32 = 5;
 
-fn build(out: &Path, limits: Limits) -> Result<inarow::engine::book::BuildStats, String> {
+fn build(
+    out: &Path,
+    limits: Limits,
+) -> Result<inarow::engine::knowledge::book::BuildStats, String> {
     with_connect!(start(GAME), g => {
         let options = Options { limits, ..Options::default() };
         let mut engine = Engine::new(&g, options);
@@ -482,7 +485,7 @@ fn mirror_image_moves_valued_alone_agree_in_sign() {
 /// share their keys), and to no other board or game; the shipped strategy to Qubic alone.
 #[test]
 fn the_catalog_says_which_games_ship_a_book_or_a_strategy() {
-    use inarow::engine::strategy::Strategy;
+    use inarow::engine::knowledge::strategy::Strategy;
     use inarow::game::{Connect, Gravity, Grid, Pentago, PopOut, Qubic, Runtime, Standard};
     let grid = |w, h, k| Runtime::new(Grid::new(w, h, k).expect("a board"));
     let standard = Connect::<u64, _>::new(Standard);

@@ -3,7 +3,7 @@
 
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
-use inarow::engine::workers;
+use inarow::engine::distributed::workers;
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Game, MoveList, Status};
 use inarow::search::ranks::{Local, Solo};

@@ -440,7 +440,7 @@ fn every_storage_builds_the_byte_builds_file_on_one_thread_or_two() {
 
 #[test]
 fn a_database_answers_the_same_from_its_file_as_from_memory() {
-    use inarow::engine::database::Database;
+    use inarow::engine::knowledge::database::Database;
     let db = temp_file("retro-on-disk.db");
     let path = db.to_str().unwrap();
     run_ok(
@@ -582,8 +582,11 @@ fn build_on_ranks(
     spec: &str,
     size: usize,
     stop: bool,
-) -> (Vec<u8>, Vec<inarow::engine::database::BuildReport>) {
-    use inarow::engine::database::{BuildOptions, build_ranked};
+) -> (
+    Vec<u8>,
+    Vec<inarow::engine::knowledge::database::BuildReport>,
+) {
+    use inarow::engine::knowledge::database::{BuildOptions, build_ranked};
     use inarow::search::ranks::Local;
     let path = temp_file(&format!("retro-ranks-{size}-{stop}-{spec}.db"));
     let options = BuildOptions {
@@ -685,7 +688,7 @@ fn ranks_build_the_same_file_as_one_process() {
 
 #[test]
 fn a_rank_with_a_damaged_or_missing_state_stops_every_rank_with_one_line() {
-    use inarow::engine::database::{BuildOptions, build_ranked};
+    use inarow::engine::knowledge::database::{BuildOptions, build_ranked};
     use inarow::search::ranks::Local;
     let path = temp_file("retro-ranks-damaged.db");
     let options = BuildOptions {

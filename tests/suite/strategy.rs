@@ -5,8 +5,8 @@
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
 use inarow::engine::Options;
-use inarow::engine::play::{Agent, Level, Valuation};
-use inarow::engine::strategy::Strategy;
+use inarow::engine::agent::{Agent, Level, Valuation};
+use inarow::engine::knowledge::strategy::Strategy;
 use inarow::game::cube::Qubic;
 use inarow::game::{Game, GameLine, MoveList, Player, Status, Tactics};
 use std::path::PathBuf;

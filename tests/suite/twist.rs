@@ -367,7 +367,7 @@ fn certificates_of_every_outcome_verify() {
 
 #[test]
 fn commands_that_need_a_numbering_refuse_a_game_without_one() {
-    use inarow::engine::database::{self, BuildOptions};
+    use inarow::engine::knowledge::database::{self, BuildOptions};
     use std::path::Path;
     let err = database::open(Path::new("nowhere.db"), &Twist::start())
         .err()

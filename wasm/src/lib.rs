@@ -6,8 +6,8 @@
 //! The web has no threads: each instance searches on one, and a page runs several instances
 //! (Web Workers), one move of a position each ([`analyze_move`]).
 
-use inarow::engine::play::Level;
-use inarow::engine::strategy::Strategy;
+use inarow::engine::agent::Level;
+use inarow::engine::knowledge::strategy::Strategy;
 use inarow::engine::{Algorithm, Driver, Limits};
 use inarow::session::{self, Position, Rules, Session, Settings};
 use inarow::wire;

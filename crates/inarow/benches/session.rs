@@ -6,7 +6,7 @@
 //! Run: `cargo bench -p inarow --bench session`
 
 use divan::{Bencher, black_box};
-use inarow::engine::play::{Agent, Level};
+use inarow::engine::agent::{Agent, Level};
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Connect, GameLine, Standard, read_line};
 use inarow::session::{Ask, Session, Settings, Source, rules};

@@ -64,7 +64,7 @@
 //! # Play a move, in a game whose positions repeat
 //! ```
 //! use inarow::engine::Options;
-//! use inarow::engine::play::{Level, Agent};
+//! use inarow::engine::agent::{Level, Agent};
 //! use inarow::game::{GameLine, Notation, PopOut, Standard};
 //! use std::time::Duration;
 //!

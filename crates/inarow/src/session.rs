@@ -23,8 +23,8 @@
 //! # Ok::<(), inarow::Error>(())
 //! ```
 
-pub use crate::engine::play::Valuation;
-use crate::engine::play::{Agent, Level};
+pub use crate::engine::agent::Valuation;
+use crate::engine::agent::{Agent, Level};
 use crate::engine::{Algorithm, Config, Driver, Engine, Options, Report};
 use crate::error::Error;
 use crate::game::view::{MoveView, PositionView};

@@ -7,7 +7,7 @@
 //! A page that values moves one by one (a Web Worker each) puts them together with
 //! [`assemble`], as the session does.
 
-use crate::engine::play::Valuation;
+use crate::engine::agent::Valuation;
 use crate::game::view::{Axis, CellSet};
 use crate::game::{Player, PositionView, Status};
 use crate::session::{EngineMove, MoveAnalysis, MoveValue, Position, PositionAnalysis};

@@ -12,7 +12,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use inarow::engine::play::Level;
+use inarow::engine::agent::Level;
 use inarow::engine::{Cancel, Error, Limits};
 use inarow::game::one_line;
 use inarow::session::{self, Session, Settings};

@@ -5,6 +5,11 @@
 //! [`Limits`], [`Handicap`]), the one stop type ([`Stop`]), the one error type ([`Error`]),
 //! position counts ([`count`]), certificates and their verifier ([`verify`](fn@verify)).
 //!
+//! Around it, by capability: what is known before searching ([`knowledge`]: books,
+//! strategies, databases, checkpoints), search spread over threads and machines
+//! ([`distributed`]), the playing engines and their matches ([`agent`]), and the benchmarks
+//! ([`bench`](mod@bench)).
+//!
 //! Defaults by kind of game:
 //! - bounded games (Connect Four): alpha-beta with the galloping root driver, exact scores;
 //! - games whose positions repeat (PopOut): df-pn proves the value (win / draw / loss), and the
@@ -13,20 +18,11 @@
 //!   they run on a thread whose stack holds [`MAX_DEPTH`] plies, and a longer line stops the
 //!   search with [`Stop::Depth`] instead of overflowing the stack.
 
+pub mod agent;
 mod backend;
 pub mod bench;
-pub mod book;
-pub mod checkpoint;
-pub mod database;
-mod file;
-pub mod generate;
-pub mod journal;
-#[cfg(feature = "mpi")]
-pub mod mpi;
-mod oracle;
-pub mod play;
-pub mod strategy;
-pub mod workers;
+pub mod distributed;
+pub mod knowledge;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
 pub use crate::error::Error;
@@ -34,11 +30,13 @@ pub use crate::limits::{Cancel, Limits, MAX_DEPTH, Started, Stop, nodes_searched
 pub use crate::search::census::{Census, count};
 pub use crate::search::heuristic;
 pub use crate::search::retro::{Progress, Value};
+/// The seeded random numbers of the engine's random choices, for fronts that draw their own.
+pub use crate::search::rng::SplitMix;
 pub use crate::search::score::end_ply;
 pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
-pub use checkpoint::Checkpoint;
+pub use knowledge::checkpoint::Checkpoint;
 
 use crate::game::{Game, GameLine, Goal, Kind, MoveList, Notation, Start, Status, Tactics};
 use crate::search::alphabeta::SearchState;
@@ -50,13 +48,13 @@ use crate::search::score::win_at;
 
 use crate::limits::Instant;
 use backend::{Backend, Build};
-use book::Book;
-use oracle::{Known, Oracle};
+use knowledge::book::Book;
+use knowledge::oracle::{self, Known, Oracle};
+use knowledge::strategy::Strategy;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-use strategy::Strategy;
 
 /// Which family of solver answers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

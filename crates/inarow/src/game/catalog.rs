@@ -1,5 +1,6 @@
 //! The catalog of games: everything the program knows about each game beyond its rules, in one
-//! place. Adding a game means its rules (`src/game/<game>.rs`), an entry here, and its tests.
+//! place. Adding a game means its rules (`crates/inarow/src/game/<game>.rs` or its folder), an
+//! entry here, and its tests.
 //!
 //! - [`GameSpec`]: the specs read on the command line (`connect4`, `connect4:WxH`,
 //!   `connect4:WxH:kK`, `popout`, `popout:WxH`, `cube`, `qubic`, `pentago`), parsed once;

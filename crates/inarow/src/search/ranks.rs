@@ -1,6 +1,6 @@
 //! The processes a distributed computation runs on, as the searches see them: a rank among
 //! `size`, collective exchanges and reductions, and point-to-point byte streams. MPI provides
-//! them across machines (`engine::mpi`, cargo feature `mpi`); [`Solo`] is one process alone;
+//! them across machines (`engine::distributed::mpi`, cargo feature `mpi`); [`Solo`] is one process alone;
 //! [`Local`] runs the ranks as threads of one process, so that a distributed computation can be
 //! tested, and checked against the single-process one, without MPI.
 

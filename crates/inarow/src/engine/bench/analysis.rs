@@ -5,9 +5,9 @@
 //! seed: the positions people paste into the page). One warm engine per game or set, as the web
 //! page keeps one; the seconds until every value is exact, or the cap.
 
-use super::super::generate::reasonable_lines;
-use super::super::play::{Agent, Level};
 use super::super::{Limits, Options};
+use super::positions::reasonable_lines;
+use crate::engine::agent::{Agent, Level};
 use crate::error::Error;
 use crate::game::{GameLine, GameSpec, Notation, Pentago, Repetition, Status, Tactics, read_line};
 use crate::limits::Instant;

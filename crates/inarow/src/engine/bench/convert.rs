@@ -3,7 +3,7 @@
 //! solver's replies (the longest resistance), and must win every game.
 
 use super::super::Options;
-use super::super::play::{Agent, GameResult, Level};
+use crate::engine::agent::{Agent, GameResult, Level};
 use crate::error::Error;
 use crate::game::{GameLine, GameSpec, Notation, Player, Repetition, Tactics, read_line};
 use crate::with_game;

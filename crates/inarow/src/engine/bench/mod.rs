@@ -5,6 +5,7 @@
 
 mod analysis;
 mod convert;
+pub mod positions;
 
 pub use analysis::{
     ANALYSIS_GAMES, AnalysisTimes, MIDGAME_SETS, PENTAGO_ROOT, pentago_analysis, run_analysis,

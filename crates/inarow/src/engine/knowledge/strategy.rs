@@ -66,7 +66,7 @@ const SHIPPED: &[(ShippedStrategy, &str, &[u8])] = &[
     (
         ShippedStrategy::Qubic,
         "qubic",
-        include_bytes!("../../books/qubic.strategy"),
+        include_bytes!("../../../books/qubic.strategy"),
     ),
 ];
 

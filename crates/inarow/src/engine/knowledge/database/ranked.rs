@@ -4,7 +4,7 @@
 //! rank 0 writes the file, taking the other shares from their ranks a block at a time.
 
 use super::{BuildOptions, BuildReport, db_header, read_partial, write_partial};
-use crate::engine::file::{remove_build_files, with_suffix, write_atomically_with};
+use crate::engine::knowledge::file::{remove_build_files, with_suffix, write_atomically_with};
 use crate::error::Error;
 use crate::game::Indexed;
 use crate::search::ranks::{Ranks, Reduce};

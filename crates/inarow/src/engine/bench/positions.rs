@@ -6,7 +6,7 @@
 
 use crate::error::Error;
 use crate::game::{MoveList, Status, Tactics};
-pub use crate::search::rng::SplitMix;
+use crate::search::rng::SplitMix;
 
 /// One reasonable line of `plies` moves from `start`, or `None` when this attempt ended early
 /// (a player could win at once, or had no move that does not lose).

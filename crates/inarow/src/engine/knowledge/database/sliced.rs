@@ -9,7 +9,7 @@ use super::{
     BuildOptions, BuildReport, PARTIAL_MAGIC, db_header, for_each_block, for_each_frontier_block,
     frontier_from, number, saved_state,
 };
-use crate::engine::file::{
+use crate::engine::knowledge::file::{
     check_room, remove_build_files, with_suffix, write_atomically_with, write_error,
 };
 use crate::error::Error;

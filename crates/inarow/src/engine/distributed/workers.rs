@@ -9,7 +9,7 @@
 //! `3` given up at the job's own node budget) and the nodes it searched (8 bytes).
 
 use super::journal::Journal;
-use super::{Cancel, Engine, Limits, Stop};
+use crate::engine::{Cancel, Engine, Limits, Stop};
 use crate::error::Error;
 use crate::game::{Notation, Tactics, play_moves};
 use crate::limits::Instant;

@@ -1,4 +1,4 @@
-//! The one door for what is known before searching: an [`Engine`](super::Engine) asks its
+//! The one door for what is known before searching: an [`Engine`](crate::engine::Engine) asks its
 //! oracles in turn (an opening book, a strong solution, the game's own exact solver) before it
 //! runs a search, each under the engine's limits (time, nodes, memory, interrupt).
 

@@ -21,7 +21,7 @@
 //! in the book. Past it, to `perfect-to` plies, are those of the lines on which one side plays
 //! only moves that keep the value (a perfect player, against any replies): where that side is
 //! to move, the position and every child its keeping moves reach, so that a perfect move
-//! there needs no search ([`Engine::keeping_move`](super::Engine::keeping_move)). Version 1
+//! there needs no search ([`Engine::keeping_move`](crate::engine::Engine::keeping_move)). Version 1
 //! (no `perfect-to`: it equals `depth`) still reads.
 //!
 //! Building solves the positions at the book's depth with the engine, deepest first, and
@@ -34,11 +34,11 @@
 //! (extending a book solves only what is new); the finished book is written to a temporary
 //! file and renamed.
 
-use super::Engine;
 use super::file::{
     crc_field, field, header_fields, number_field, remove_build_files, with_suffix,
     write_atomically, write_error,
 };
+use crate::engine::Engine;
 use crate::error::Error;
 use crate::game::{
     Bounded, Game, Kind, KindVisitor, MoveList, Player, Repeating, ShippedBook, Status, Tactics,
@@ -64,11 +64,11 @@ const SHIPPED: &[(ShippedBook, &str, &[u8])] =
     &[(ShippedBook::Connect4Standard, "connect4:7x6:k4", BOOK_7X6)];
 /// 7x6: every position to 8 plies, and the perfect player's to 12 (3.8 MB).
 #[cfg(not(target_arch = "wasm32"))]
-const BOOK_7X6: &[u8] = include_bytes!("../../books/connect4-7x6.book");
+const BOOK_7X6: &[u8] = include_bytes!("../../../books/connect4-7x6.book");
 /// WebAssembly's: the perfect player's only to 10 (1.4 MB), which keeps the page's download
 /// under 2 MB gzipped.
 #[cfg(target_arch = "wasm32")]
-const BOOK_7X6: &[u8] = include_bytes!("../../books/connect4-7x6-web.book");
+const BOOK_7X6: &[u8] = include_bytes!("../../../books/connect4-7x6-web.book");
 const PARTIAL_MAGIC: &str = "inarow-book-partial 3";
 
 /// A loaded book.

@@ -240,7 +240,7 @@ fn no_numbering<G: Game>(game: &G) -> String {
 }
 
 /// Opens the database at `path` for `game`'s positions, ready for
-/// [`Engine::set_database`](super::Engine::set_database); a game without a numbering is
+/// [`Engine::set_database`](crate::engine::Engine::set_database); a game without a numbering is
 /// refused.
 ///
 /// # Errors

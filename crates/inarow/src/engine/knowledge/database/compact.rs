@@ -13,7 +13,7 @@ use super::{
     BuildOptions, BuildReport, PARTIAL_MAGIC, checksum, db_header, for_each_frontier_block,
     frontier_from, header_crc, number, partial_header,
 };
-use crate::engine::file::{
+use crate::engine::knowledge::file::{
     read_head, remove_build_files, with_suffix, write_atomically_patched, write_atomically_with,
 };
 use crate::error::Error;
