@@ -9,10 +9,10 @@
 mod dataset;
 mod errors;
 mod interrupt;
-mod svg;
 mod values;
 
 use errors::{IntoPy, input};
+use inarow::draw;
 use inarow::engine::agent::Level;
 use inarow::engine::{Cancel, Limits};
 use inarow::game::{Player, Status};
@@ -293,7 +293,7 @@ impl Position {
         values: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let values = match values {
-            Some(v) if !v.is_none() => svg_values(v)?,
+            Some(v) if !v.is_none() => draw_values(v)?,
             _ => Vec::new(),
         };
         let text = self.picture(&values)?;
@@ -349,29 +349,16 @@ impl Position {
 }
 
 impl Position {
-    /// The board's picture with `values`, the last move marked (found by playing the line again
-    /// to the position before it).
-    fn picture(&self, values: &[svg::Value]) -> PyResult<String> {
-        let view = self.line.view();
-        let mut moves = self.line.move_list();
-        let last = match moves.pop() {
-            Some(text) => {
-                let mut parent = self.rules.read(self.line.origin().unwrap_or("")).py_err()?;
-                for m in &moves {
-                    parent = parent.play(m).py_err()?;
-                }
-                svg::last_move(&parent.view(), &text, &view)
-            }
-            None => None,
-        };
-        Ok(svg::draw(&view, values, self.line.ply(), last.as_ref()))
+    /// The board's picture with `values`, the last move marked (the library's drawer).
+    fn picture(&self, values: &[draw::Value]) -> PyResult<String> {
+        draw::position(self.rules.as_ref(), self.line.as_ref(), values).py_err()
     }
 }
 
 /// The values given to `Position.svg`: `MoveValue`s, `(move, value, exact)` items or a dict
 /// from move to value (an int an exact score, unless `exact` says otherwise; a float a win rate,
 /// 0-1; None unknown).
-fn svg_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<svg::Value>> {
+fn draw_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<draw::Value>> {
     use inarow::session::Valuation;
     let bad = || {
         pyo3::exceptions::PyTypeError::new_err(
@@ -387,7 +374,7 @@ fn svg_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<svg::Value>> {
     for item in items.try_iter()? {
         let item = item?;
         if let Ok(m) = item.cast::<MoveValue>() {
-            out.push(m.get().to_svg());
+            out.push(m.get().to_draw());
             continue;
         }
         let parts: Vec<Bound<'_, PyAny>> = item.extract().map_err(|_| bad())?;
@@ -397,9 +384,9 @@ fn svg_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<svg::Value>> {
         let mv: String = parts[0].extract().map_err(|_| bad())?;
         let value = &parts[1];
         if let Ok(m) = value.cast::<MoveValue>() {
-            out.push(svg::Value {
+            out.push(draw::Value {
                 mv,
-                ..m.get().to_svg()
+                ..m.get().to_draw()
             });
             continue;
         }
@@ -420,7 +407,7 @@ fn svg_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<svg::Value>> {
         } else {
             return Err(bad());
         };
-        out.push(svg::Value {
+        out.push(draw::Value {
             mv,
             value,
             end_ply: None,

@@ -124,7 +124,7 @@ pub struct MoveValue {
     mv: String,
     value: Valuation,
     /// The ply the game ends on with best play, where the analysis knows it (for the board's
-    /// picture: [`crate::svg`]).
+    /// picture: [`inarow::draw`]).
     end_ply: Option<u32>,
 }
 
@@ -173,8 +173,8 @@ impl MoveValue {
     }
 
     /// The move and its value, to draw on the board.
-    pub fn to_svg(&self) -> crate::svg::Value {
-        crate::svg::Value {
+    pub fn to_draw(&self) -> inarow::draw::Value {
+        inarow::draw::Value {
             mv: self.mv.clone(),
             value: self.value,
             end_ply: self.end_ply,

@@ -12,6 +12,7 @@ mod args;
 mod bench;
 mod book;
 mod count;
+mod draw;
 mod games;
 mod generate;
 pub(crate) mod io;
@@ -72,6 +73,8 @@ enum Command {
     Serve(server::ServeArgs),
     /// Every game spec, and how its moves are written.
     Games(games::GamesArgs),
+    /// A position as an SVG picture on standard output (`--values`: each move's value on it).
+    Draw(draw::DrawArgs),
     /// Runs the benchmarks behind docs/results.md, draws its plots (SVG) and rewrites its
     /// generated blocks.
     #[cfg(feature = "report")]
@@ -94,6 +97,7 @@ pub fn run() -> Result<Outcome, String> {
         Command::Retro(command) => retro::run(command),
         Command::Serve(args) => server::run(args),
         Command::Games(args) => games::run(args),
+        Command::Draw(args) => draw::run(args),
         #[cfg(feature = "report")]
         Command::Report(args) => report::run(args),
     }

@@ -12,6 +12,7 @@ mod census;
 mod checkpoint;
 mod cli;
 mod cli_fuzz;
+mod draw;
 mod layout;
 mod pentago;
 mod popout_rules;

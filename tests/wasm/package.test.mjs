@@ -222,6 +222,20 @@ test("moves valued one by one, assembled as the native analysis (order, ranks, l
   }
 });
 
+test("the board drawn as SVG, with values, byte for byte as `inarow draw` draws it", () => {
+  for (const [game, moves] of [["connect4", "4453"], ["connect4:5x4", "33"], ["popout:4x4", "12"], ["cube", "a1b2"], ["qubic", "a11"], ["pentago", "d53r"]]) {
+    const board = execFileSync(inarow, ["draw", "--game", game, moves], { encoding: "utf8" });
+    assert.equal(w.draw(game, moves, null), board, `${game} ${moves}`);
+    assert.ok(board.startsWith("<svg") && board.includes('class="cell"'), `${game} ${moves}`);
+  }
+  for (const [game, moves] of [["connect4", "4453"], ["connect4:5x4", "33"], ["popout:4x4", "12"]]) {
+    const valued = execFileSync(inarow, ["draw", "--game", game, "--values", moves], { encoding: "utf8" });
+    const a = w.analyze(game, moves, { think: 30 });
+    assert.equal(w.draw(game, moves, a.analysis), valued, `${game} ${moves} with values`);
+    assert.ok(valued.includes('class="value"'), `${game} ${moves}`);
+  }
+});
+
 test("the engine's move, the position's JSON, and one-line errors for bad input", () => {
   const m = w.engineMove("connect4:5x4", "3", { think: 1 });
   assert.ok(["1", "2", "3", "4", "5"].includes(m.move));
@@ -235,6 +249,8 @@ test("the engine's move, the position's JSON, and one-line errors for bad input"
     [() => w.position("connect4:1x1", ""), /^bad game spec 'connect4:1x1'/],
     [() => w.position("connect4", "48"), /^illegal move string '48'/],
     [() => w.assemble(7, "x"), /^assemble: the entries must be an array of analyzeMove answers$/],
+    [() => w.draw("connect4", "4", [{ value: "1" }]), /^draw: an entry without a move or a value$/],
+    [() => w.draw("connect4", "48", null), /^illegal move string '48'/],
     [() => w.analyze("connect4", "", { think: -1 }), /^think -1: must be/],
     [() => w.analyze("connect4", "", { engine: "depth99" }), /a depth is 1-64 plies/],
     [() => w.solve("connect4", "", { memoryMb: 1e9 }), /^memoryMb/],

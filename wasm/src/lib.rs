@@ -329,6 +329,32 @@ pub fn analyze_move(
     })())
 }
 
+/// The position after `moves` as an SVG picture (the library's drawer, as `inarow draw`
+/// writes it), with `values` on its moves: an array of analysis entries (`analyze`'s
+/// `analysis`, or `analyzeMove` answers; `null` or absent: the board alone).
+#[wasm_bindgen]
+pub fn draw(game: &str, moves: &str, values: JsValue) -> Result<String, JsError> {
+    let drawn = (|| {
+        let (game, pos) = read(game, moves)?;
+        let mut drawn = Vec::new();
+        if !values.is_null() && !values.is_undefined() {
+            let text = js_sys::JSON::stringify(&values)
+                .ok()
+                .and_then(|t| t.as_string())
+                .ok_or("draw: the values are not JSON")?;
+            let entries: Vec<Value> = serde_json::from_str(&text)
+                .map_err(|_| "draw: the values must be an array of analysis entries")?;
+            for entry in entries.iter().filter(|e| !e.is_null()) {
+                let m = wire::read_move_value(entry)
+                    .ok_or("draw: an entry without a move or a value")?;
+                drawn.push(inarow::draw::Value::from(&m));
+            }
+        }
+        inarow::draw::position(game.as_ref(), pos.as_ref(), &drawn).map_err(|e| e.to_string())
+    })();
+    drawn.map_err(|message: String| JsError::new(&inarow::game::one_line(&message)))
+}
+
 /// An analysis put together from moves valued one by one (`analyzeMove`'s answers in the
 /// legal moves' order, `null` for a move not valued yet): `{source, weak, analysis, pv}` best
 /// first, with `partial: {done, total}` while some wait, as the library assembles them

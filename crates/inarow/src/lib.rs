@@ -95,6 +95,7 @@
 #![warn(missing_docs)]
 
 pub mod certificate;
+pub mod draw;
 pub mod engine;
 pub mod error;
 pub mod game;

@@ -98,6 +98,37 @@ pub fn move_value(m: &MoveValue) -> Map<String, Value> {
     }
 }
 
+/// A move's value read back from its entry ([`move_value`]): what a front that holds the JSON
+/// (a page, a worker's answer) hands to the drawer ([`crate::draw`]). `None` for an entry
+/// without a move or a value.
+pub fn read_move_value(entry: &Value) -> Option<MoveValue> {
+    let mv = entry["move"].as_str()?.to_string();
+    let text = entry["value"].as_str()?;
+    let value = if entry["exact"] == json!(true) {
+        match (text.parse::<i32>(), text) {
+            (Ok(score), _) => Valuation::Exact(score),
+            (_, "win") => Valuation::Proven(1),
+            (_, "draw") => Valuation::Proven(0),
+            (_, "loss") => Valuation::Proven(-1),
+            _ => return None,
+        }
+    } else if let Some(rate) = text.strip_prefix('~').and_then(|t| t.strip_suffix('%')) {
+        Valuation::WinRate(rate.parse::<f64>().ok()? / 100.0)
+    } else if let Some(score) = text.strip_prefix('~') {
+        Valuation::Heuristic(score.parse().ok()?)
+    } else {
+        Valuation::Unknown
+    };
+    Some(MoveValue {
+        mv,
+        value,
+        score: entry["score"].as_i64().and_then(|s| i32::try_from(s).ok()),
+        end_ply: entry["end_ply"]
+            .as_u64()
+            .and_then(|p| u32::try_from(p).ok()),
+    })
+}
+
 /// A value's sort key, as the session orders moves best first ([`Valuation::rank`]): a pair
 /// of numbers compared in turn, higher first (exact wins, sooner first; estimates; draws;
 /// exact losses, later first).
@@ -314,6 +345,35 @@ mod tests {
                 pos = pos.play(moves[(*seed % moves.len() as u64) as usize]);
             }
         }
+    }
+
+    #[test]
+    fn a_move_value_reads_back_from_its_entry() {
+        for value in [
+            Valuation::Exact(7),
+            Valuation::Exact(-3),
+            Valuation::Exact(0),
+            Valuation::Proven(1),
+            Valuation::Proven(0),
+            Valuation::Proven(-1),
+            Valuation::Heuristic(-12),
+            Valuation::WinRate(0.57),
+            Valuation::Unknown,
+        ] {
+            let m = MoveValue {
+                mv: "p4".into(),
+                value,
+                score: matches!(value, Valuation::Exact(_)).then_some(7),
+                end_ply: Some(30),
+            };
+            let back = read_move_value(&Value::Object(move_value(&m))).expect("reads back");
+            assert_eq!(back, m, "{value:?}");
+        }
+        assert_eq!(read_move_value(&json!({"value": "1"})), None);
+        assert_eq!(
+            read_move_value(&json!({"move": "1", "value": "x", "exact": true})),
+            None
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! A position as an SVG picture, for notebooks (`Position._repr_svg_`, `Position.svg`): the web
-//! page's board (web/index.html) drawn from the same data ([`PositionView`]), with its sizes,
-//! colours and labels, and optionally every legal move's value where the page shows it.
+//! A position as an SVG picture, for sharing and for notebooks (`inarow draw`, Python's
+//! `Position.svg`): the web page's board (web/index.html) drawn from the position's structured
+//! view ([`PositionView`]), with its sizes, colours and labels, and optionally every legal
+//! move's value where the page shows it ([`position`]).
 //!
 //! - Connect Four and PopOut: the blue frame with its columns, stones falling to the bottom; a
 //!   drop's value above its column, a pop's on the player's own bottom stone (inside a dashed
@@ -21,9 +22,10 @@
 //! image. Every cell is a `<g class="cell">` with `data-cell` (its number), `data-name` and
 //! `data-owner`; every value a `<g class="value">` with `data-move`.
 
-use inarow::game::Player;
-use inarow::game::view::{CellId, PositionView, Turn};
-use inarow::session::Valuation;
+use crate::error::Error;
+use crate::game::Player;
+use crate::game::view::{CellId, PositionView, Turn};
+use crate::session::{MoveValue, Position, Rules, Valuation};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -45,11 +47,45 @@ const DRAW: &str = "#6c727c";
 const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
 /// A move's value to draw.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Value {
+    /// The move, in the game's notation.
     pub mv: String,
+    /// What it is worth.
     pub value: Valuation,
     /// The ply the game ends on with best play (the chip's shade), where known.
     pub end_ply: Option<u32>,
+}
+
+impl From<&MoveValue> for Value {
+    fn from(m: &MoveValue) -> Value {
+        Value {
+            mv: m.mv.clone(),
+            value: m.value,
+            end_ply: m.end_ply,
+        }
+    }
+}
+
+/// The picture of `pos` (a position of `rules`) with `values` on its moves (none: the board
+/// alone), its last move marked, found by playing the line again to the position before it.
+///
+/// # Errors
+/// None for a position the session read; an [`Error`] only if its line no longer replays.
+pub fn position(rules: &dyn Rules, pos: &dyn Position, values: &[Value]) -> Result<String, Error> {
+    let view = pos.view();
+    let mut moves = pos.move_list();
+    let last = match moves.pop() {
+        Some(text) => {
+            let mut parent = rules.read(pos.origin().unwrap_or(""))?;
+            for m in &moves {
+                parent = parent.play(m)?;
+            }
+            last_move(&parent.view(), &text, &view)
+        }
+        None => None,
+    };
+    Ok(draw(&view, values, pos.ply(), last.as_ref()))
 }
 
 /// The fill (and edge) of a player's stones.
