@@ -7,8 +7,8 @@ use super::{
 };
 use crate::cli::io::{Outcome, progress_bar};
 use crate::cli::matches::{Series, play_series};
+use inarow::engine::agent::Level;
 use inarow::engine::bench::{PENTAGO_STONES, median, run_pentago_counts, solve_pentago};
-use inarow::engine::play::Level;
 use inarow::engine::{Config, Engine, Options};
 use inarow::game::{Game, GameSpec, Player};
 use inarow::with_game;
@@ -42,7 +42,7 @@ pub(super) fn measure_cube(
     args: &ReportArgs,
     prov: &dyn Fn(String) -> Provenance,
 ) -> Result<(CubeCurve, Outcome), String> {
-    use inarow::engine::generate::reasonable_lines;
+    use inarow::engine::bench::positions::reasonable_lines;
     let stones = if !args.cube_stones.is_empty() {
         args.cube_stones.clone()
     } else if args.quick {
