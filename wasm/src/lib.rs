@@ -204,10 +204,21 @@ fn js(value: Value) -> Result<JsValue, JsError> {
 }
 
 fn answer(result: Result<Value, String>) -> Result<JsValue, JsError> {
-    match result {
-        Ok(value) => js(value),
-        Err(message) => Err(JsError::new(&inarow::game::one_line(&message))),
-    }
+    result.map_err(|message| failure(&message)).and_then(js)
+}
+
+/// A thrown `Error` with the library's one-line message.
+fn failure(message: &str) -> JsError {
+    JsError::new(&inarow::game::one_line(message))
+}
+
+/// A JS array of JSON values (analysis entries), or `bad` as the error.
+fn json_array(array: &JsValue, bad: &str) -> Result<Vec<Value>, String> {
+    js_sys::JSON::stringify(array)
+        .ok()
+        .and_then(|text| text.as_string())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .ok_or_else(|| bad.to_string())
 }
 
 /// The position after `moves` (a move string of the game, or a whole board as `inarow`
@@ -338,12 +349,10 @@ pub fn draw(game: &str, moves: &str, values: JsValue) -> Result<String, JsError>
         let (game, pos) = read(game, moves)?;
         let mut drawn = Vec::new();
         if !values.is_null() && !values.is_undefined() {
-            let text = js_sys::JSON::stringify(&values)
-                .ok()
-                .and_then(|t| t.as_string())
-                .ok_or("draw: the values are not JSON")?;
-            let entries: Vec<Value> = serde_json::from_str(&text)
-                .map_err(|_| "draw: the values must be an array of analysis entries")?;
+            let entries = json_array(
+                &values,
+                "draw: the values must be an array of analysis entries",
+            )?;
             for entry in entries.iter().filter(|e| !e.is_null()) {
                 let m = wire::read_move_value(entry)
                     .ok_or("draw: an entry without a move or a value")?;
@@ -352,7 +361,7 @@ pub fn draw(game: &str, moves: &str, values: JsValue) -> Result<String, JsError>
         }
         inarow::draw::position(game.as_ref(), pos.as_ref(), &drawn).map_err(|e| e.to_string())
     })();
-    drawn.map_err(|message: String| JsError::new(&inarow::game::one_line(&message)))
+    drawn.map_err(|message: String| failure(&message))
 }
 
 /// An analysis put together from moves valued one by one (`analyzeMove`'s answers in the
@@ -362,12 +371,10 @@ pub fn draw(game: &str, moves: &str, values: JsValue) -> Result<String, JsError>
 #[wasm_bindgen]
 pub fn assemble(entries: JsValue, by: &str) -> Result<JsValue, JsError> {
     answer((|| {
-        let text = js_sys::JSON::stringify(&entries)
-            .ok()
-            .and_then(|t| t.as_string())
-            .ok_or("assemble: the entries are not JSON")?;
-        let entries: Vec<Value> = serde_json::from_str(&text)
-            .map_err(|_| "assemble: the entries must be an array of analyzeMove answers")?;
+        let entries = json_array(
+            &entries,
+            "assemble: the entries must be an array of analyzeMove answers",
+        )?;
         Ok(Value::Object(wire::assemble(&entries, by)))
     })())
 }
