@@ -1,7 +1,7 @@
 // The static site's analysis board timed in Chromium with no server (docs/browser.md): along
 // the engine's games of crates/inarow/benches/games/connect4.txt (those of `inarow bench --suite analysis`),
 // each move played by its key, the seconds from the key until every value on the board is
-// exact (the page's caps 0.3, 2, 10 s; the last cap counted where it is not); and the seconds
+// exact (the static page's caps 1 and 10 s; the last cap counted where it is not); and the seconds
 // from the page's load to its first values, served and opened from the folder. Prints one line
 // per measure.
 //   node tests/browser/static-bench.mjs SITE [PLIES]
