@@ -1,0 +1,288 @@
+//! One session for every front: a game named by its spec, positions read from move strings,
+//! and engines that solve, analyse and play them, all behind three object-safe traits, so that
+//! the command line, the server, Python and WebAssembly hold one type whatever the game.
+//!
+//! [`rules`] reads a spec into a [`Rules`]; [`Rules::read`] a move string (or a board) into a
+//! [`Position`]; a [`Solver`] (made by [`Rules::solver`], or taken warm from a [`Session`])
+//! answers with plain data: a [`Solution`], a [`PositionAnalysis`], an [`EngineMove`]. The
+//! erasure of the game's type happens here once, with the [`crate::with_game`] dispatch;
+//! nothing here names a game.
+//!
+//! ```
+//! use inarow::session::{Session, Settings, rules};
+//! use inarow::limits::Limits;
+//!
+//! let game = rules("connect4:5x4")?;
+//! let pos = game.read("33")?;
+//! let session = Session::new(2, 1);
+//! let analysis = session.with_solver(game.as_ref(), &Settings::default(), |solver| {
+//!     solver.analyze(pos.as_ref(), &Limits::default())
+//! })??;
+//! assert_eq!(analysis.moves.len(), 5);
+//! assert!(analysis.moves.iter().all(|m| m.value.is_exact()));
+//! # Ok::<(), inarow::Error>(())
+//! ```
+//!
+//! Here: the traits and the settings; the plain answers are `answers`, the typed game and
+//! line behind [`Rules`] and [`Position`] are `typed`, the solver behind [`Solver`] is
+//! `solver`, and the warm solvers kept between requests are the [`Session`] (`pool`).
+
+mod answers;
+mod pool;
+mod solver;
+mod typed;
+
+pub use crate::engine::agent::Valuation;
+use crate::engine::agent::{Agent, Level};
+use crate::engine::{Algorithm, Config, Driver, Engine, Options, Report};
+use crate::error::Error;
+use crate::game::view::{MoveView, PositionView};
+use crate::game::{
+    Board, GameLine, GameSpec, Kind, MoveError, MoveList, Notation, Player, Repetition, Status,
+    Tactics, read_line, read_position,
+};
+use crate::limits::Limits;
+use crate::search::score::end_ply;
+use crate::with_game;
+pub use answers::{Ask, EngineMove, MoveAnalysis, MoveValue, PositionAnalysis, Solution};
+pub use pool::Session;
+use solver::SolverOf;
+use std::any::Any;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use typed::{Typed, line_of, to_solve};
+
+/// What a front needs of a game: its rules, notation and board as data.
+pub trait Playable: Tactics + Board {}
+impl<G: Tactics + Board> Playable for G {}
+
+/// How a solver is made: its level and its tables. Two solvers of equal settings are
+/// interchangeable, so a [`Session`] hands a warm one to whoever asks with the same settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// How it plays; [`Level::Best`] (the default) is the exact solver first.
+    pub level: Level,
+    /// Win / draw / loss only.
+    pub weak: bool,
+    /// The transposition table, in MiB.
+    pub table_mb: usize,
+    /// The memory budget of the proof-number searches and of the heuristic search, in MiB.
+    pub memory_mb: usize,
+    /// Search threads sharing the table (alpha-beta only; one in games whose positions repeat).
+    pub threads: usize,
+    /// Answer from the game's built-in opening book and strategy.
+    pub book: bool,
+    /// The exact method (`None`: the game's fastest) and alpha-beta's root driver.
+    pub algorithm: Option<Algorithm>,
+    /// Alpha-beta's root driver.
+    pub driver: Driver,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        let options = Options::default();
+        Settings {
+            level: Level::Best,
+            weak: false,
+            table_mb: options.config.tt_mb,
+            memory_mb: options.mem_mb,
+            threads: 1,
+            book: true,
+            algorithm: None,
+            driver: options.config.driver,
+        }
+    }
+}
+
+/// A game: the start of every position of it.
+pub trait Rules: Send + Sync {
+    /// The game's spec, as [`GameSpec`] writes it back (`connect4:7x6:k4`, `popout:7x6`, ...).
+    fn name(&self) -> String;
+    /// The occurrence of a position that draws, in a game whose positions repeat.
+    fn repetition(&self) -> Repetition;
+    /// How a move is written, for people ("a column 1-7", ...).
+    fn describe_moves(&self) -> String;
+    /// The position a move string (or a board, in a game that has a notation for one) reaches.
+    fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error>;
+    /// The position reached by these moves, one token each.
+    fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Position>, Error>;
+    /// The settings as this game takes them: one thread in a game whose positions repeat (a
+    /// front that serves every game with one thread count fits it to each); a solver made with
+    /// more is refused.
+    fn fitted(&self, settings: Settings) -> Settings;
+    /// A solver of this game.
+    fn solver(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Solver>, Error>;
+    /// Solves every position, each from a cleared table, on the `solvers` (of this game, made
+    /// by [`Rules::solver`]) at once; a cancelled limit stops what has not started. An error
+    /// names the index of the position.
+    fn solve_many(
+        &self,
+        positions: &[Source],
+        ask: &Ask,
+        solvers: &mut [Box<dyn Solver>],
+    ) -> Result<Vec<Option<Solution>>, (usize, Error)>;
+}
+
+/// A position given to a batch: a move string, or a position already read.
+pub enum Source {
+    /// A move string (or a board).
+    Text(String),
+    /// A position read before.
+    Position(Arc<dyn Position>),
+}
+
+/// A position as played: where it started, the moves, and the positions passed.
+pub trait Position: Send + Sync {
+    /// The position as its concrete type, for its game's own code.
+    fn as_any(&self) -> &dyn Any;
+    /// The game's spec.
+    fn game(&self) -> String;
+    /// The move string from the start of the line.
+    fn moves(&self) -> String;
+    /// The position as text the game reads back: the move string, or `BOARD/MOVES` for a line
+    /// that started from a board given whole (the board alone when no move follows it); `None`
+    /// where the game cannot write its board.
+    fn text(&self) -> Option<String>;
+    /// The moves from the start of the line, one token each.
+    fn move_list(&self) -> Vec<String>;
+    /// The board the line started from, as given, if it did not start at the game's start.
+    fn origin(&self) -> Option<&str>;
+    /// Moves played since the game's start (for a board given whole, as counted from it).
+    fn ply(&self) -> u32;
+    /// The player to move.
+    fn to_move(&self) -> Player;
+    /// The status, with a repetition's draw in games that repeat.
+    fn status(&self) -> Status;
+    /// The legal moves in the game's order of move codes, none once the game is over.
+    fn legal_moves(&self) -> Vec<String>;
+    /// The line with one more move.
+    fn play(&self, token: &str) -> Result<Arc<dyn Position>, Error>;
+    /// The position as data, its moves in the game's order (none once the game is over),
+    /// each move as its code ([`Game::move_code`](crate::game::Game::move_code)).
+    fn view(&self) -> PositionView<u16>;
+    /// The position as data with its moves in the order the game generates them (as the web
+    /// page has always listed them), none once the game is over.
+    fn view_in_play_order(&self) -> PositionView<u16>;
+    /// The board drawn for a terminal.
+    fn render(&self) -> String;
+    /// A key unique among the game's positions (board and side to move).
+    fn key(&self) -> u128;
+    /// The error of asking for a move in a finished game, or `None` while it goes on.
+    fn over(&self) -> Option<Error> {
+        (self.status() != Status::Ongoing).then(|| game_over(&self.given()))
+    }
+    /// The text the position was read from (or its move string, for one made by moves).
+    fn given(&self) -> String;
+    /// What differs between games in how the engine answers, for fronts that adapt to it.
+    fn policy(&self) -> Policy;
+    /// A rough guess of the seconds one core takes to solve the position with the game's
+    /// default method ([`crate::game::Variant::rough_solve_seconds`]).
+    fn rough_solve_seconds(&self) -> Option<f64>;
+}
+
+/// What differs between games in how the engine answers ([`crate::game::Variant`]), so that a
+/// front adapts to it without naming a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// An analysis values every move with the position at once (the game's own solver): ask
+    /// for the whole analysis, not move by move.
+    pub values_all_moves_at_once: bool,
+    /// Exact scores carry the distance to the end (a bounded game's alpha-beta scores).
+    pub scores_carry_distance: bool,
+}
+
+/// A solver with its table, and the playing engine around it (one table for both).
+pub trait Solver: Send {
+    /// The settings it was made with.
+    fn settings(&self) -> &Settings;
+    /// Whether its exact values are win / draw / loss only.
+    fn is_weak(&self) -> bool;
+    /// The value of a position of this solver's game (level best only).
+    fn solve(&mut self, pos: &dyn Position, ask: &Ask) -> Result<Solution, Error>;
+    /// Every move with its value, best first: exact where the solver settles it, else the
+    /// evaluation search's estimate.
+    fn analyze(&mut self, pos: &dyn Position, limits: &Limits) -> Result<PositionAnalysis, Error>;
+    /// One move valued alone, as [`Solver::analyze`] values each within `limits` (its own).
+    fn analyze_move(
+        &mut self,
+        pos: &dyn Position,
+        mv: &str,
+        limits: &Limits,
+    ) -> Result<MoveAnalysis, Error>;
+    /// The engine's move and what it is worth. Where the exact value is known in time, the
+    /// move is the first, in a random order, that keeps it.
+    fn best_move(&mut self, pos: &dyn Position, limits: &Limits) -> Result<EngineMove, Error>;
+    /// Starts the random choices of [`Solver::best_move`] anew from `seed` (a perfect move
+    /// among equals, the random level's move), for a caller that replays its games.
+    fn reseed(&mut self, seed: u64);
+    /// The bytes the exact solver needs to answer `pos` (`None`: it needs no more than it
+    /// has), and the fewest stones from which its answers fit in `bytes`.
+    fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>);
+    /// Solves the `MOVES EXPECTED` lines of a benchmark text, as `inarow bench` does.
+    fn bench(
+        &mut self,
+        name: &str,
+        text: &str,
+    ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error>;
+    /// The limits of the next solves and benchmarks ([`Solver::solve`] sets its own).
+    fn set_limits(&mut self, limits: Limits);
+    /// Forgets what the table holds.
+    fn reset(&mut self);
+    /// The solver as its concrete type, for its game's own code.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// How a front shows a move string: `-` for none (the start).
+pub fn show_moves(text: &str) -> &str {
+    let text = text.trim();
+    if text.is_empty() { "-" } else { text }
+}
+
+/// The error of asking for moves in a finished game, given as `given`.
+pub fn game_over(given: &str) -> Error {
+    Error::Input(format!(
+        "{}: the game is over; no moves to analyse",
+        show_moves(given)
+    ))
+}
+
+/// A number of seconds a user gave (a think time, a time limit), checked the one way for every
+/// front: finite and above 0, and at most `max` where the front caps it.
+pub fn seconds(name: &str, value: f64, max: Option<f64>) -> Result<Duration, Error> {
+    let cap = max.map_or(String::new(), |m| format!(", at most {m}"));
+    if !(value.is_finite() && value > 0.0) || max.is_some_and(|m| value > m) {
+        return Err(Error::Input(format!(
+            "{name} {value}: must be a positive number of seconds{cap}"
+        )));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+/// A solver around an agent the caller made, for a front whose options go beyond [`Settings`]
+/// (the command line's books from files, databases and search flags); `settings` describes it
+/// to a [`Session`] and builds nothing.
+pub fn solver_around<G: Playable>(
+    start: G,
+    settings: Settings,
+    agent: Agent<G>,
+) -> Box<dyn Solver> {
+    Box::new(SolverOf::around(start, settings, agent))
+}
+
+/// The game a spec names (the empty spec: Connect Four 7x6), with the default repetition rule.
+pub fn rules(spec: &str) -> Result<Arc<dyn Rules>, Error> {
+    rules_under(spec, Repetition::default())
+}
+
+/// The game a spec names under a repetition rule (the positions' status and the solvers'
+/// searches; it matters only in games whose positions repeat).
+pub fn rules_under(spec: &str, repetition: Repetition) -> Result<Arc<dyn Rules>, Error> {
+    let spec = if spec.trim().is_empty() {
+        "connect4"
+    } else {
+        spec
+    };
+    let spec: GameSpec = spec.parse()?;
+    Ok(with_game!(spec.start(), start => Arc::new(Typed { start, repetition }) as Arc<dyn Rules>))
+}

@@ -1,0 +1,290 @@
+//! A solver of one game behind [`Solver`]: the playing engine and its exact solver.
+
+use super::*;
+
+/// The solver of one game: the playing engine at its level, whose exact solver (level best)
+/// answers values.
+pub(super) struct SolverOf<G: Playable> {
+    pub(super) start: G,
+    pub(super) settings: Settings,
+    pub(super) player: Agent<G>,
+    /// Whether its scores are exact (not only win / draw / loss).
+    pub(super) exact: bool,
+    /// Whether its exact values are win / draw / loss only: a weak solver, or a method that
+    /// proves no more (the proof-number searches).
+    pub(super) weak: bool,
+}
+
+impl<G: Playable> SolverOf<G> {
+    pub(super) fn new(
+        start: G,
+        repetition: Repetition,
+        settings: &Settings,
+        seed: u64,
+    ) -> Result<Self, Error> {
+        // The distance to the end comes free with an exact score of a bounded game; elsewhere
+        // it would take another search (or change the method), so it is not asked for.
+        let exact_method = G::SCORES_CARRY_DISTANCE && settings.algorithm.is_none();
+        let options = Options {
+            weak: settings.weak,
+            distance: exact_method && !settings.weak,
+            algorithm: settings.algorithm,
+            mem_mb: settings.memory_mb,
+            repetition: repetition.occurrence(),
+            config: Config {
+                tt_mb: settings.table_mb,
+                threads: settings.threads,
+                driver: settings.driver,
+                ..Config::default()
+            },
+            ..Options::default()
+        };
+        let player = if settings.level == Level::Best {
+            let mut engine = Engine::try_new(&start, options.clone())?;
+            // A solver is reused: its table is touched once now, not inside its first searches.
+            engine.ready();
+            // Books hold alpha-beta's scores.
+            if settings.book && settings.algorithm.is_none_or(|a| a == Algorithm::AlphaBeta) {
+                engine.use_builtin_book(&start);
+            }
+            Agent::with_engine(engine, &options, seed)?
+        } else {
+            Agent::new(settings.level, &start, options, seed)?
+        };
+        Ok(SolverOf::around(start, settings.clone(), player))
+    }
+
+    pub(super) fn around(start: G, settings: Settings, player: Agent<G>) -> Self {
+        let weak = player
+            .engine()
+            .is_some_and(|e| e.is_weak() || e.method().is_weak_only());
+        let exact = player.engine().is_some() && !weak;
+        SolverOf {
+            start,
+            settings,
+            player,
+            exact,
+            weak,
+        }
+    }
+
+    fn engine(&mut self) -> Result<&mut Engine<G>, Error> {
+        self.player.engine_mut().ok_or_else(|| {
+            Error::Unsupported(format!(
+                "engine {}: only the exact solver (engine best) solves",
+                self.settings.level
+            ))
+        })
+    }
+
+    fn set_limits(&mut self, limits: Limits) {
+        if let Ok(engine) = self.engine() {
+            engine.set_limits(limits);
+        }
+    }
+
+    /// Solves under the limits already set.
+    pub(super) fn solve_line(&mut self, line: &GameLine<G>, ask: &Ask) -> Solution {
+        let exact = self.exact;
+        let Ok(engine) = self.engine() else {
+            return Solution {
+                score: None,
+                plies: None,
+                best_moves: None,
+                pv: None,
+                exact: false,
+                stopped: Some("no exact solver".into()),
+                nodes: 0,
+                seconds: 0.0,
+            };
+        };
+        let report = if ask.pv {
+            engine.solve_detailed(line)
+        } else if ask.best_moves {
+            engine.solve_moves(line)
+        } else {
+            engine.solve(line)
+        };
+        solution(line.position(), &report, exact, ask)
+    }
+
+    /// A move's value as the fronts give it: with its exact score and the ply the game ends
+    /// on where the engine gives exact scores.
+    fn move_value(&self, pos: &G, mv: G::Move, value: Valuation) -> MoveValue {
+        let weak = self.weak;
+        let (score, end) = match (value, G::Kind::max_plies(pos)) {
+            (Valuation::Exact(s), Some(max)) if !weak => (Some(s), end_ply(max, pos.ply(), s)),
+            _ => (None, None),
+        };
+        MoveValue {
+            mv: pos.format_move(mv),
+            value,
+            score,
+            end_ply: end,
+        }
+    }
+}
+
+/// The moves of a line from `pos`, each written in the position it is played in.
+pub(super) fn format_line<G: Notation>(mut pos: G, line: &[G::Move]) -> Vec<String> {
+    line.iter()
+        .map(|&m| {
+            let text = pos.format_move(m);
+            pos = pos.play(m);
+            text
+        })
+        .collect()
+}
+
+/// A report as the fronts give it.
+pub(super) fn solution<G: Notation>(
+    pos: &G,
+    report: &Report<G::Move>,
+    exact: bool,
+    ask: &Ask,
+) -> Solution {
+    Solution {
+        score: report.score,
+        plies: report.plies,
+        best_moves: (ask.best_moves || ask.pv).then(|| {
+            report
+                .best_moves
+                .iter()
+                .map(|&m| pos.format_move(m))
+                .collect()
+        }),
+        pv: ask.pv.then(|| format_line(*pos, &report.pv)),
+        exact: exact && report.score.is_some(),
+        stopped: report.stopped.map(|s| s.to_string()),
+        nodes: report.nodes,
+        seconds: report.elapsed.as_secs_f64(),
+    }
+}
+
+impl<G: Playable> Solver for SolverOf<G> {
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn is_weak(&self) -> bool {
+        self.weak
+    }
+
+    fn solve(&mut self, pos: &dyn Position, ask: &Ask) -> Result<Solution, Error> {
+        let line = to_solve(&line_of(pos, &self.start)?.line);
+        self.engine()?;
+        self.set_limits(ask.limits.clone());
+        Ok(self.solve_line(&line, ask))
+    }
+
+    fn analyze(&mut self, pos: &dyn Position, limits: &Limits) -> Result<PositionAnalysis, Error> {
+        if let Some(over) = pos.over() {
+            return Err(over);
+        }
+        // The whole line: a winning strategy answers only where its side's moves were its own.
+        let game = line_of(pos, &self.start)?.line.clone();
+        let at = *game.position();
+        let analysis = self.player.analyse(&game, limits);
+        Ok(PositionAnalysis {
+            moves: analysis
+                .moves
+                .iter()
+                .map(|&(m, v)| self.move_value(&at, m, v))
+                .collect(),
+            pv: format_line(at, &analysis.pv),
+            source: analysis.source,
+            weak: self.weak,
+        })
+    }
+
+    fn analyze_move(
+        &mut self,
+        pos: &dyn Position,
+        mv: &str,
+        limits: &Limits,
+    ) -> Result<MoveAnalysis, Error> {
+        if let Some(over) = pos.over() {
+            return Err(over);
+        }
+        let game = line_of(pos, &self.start)?.line.clone();
+        let at = *game.position();
+        let parsed = at
+            .parse_move(mv.trim())
+            .map_err(|e| Error::Input(format!("move '{mv}': {e}")))?;
+        let mut legal = MoveList::new();
+        at.legal_moves(&mut legal);
+        if !legal.contains(&parsed) {
+            return Err(Error::Input(format!("move '{mv}': not legal here")));
+        }
+        let valued = self.player.analyse_move(&game, parsed, limits);
+        let value = valued.moves.first().map_or(Valuation::Unknown, |m| m.1);
+        Ok(MoveAnalysis {
+            value: self.move_value(&at, parsed, value),
+            line: format_line(at, &valued.pv),
+            weak: self.weak,
+        })
+    }
+
+    fn best_move(&mut self, pos: &dyn Position, limits: &Limits) -> Result<EngineMove, Error> {
+        if let Some(over) = pos.over() {
+            return Err(over);
+        }
+        let line = line_of(pos, &self.start)?;
+        let game = &line.line;
+        let at = *game.position();
+        let (mv, value) = self
+            .player
+            .choose_within(game, limits)
+            .ok_or_else(|| Error::Search("the engine found no move".into()))?;
+        Ok(EngineMove {
+            mv: at.format_move(mv),
+            moves: line.text_of(&line.line.played(mv)),
+            value,
+        })
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.player.reseed(seed);
+    }
+
+    fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>) {
+        let (Ok(line), Some(engine)) = (line_of(pos, &self.start), self.player.engine()) else {
+            return (None, None);
+        };
+        (
+            engine.bytes_needed(line.line.position()),
+            engine.fits_from(bytes),
+        )
+    }
+
+    fn bench(
+        &mut self,
+        name: &str,
+        text: &str,
+    ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error> {
+        let start = self.start;
+        let engine = self.engine()?;
+        Ok(crate::engine::bench::bench_text(
+            start,
+            engine,
+            name,
+            text,
+            None,
+            || {},
+        ))
+    }
+
+    fn set_limits(&mut self, limits: Limits) {
+        SolverOf::set_limits(self, limits);
+    }
+
+    fn reset(&mut self) {
+        if let Ok(engine) = self.engine() {
+            engine.reset();
+        }
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
