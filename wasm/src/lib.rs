@@ -6,6 +6,13 @@
 //! The web has no threads: each instance searches on one, and a page runs several instances
 //! (Web Workers), one move of a position each ([`analyze_move`]).
 
+#[cfg(target_arch = "wasm32")]
+mod fresh_memory;
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: fresh_memory::FreshMemory = fresh_memory::FreshMemory::new();
+
 use inarow::engine::agent::Level;
 use inarow::engine::knowledge::strategy::Strategy;
 use inarow::engine::{Algorithm, Driver, Limits};
