@@ -494,8 +494,9 @@ pub fn bench(game: &str, text: &str, options: JsValue) -> Result<JsValue, JsErro
         let mut solver = game
             .solver(&asked.exact_settings(), 1)
             .map_err(|e| e.to_string())?;
-        solver.set_limits(asked.limits());
-        let (tally, problems) = solver.bench("bench", text).map_err(|e| e.to_string())?;
+        let (tally, problems) = solver
+            .bench("bench", text, &asked.limits())
+            .map_err(|e| e.to_string())?;
         let n = tally.n.max(1) as f64;
         Ok(json!({
             "summary": tally.summary("bench"),

@@ -219,14 +219,14 @@ pub trait Solver: Send {
     /// The bytes the exact solver needs to answer `pos` (`None`: it needs no more than it
     /// has), and the fewest stones from which its answers fit in `bytes`.
     fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>);
-    /// Solves the `MOVES EXPECTED` lines of a benchmark text, as `inarow bench` does.
+    /// Solves the `MOVES EXPECTED` lines of a benchmark text, as `inarow bench` does, each
+    /// position under `limits`.
     fn bench(
         &mut self,
         name: &str,
         text: &str,
+        limits: &Limits,
     ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error>;
-    /// The limits of the next solves and benchmarks ([`Solver::solve`] sets its own).
-    fn set_limits(&mut self, limits: Limits);
     /// Forgets what the table holds.
     fn reset(&mut self);
     /// The solver as its concrete type, for its game's own code.

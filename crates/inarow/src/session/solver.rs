@@ -77,13 +77,7 @@ impl<G: Playable> SolverOf<G> {
         })
     }
 
-    fn set_limits(&mut self, limits: Limits) {
-        if let Ok(engine) = self.engine() {
-            engine.set_limits(limits);
-        }
-    }
-
-    /// Solves under the limits already set.
+    /// Solves under the ask's limits.
     pub(super) fn solve_line(&mut self, line: &GameLine<G>, ask: &Ask) -> Solution {
         let exact = self.exact;
         let Ok(engine) = self.engine() else {
@@ -98,6 +92,7 @@ impl<G: Playable> SolverOf<G> {
                 seconds: 0.0,
             };
         };
+        engine.set_limits(ask.limits.clone());
         let report = if ask.pv {
             engine.solve_detailed(line)
         } else if ask.best_moves {
@@ -173,7 +168,6 @@ impl<G: Playable> Solver for SolverOf<G> {
     fn solve(&mut self, pos: &dyn Position, ask: &Ask) -> Result<Solution, Error> {
         let line = to_solve(&line_of(pos, &self.start)?.line);
         self.engine()?;
-        self.set_limits(ask.limits.clone());
         Ok(self.solve_line(&line, ask))
     }
 
@@ -261,9 +255,11 @@ impl<G: Playable> Solver for SolverOf<G> {
         &mut self,
         name: &str,
         text: &str,
+        limits: &Limits,
     ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error> {
         let start = self.start;
         let engine = self.engine()?;
+        engine.set_limits(limits.clone());
         Ok(crate::engine::bench::bench_text(
             start,
             engine,
@@ -272,10 +268,6 @@ impl<G: Playable> Solver for SolverOf<G> {
             None,
             || {},
         ))
-    }
-
-    fn set_limits(&mut self, limits: Limits) {
-        SolverOf::set_limits(self, limits);
     }
 
     fn reset(&mut self) {

@@ -228,7 +228,6 @@ impl<G: Playable> Rules for Typed<G> {
         let next = AtomicUsize::new(0);
         let solve_share = |solver: &mut SolverOf<G>| {
             let mut solved = Vec::new();
-            solver.set_limits(ask.limits.clone());
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= lines.len() || ask.limits.is_interrupted() {
@@ -242,7 +241,6 @@ impl<G: Playable> Rules for Typed<G> {
         if let [solver] = &mut solvers[..] {
             // One solver: each answer straight into its place (no second list of them, which
             // for thousands of short positions costs as much as a tenth of their solving).
-            solver.set_limits(ask.limits.clone());
             for (line, result) in lines.iter().zip(&mut results) {
                 if ask.limits.is_interrupted() {
                     break;
