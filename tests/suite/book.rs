@@ -373,7 +373,7 @@ fn play_answers_from_the_builtin_book() {
     }
 }
 
-/// A move valued alone ([`Agent::analyse_move`], each move of the static page's analysis, one
+/// A move valued alone ([`Agent::analyze_move`], each move of the static page's analysis, one
 /// per worker) has the value the whole analysis gives it, without limits: exact scores in
 /// Connect Four and the cube, win / draw / loss in PopOut; its line starts with the move. Under a
 /// node limit too small for the solver, the move still gets a value (the evaluation's estimate).
@@ -386,12 +386,12 @@ fn a_move_valued_alone_has_the_analysis_value() {
             ..Options::default()
         };
         let mut whole = Agent::new(Level::Best, &start, options.clone(), 1).expect("an engine");
-        let analysis = whole.analyse(&line, &Limits::default());
+        let analysis = whole.analyze(&line, &Limits::default());
         assert!(analysis.moves.len() > 1, "{moves}");
         let mut alone = Agent::new(Level::Best, &start, options, 1).expect("an engine");
         for &(mv, value) in &analysis.moves {
             assert!(value.is_exact(), "{moves}");
-            let valued = alone.analyse_move(&line, mv, &Limits::default());
+            let valued = alone.analyze_move(&line, mv, &Limits::default());
             assert_eq!(
                 valued.moves,
                 vec![(mv, value)],
@@ -410,7 +410,7 @@ fn a_move_valued_alone_has_the_analysis_value() {
             nodes: Some(10),
             ..Limits::default()
         };
-        let guess = hurried.analyse_move(&early, mv, &limits).moves[0].1;
+        let guess = hurried.analyze_move(&early, mv, &limits).moves[0].1;
         assert_ne!(guess, Valuation::Unknown, "{}", start.name());
     }
     for (game, moves) in [
@@ -453,7 +453,7 @@ fn mirror_image_moves_valued_alone_agree_in_sign() {
             let mut alone =
                 Agent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
             let mv = start.parse_move(&column.to_string()).expect("a column");
-            let valued = alone.analyse_move(&line, mv, &limits);
+            let valued = alone.analyze_move(&line, mv, &limits);
             if let Some(d) = depth(&valued.source) {
                 assert_eq!(
                     d % 2,
@@ -474,7 +474,7 @@ fn mirror_image_moves_valued_alone_agree_in_sign() {
             );
         }
         let mut whole = Agent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
-        let analysis = whole.analyse(&line, &limits);
+        let analysis = whole.analyze(&line, &limits);
         if let Some(d) = depth(&analysis.source) {
             assert_eq!(d % 2, 1, "{nodes} nodes: {}", analysis.source);
         }

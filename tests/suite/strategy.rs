@@ -148,7 +148,7 @@ fn an_installed_strategy_is_its_games_for_later_engines() {
         let first = strategy.move_at(&g).expect("a first move");
         let mut player = Agent::new(Level::Best, &g, Options::default(), 1).expect("an engine");
         let limits = inarow::search::Limits::within(Duration::from_secs(5));
-        let valued = player.analyse_move(&GameLine::new(g), first, &limits);
+        let valued = player.analyze_move(&GameLine::new(g), first, &limits);
         assert_eq!(valued.moves, vec![(first, Valuation::Proven(1))]);
         assert_eq!(valued.source, "strategy");
     });
@@ -244,13 +244,13 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
     line.position().legal_moves(&mut replies);
     line.play(replies[0]);
     let limits = inarow::search::Limits::within(Duration::from_millis(300));
-    let analysis = player.analyse(&line, &limits);
+    let analysis = player.analyze(&line, &limits);
     assert!(!analysis.source.contains("strategy"), "{analysis:?}");
 
     // The second player, to move against the strategy: every move a proven loss.
     let mut lost = GameLine::new(first);
     lost.play(strategy.move_at(&first).expect("a first move"));
-    let analysis = player.analyse(&lost, &limits);
+    let analysis = player.analyze(&lost, &limits);
     assert_eq!(analysis.moves.len(), 63);
     assert!(
         analysis
@@ -260,7 +260,7 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
         "{analysis:?}"
     );
 
-    let analysis = player.analyse(&GameLine::new(first), &limits);
+    let analysis = player.analyze(&GameLine::new(first), &limits);
     let first = strategy.move_at(&first).expect("a first move");
     let entry = analysis
         .moves

@@ -105,7 +105,7 @@ fn analyze_by_agent(bencher: Bencher) {
             let line: GameLine<_> = read_line(start, text).expect("a position");
             agent.engine_mut().expect("exact").reset();
             moves += agent
-                .analyse(black_box(&line), &Limits::default())
+                .analyze(black_box(&line), &Limits::default())
                 .moves
                 .len();
         }

@@ -178,7 +178,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         // The whole line: a winning strategy answers only where its side's moves were its own.
         let game = line_of(pos, &self.start)?.line.clone();
         let at = *game.position();
-        let analysis = self.player.analyse(&game, limits);
+        let analysis = self.player.analyze(&game, limits);
         Ok(PositionAnalysis {
             moves: analysis
                 .moves
@@ -210,7 +210,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         if !legal.contains(&parsed) {
             return Err(Error::Input(format!("move '{mv}': not legal here")));
         }
-        let valued = self.player.analyse_move(&game, parsed, limits);
+        let valued = self.player.analyze_move(&game, parsed, limits);
         let value = valued.moves.first().map_or(Valuation::Unknown, |m| m.1);
         Ok(MoveAnalysis {
             value: self.move_value(&at, parsed, value),

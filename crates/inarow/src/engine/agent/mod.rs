@@ -178,7 +178,7 @@ const HEURISTIC_TABLE_BYTES: usize = 16 << 20;
 /// The most nodes spent on an exact analysis' line of play after its values (a few tenths of
 /// a second): the line goes as far as they reach.
 const LINE_NODES: u64 = 1_000_000;
-/// The same for one move valued alone ([`Agent::analyse_move`]): each move of a position
+/// The same for one move valued alone ([`Agent::analyze_move`]): each move of a position
 /// walks its own, where only the best one's is shown, so they are kept short.
 const MOVE_LINE_NODES: u64 = 20_000;
 
@@ -336,7 +336,7 @@ impl<G: Tactics> Agent<G> {
     /// whole analysis; none: until every value is exact, at level [`Level::Best`]). Where the
     /// exact solver cannot finish, the moves it did not settle get the evaluation search's
     /// estimates.
-    pub fn analyse(&mut self, line: &GameLine<G>, limits: &Limits) -> Analysis<G::Move> {
+    pub fn analyze(&mut self, line: &GameLine<G>, limits: &Limits) -> Analysis<G::Move> {
         self.think(line, limits, true).unwrap_or(Analysis {
             moves: Vec::new(),
             pv: Vec::new(),
@@ -344,12 +344,12 @@ impl<G: Tactics> Agent<G> {
         })
     }
 
-    /// One move at the end of `line` valued alone, as [`Agent::analyse`] values each within
+    /// One move at the end of `line` valued alone, as [`Agent::analyze`] values each within
     /// `limits` (its own): the exact solver first with an analysis' share of the time, then
     /// the evaluation's estimate of the best reply. `moves` holds the move alone, `pv` the
     /// move and the expected replies. For a front-end that spreads a position's moves over
     /// engines of its own (the browser's workers, which share no memory).
-    pub fn analyse_move(
+    pub fn analyze_move(
         &mut self,
         line: &GameLine<G>,
         mv: G::Move,
@@ -401,7 +401,7 @@ impl<G: Tactics> Agent<G> {
         // The reply's value at the other levels, or the estimate where the solver stopped.
         let reply = match self.level {
             // An even depth after the move: the line ends with the mover's move, as in
-            // [`Agent::analyse`]'s estimates, whatever depth the time reaches.
+            // [`Agent::analyze`]'s estimates, whatever depth the time reaches.
             Level::Best => self.estimate(&child, rest(), false, Parity::Even),
             _ => self.think(&child, &rest(), false),
         };
@@ -505,7 +505,7 @@ impl<G: Tactics> Agent<G> {
             partial => partial,
         };
         // An analysis' estimates end with the mover's move (an odd depth), as those of
-        // [`Agent::analyse_move`] do: its moves valued one by one elsewhere compare with these.
+        // [`Agent::analyze_move`] do: its moves valued one by one elsewhere compare with these.
         let parity = if all { Parity::Odd } else { Parity::Any };
         let estimate = self.estimate(line, until(1.0), all, parity);
         match (exact, estimate) {

@@ -143,7 +143,7 @@ fn time_to_exact<G: Tactics + Notation>(
     cap: Duration,
 ) -> (f64, bool) {
     let began = Instant::now();
-    let analysis = player.analyse(line, &Limits::within(cap));
+    let analysis = player.analyze(line, &Limits::within(cap));
     let exact = analysis.moves.iter().all(|(_, v)| v.is_exact());
     let seconds = if exact {
         began.elapsed().as_secs_f64()
