@@ -177,6 +177,33 @@ fn the_pages_board_marks_every_move_to_click() {
         .unwrap();
     assert_eq!(attr(zero, "data-placed"), Some("32"));
     assert_eq!(with_class(&e, "landing").len(), 64);
+    // The cube's levels beside its columns, or under them where the room is a phone's.
+    let levels_x = |width: f64| -> Vec<String> {
+        let (_, e) = page(json!({"game": "cube", "moves": "00", "width": width}));
+        with_class(&e, "level")
+            .iter()
+            .map(|l| {
+                attr(l, "transform")
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    assert!(
+        levels_x(1000.0).iter().all(|t| t != "translate(0"),
+        "beside"
+    );
+    assert_eq!(
+        levels_x(360.0)
+            .iter()
+            .filter(|t| *t == "translate(0")
+            .count(),
+        2,
+        "under"
+    );
     // A finished game: nothing to click.
     let (_, e) = page(json!({"moves": "4455667", "interactive": true}));
     assert!(with_class(&e, "target").is_empty());
@@ -243,7 +270,7 @@ fn numbered_stones_and_win_draw_loss_chips() {
             .iter()
             .map(|c| {
                 e.iter()
-                    .skip_while(|x| x != *c)
+                    .skip_while(|x| *x != *c)
                     .find(|x| x.0 == "text")
                     .unwrap()
                     .3
@@ -276,6 +303,7 @@ fn a_bad_request_is_an_input_error() {
         json!({"selected": -1}),
         json!({"numbers": [[1]]}),
         json!({"colour": "red"}),
+        json!({"width": -3}),
     ] {
         let e = wire::draw(&request).expect_err(&request.to_string());
         assert!(!e.to_string().contains('\n'), "{e}");

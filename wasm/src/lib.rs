@@ -352,8 +352,9 @@ pub fn analyze_move(
 /// writes it, and `POST /api/draw` for the served page), with `values` on its moves: an array
 /// of analysis entries (`analyze`'s `analysis`, or `analyzeMove` answers; `null` or absent: the
 /// board alone). `options` (optional) as `/api/draw`'s fields: `weak`, `interactive` (the
-/// page's board: what it clicks and hovers), `selected` (Pentago's chosen cell) and `numbers`
-/// (`[cell, number]` pairs); with none, byte for byte `inarow draw`'s picture.
+/// page's board: what it clicks and hovers), `selected` (Pentago's chosen cell), `numbers`
+/// (`[cell, number]` pairs) and `width` (the room, in pixels); with none, byte for byte
+/// `inarow draw`'s picture.
 #[wasm_bindgen]
 pub fn draw(game: &str, moves: &str, values: JsValue, options: JsValue) -> Result<String, JsError> {
     let drawn = (|| {

@@ -93,6 +93,9 @@ pub struct Options {
     pub selected: Option<usize>,
     /// Numbers on stones (cell number, the number): the expected line stepped through.
     pub numbers: Vec<(usize, u32)>,
+    /// The width the picture has room for (the page's, on a phone): where the cube's levels
+    /// would not fit beside its columns, they go under them, as the page's did.
+    pub width: Option<f64>,
 }
 
 /// The picture of `pos` (a position of `rules`) with `values` on its moves (none: the board
@@ -189,6 +192,7 @@ struct Ctx<'a> {
     interactive: bool,
     selected: Option<usize>,
     numbers: HashMap<usize, u32>,
+    width: Option<f64>,
 }
 
 impl Ctx<'_> {
@@ -690,6 +694,7 @@ fn picture(
         interactive: options.interactive,
         selected: options.selected,
         numbers: options.numbers.iter().copied().collect(),
+        width: options.width,
     };
     let turning = view.moves.iter().any(|m| m.effect.turned.is_some())
         || (view.layout.blocks.len() > 1 && size[2] == 1);
@@ -709,10 +714,11 @@ fn picture(
     let mut body = Out::default();
     body.place(margin, margin, part, "");
     let mut height = h + 2.0 * margin;
-    // Moves with no place on the board (PopOut's draw claim): a line each under it.
+    // Moves with no place on the board (PopOut's draw claim): a button each under it (the
+    // page's look), with its value.
     for m in view.moves.iter().filter(|m| !drawn.contains(&m.text)) {
         let words = if m.text == "d" {
-            "claim a draw (d)".to_string()
+            "Claim a draw (d)".to_string()
         } else {
             m.text.clone()
         };
@@ -722,21 +728,32 @@ fn picture(
             ctx.target(true),
             escape(&m.text)
         );
-        let x = 12.0;
-        let y = height + 4.0 + if ctx.interactive { 8.0 } else { 0.0 };
-        body.hit_rect(&ctx, 0.0, y - 13.0, w.max(200.0), 26.0);
+        let top = height + if ctx.interactive { 12.0 } else { 4.0 };
+        let (x, y) = (margin + 11.0, top + 14.0);
+        let text_w = words.chars().count() as f64 * 7.0;
+        let value = ctx.values.get(m.text.as_str());
+        let chip_w = value.map_or(0.0, |v| {
+            (value_text(v.value, ctx.weak).chars().count() as f64 * 7.6 + 12.0).max(30.0) + 8.0
+        });
+        body.rect(
+            margin,
+            top,
+            text_w + chip_w + 22.0,
+            28.0,
+            r##"class="button" rx="6" fill="#fff" stroke="#c4c9d1""##,
+        );
         body.text(
             x,
             y,
             &format!(r#"class="move" font-size="13" fill="{INK}" dominant-baseline="central""#),
             &words,
         );
-        if let Some(v) = ctx.values.get(m.text.as_str()) {
-            let after = x + words.chars().count() as f64 * 7.0 + 30.0;
+        if let Some(v) = value {
+            let after = x + text_w + chip_w / 2.0 + 4.0;
             body.chip(&ctx, after, y, v, 80.0, false, "", false);
         }
         body.end();
-        height += 28.0;
+        height = top + 28.0 + if ctx.interactive { 0.0 } else { 4.0 };
     }
     let width = w + 2.0 * margin;
     let background = if ctx.interactive {
@@ -983,18 +1000,18 @@ fn level_grid(ctx: &Ctx, z: usize, c: f64, cube: bool) -> (Out, f64, f64, Vec<St
     (s, width, tt + h as f64 * c + 2.0 * p + bl, drawn)
 }
 
-/// Places the levels (`level`, `data-level` from 1) two to a row, bottom first, from `x0`, each
+/// Places the levels (`level`, `data-level` from 1) two to a row, bottom first, from `x0`, `y0`, each
 /// scaled to `width` (the page's sizes: 150 for the cube's, 196 for Qubic's).
 fn two_by_two(
     s: &mut Out,
     ctx: &Ctx,
-    x0: f64,
+    (x0, y0): (f64, f64),
     c: f64,
     cube: bool,
     width: f64,
 ) -> (f64, f64, Vec<String>) {
     let levels = ctx.size[2];
-    let (mut right, mut bottom, mut y) = (x0, 0.0f64, 0.0);
+    let (mut right, mut bottom, mut y) = (x0, y0, y0);
     let mut drawn = Vec::new();
     for row in 0..levels.div_ceil(2) {
         let mut x = x0;
@@ -1027,7 +1044,7 @@ fn two_by_two(
 /// Qubic (and a flat board without gravity): the levels two to a row, bottom first.
 fn levels(ctx: &Ctx, c: f64) -> Part {
     let mut s = Out::default();
-    let (w, h, drawn) = two_by_two(&mut s, ctx, 0.0, c, false, 196.0);
+    let (w, h, drawn) = two_by_two(&mut s, ctx, (0.0, 0.0), c, false, 196.0);
     (s, w, h, drawn)
 }
 
@@ -1142,8 +1159,16 @@ fn cube(ctx: &Ctx) -> Part {
     s.label(lb / 2.0, tt - 6.0, "y ↑");
     let top_w = lb + w as f64 * c + 2.0 * p + 4.0;
     let top_h = tt + h as f64 * c + 2.0 * p + bl;
-    // The levels, two to a row, beside.
-    let (right, bottom, _) = two_by_two(&mut s, ctx, top_w + 16.0, 30.0, true, 150.0);
+    // The levels, two to a row, beside; under, where the room is narrower (a phone's).
+    let beside = ctx
+        .width
+        .is_none_or(|room| top_w + 16.0 + 2.0 * 150.0 + 12.0 <= room);
+    let at = if beside {
+        (top_w + 16.0, 0.0)
+    } else {
+        (0.0, top_h + 12.0)
+    };
+    let (right, bottom, _) = two_by_two(&mut s, ctx, at, 30.0, true, 150.0);
     (s, right.max(top_w), bottom.max(top_h), drawn)
 }
 

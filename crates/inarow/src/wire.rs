@@ -405,13 +405,13 @@ mod tests {
 }
 
 /// A picture asked as JSON (the server's `POST /api/draw` body, and WebAssembly's `draw`):
-/// `{"game", "moves", "values", "weak", "interactive", "selected", "numbers"}`, drawn by the
+/// `{"game", "moves", "values", "weak", "interactive", "selected", "numbers", "width"}`, drawn by the
 /// library's drawer ([`crate::draw::position_with`]). `game` a game spec (default
 /// `connect4`), `moves` a move string or a whole board (default the start); the rest as
 /// [`crate::draw::Options`], all optional: `values` an array of analysis entries (`null`
 /// entries left out), `weak` true or false (default: as the game's exact scores go),
 /// `interactive` true for the page's board, `selected` a cell's number, `numbers` an array of
-/// `[cell, number]` pairs.
+/// `[cell, number]` pairs, `width` the room in pixels.
 ///
 /// # Errors
 /// [`crate::Error::Input`] for a request that is not such an object or a field of the wrong
@@ -423,7 +423,7 @@ pub fn draw(request: &Value) -> Result<String, crate::Error> {
     let Some(fields) = request.as_object() else {
         return Err(bad("the request must be a JSON object"));
     };
-    const KNOWN: [&str; 7] = [
+    const KNOWN: [&str; 8] = [
         "game",
         "moves",
         "values",
@@ -431,6 +431,7 @@ pub fn draw(request: &Value) -> Result<String, crate::Error> {
         "interactive",
         "selected",
         "numbers",
+        "width",
     ];
     if let Some(key) = fields.keys().find(|k| !KNOWN.contains(&k.as_str())) {
         return Err(bad(&format!(
@@ -492,11 +493,20 @@ pub fn draw(request: &Value) -> Result<String, crate::Error> {
             .collect::<Result<Vec<_>, Error>>()?,
         _ => return Err(bad("numbers must be an array of [cell, number] pairs")),
     };
+    let width = match &request["width"] {
+        Value::Null => None,
+        v => Some(
+            v.as_f64()
+                .filter(|w| *w > 0.0)
+                .ok_or_else(|| bad("width must be a number of pixels above 0"))?,
+        ),
+    };
     let options = Options {
         weak: flag("weak")?,
         interactive: flag("interactive")?.unwrap_or(false),
         selected,
         numbers,
+        width,
     };
     position_with(rules.as_ref(), pos.as_ref(), &values, &options)
 }
