@@ -84,14 +84,12 @@ fn bad_input_is_one_line() {
     }
 }
 
+/// An element of a picture: its tag, classes, attributes and text.
+type Element = (String, Vec<String>, Vec<(String, String)>, String);
+
 /// The picture `wire::draw` makes of `request`, parsed: each element's tag, classes and
 /// attributes, and its text.
-fn page(
-    request: Value,
-) -> (
-    String,
-    Vec<(String, Vec<String>, Vec<(String, String)>, String)>,
-) {
+fn page(request: Value) -> (String, Vec<Element>) {
     let svg = wire::draw(&request).unwrap_or_else(|e| panic!("{request}: {e}"));
     let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{request}: {e}"));
     let elements = doc
@@ -115,8 +113,6 @@ fn page(
         .collect();
     (svg, elements)
 }
-
-type Element = (String, Vec<String>, Vec<(String, String)>, String);
 
 fn attr<'a>(e: &'a Element, name: &str) -> Option<&'a str> {
     e.2.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())

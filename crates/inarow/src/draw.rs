@@ -575,7 +575,7 @@ fn words(v: &Value, mover: Player) -> String {
     }
     match lean(v.value) {
         None => "not reached yet".into(),
-        Some(l) if l == 0.0 => format!("estimate {}: even", v.value),
+        Some(0.0) => format!("estimate {}: even", v.value),
         Some(l) => format!(
             "estimate {}: {} is better",
             v.value,
