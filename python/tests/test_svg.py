@@ -116,13 +116,19 @@ def test_a_won_game_crosses_its_line_out(game, moves):
     assert len(rings) == len(p.board.lines[0].cells)
 
 
-def chip_text(value, exact):
+# Games whose exact values carry no distance: their chips say win / draw / loss, as the page's.
+WEAK = {"popout", "qubic", "pentago"}
+
+
+def chip_text(value, exact, weak=False):
     if value is None:
         return "?"
     if isinstance(value, float):
         return f"~{round(value * 100)}%"
     if not exact:
         return f"~{value}"
+    if weak:
+        return "win" if value > 0 else "draw" if value == 0 else "loss"
     return f"+{value}" if value > 0 else str(value)
 
 
@@ -145,7 +151,7 @@ def test_every_move_shows_its_value(game):
     p = inarow.Position(game, moves)
     given = [(m, v, v % 2 == 0) for v, m in enumerate(p.legal_moves(), -3)]
     drawn = chips(parse(p.svg(values=given)))
-    assert drawn == {m: chip_text(v, exact) for m, v, exact in given}
+    assert drawn == {m: chip_text(v, exact, game in WEAK) for m, v, exact in given}
     if game == "popout":
         assert "p4" in drawn
 
@@ -153,7 +159,7 @@ def test_every_move_shows_its_value(game):
 def test_an_estimate_and_an_unknown_value():
     p = inarow.Position("qubic", "a11")
     drawn = chips(parse(p.svg(values={"b22": 0.64, "c33": None, "d44": 12})))
-    assert drawn == {"b22": "~64%", "c33": "?", "d44": "+12"}
+    assert drawn == {"b22": "~64%", "c33": "?", "d44": "win"}
 
 
 def test_pentago_shows_each_cells_best_value_over_its_turns():
@@ -168,13 +174,14 @@ def test_pentago_shows_each_cells_best_value_over_its_turns():
     drawn = chip_list(parse(p.svg(values=given)))
     empty = sum(1 for c in p.board.cells if c.owner is None)
     assert len(drawn) == empty
-    assert all(m in given and t == chip_text(given[m], True) for m, t in drawn)
-    assert [m for m, t in drawn if t == "+5"] == ["b21l"]
+    assert all(m in given and t == chip_text(given[m], True, True) for m, t in drawn)
+    assert [m for m, t in drawn if t == "win"] == ["b21l"]
     real = p.analyze(time=0.2)
     drawn = chip_list(parse(p.svg(real)))
     assert len(drawn) == empty
     texts_of = {m.move: m.text for m in real}
-    assert all(t == texts_of[m] or t == "+" + texts_of[m] for m, t in drawn)
+    of = {m.move: m for m in real}
+    assert all(t == texts_of[m] or t == chip_text(of[m].value, of[m].exact, True) for m, t in drawn)
 
 
 def test_a_pentago_turn_alone_shows_its_value_at_its_arrow():
@@ -186,7 +193,7 @@ def test_a_pentago_turn_alone_shows_its_value_at_its_arrow():
     drawn = chip_list(parse(p.svg(values={m: i for i, m in enumerate(moves)})))
     assert len(drawn) == 8
     assert {m for m, _ in drawn} == set(moves)
-    assert all(t == chip_text(moves.index(m), True) for m, t in drawn)
+    assert all(t == chip_text(moves.index(m), True, True) for m, t in drawn)
 
 
 def test_bad_values_are_a_type_error():

@@ -223,7 +223,7 @@ test("the cube: a column clicked on the floor, values on the floor's columns, th
   await valuesAre(game, "0123456789ab0123");
   await screenshot("cube");
   // A column clicked through a level's cell, then the win.
-  await click('#board .level[data-level="1"] .cell[data-id="12"]');
+  await click('#board .level[data-level="1"] .cell[data-cell="12"]');
   assert.equal(param("moves"), "0123456789ab0123c");
   assert.equal(await text("#summary"), "Red wins: four in a row.");
   assert.equal(await page.$$eval("#board .winsq", (w) => w.length), 4);
@@ -233,7 +233,7 @@ test("Qubic: a cell clicked, a value in every empty cell", async () => {
   const game = "qubic";
   const before = "a11d11a41d41a14d14a21a31a22d32d23d31";
   await open(`game=${game}&moves=${before}&mode=friend`);
-  await click('#board .cell[data-cell="d21"]');
+  await click('#board .cell[data-name="d21"]');
   await valuesAre(game, before + "d21");
   const empty = await page.$$eval("#board .cell", (cs) => cs.filter((c) => !c.querySelector(".stone")).length);
   assert.equal((await shown()).size, empty);
@@ -244,7 +244,7 @@ test("Pentago: place then turn; cells show their best turn, the arrows every tur
   const game = "pentago";
   const line = "b20l,e20l,b10r,b10l,b30r,d30l,b50r,b43l,b31r,a41l,c51r,b61l,c61r,d21l,d51r,e61l,b61r,c31l,e11r,e51l,e41r";
   await open(`game=${game}&moves=${line}&mode=friend`);
-  await click('#board .cell[data-cell="f3"]');
+  await click('#board .cell[data-name="f3"]');
   assert.equal(await page.$$eval("#board .turn.target", (t) => t.length), 8);
   await click('#board .turn[data-block="1"][data-clockwise="false"]');
   const moves = line.replaceAll(",", "") + "f31l";
@@ -253,7 +253,7 @@ test("Pentago: place then turn; cells show their best turn, the arrows every tur
   assert.equal(await page.getAttribute("#board", "data-values"), "exact");
   // Each empty cell: its value is the best of its eight turns, and each turn's value is that
   // of the move the engine lists for the same position.
-  const cells = await page.$$eval("#board .cell.target", (cs) => cs.map((c) => [c.dataset.cell, c.dataset.move || null]));
+  const cells = await page.$$eval("#board .cell.target", (cs) => cs.map((c) => [c.dataset.name, c.dataset.move || null]));
   const covered = new Set();
   for (const [cell, atOnce] of cells) {
     const value = await page.getAttribute(`#board .chip[data-cell-value="${cell}"]`, "data-value");
@@ -262,8 +262,8 @@ test("Pentago: place then turn; cells show their best turn, the arrows every tur
       covered.add(atOnce);
       continue;
     }
-    await page.click(`#board .cell[data-cell="${cell}"]`);
-    const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.move, c.dataset.same, c.dataset.value]));
+    await click(`#board .cell[data-name="${cell}"]`);
+    const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.closest(".turn").dataset.move, c.dataset.same, c.dataset.value]));
     assert.equal(turns.length, 8, cell);
     for (const [move, same, v] of turns) {
       assert.ok(move.startsWith(cell), move);
@@ -274,15 +274,15 @@ test("Pentago: place then turn; cells show their best turn, the arrows every tur
   }
   assert.deepEqual([...covered].sort(), [...cli.keys()].sort());
   // A turn and the listed move it stands for reach the same position (the server says so).
-  await page.click('#board .cell[data-cell="a4"]');
-  const pairs = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.move, c.dataset.same]));
+  await click('#board .cell[data-name="a4"]');
+  const pairs = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.closest(".turn").dataset.move, c.dataset.same]));
   for (const [move, same] of pairs) {
     const board = async (m) => (await (await fetch(`${base}/api/position?game=pentago&moves=${moves},${m}`)).json()).board;
     assert.deepEqual(await board(move), await board(same), `${move} = ${same}`);
   }
   await screenshot("pentago");
   await screenshot("phone-pentago", 375);
-  await page.keyboard.press("Escape");
+  await press("Escape");
   assert.equal(await page.$$eval("#board .turn.target", (t) => t.length), 0);
 });
 
@@ -295,17 +295,17 @@ test("Pentago from a board number in the URL: that board, its values, then moves
   const turnsAre = async (moves, cell) => {
     assert.equal(await page.getAttribute("#board", "data-values"), "exact");
     const cli = analyze("pentago", moves);
-    await page.click(`#board .cell[data-cell="${cell}"]`);
+    await click(`#board .cell[data-name="${cell}"]`);
     const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.same, c.dataset.value]));
     assert.equal(turns.length, 8, cell);
     for (const [same, v] of turns) assert.equal(v, cli.get(same), same);
   };
-  const cell = await page.$eval("#board .cell.target", (c) => c.dataset.cell);
+  const cell = await page.$eval("#board .cell.target", (c) => c.dataset.name);
   await turnsAre(board, cell);
   await click('#board .turn[data-block="1"][data-clockwise="false"]');
   assert.equal(await stones(), 19);
   assert.equal(param("moves"), `${board}/${cell}1l`);
-  const next = await page.$eval("#board .cell.target", (c) => c.dataset.cell);
+  const next = await page.$eval("#board .cell.target", (c) => c.dataset.name);
   await turnsAre(`${board}/${cell}1l`, next);
   await page.keyboard.press("Escape");
 });

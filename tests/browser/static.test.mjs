@@ -175,7 +175,7 @@ test("Qubic: a cell clicked, a value in every empty cell", async () => {
   const game = "qubic";
   const before = "a11d11a41d41a14d14a21a31a22d32d23d31";
   await open(`game=${game}&moves=${before}&mode=friend`);
-  await click('#board .cell[data-cell="d21"]');
+  await click('#board .cell[data-name="d21"]');
   await valuesAre(game, before + "d21");
   await screenshot("qubic");
 });
@@ -254,7 +254,7 @@ test("Pentago: place then turn; the values at once placed as inarow analyze's", 
   const game = "pentago";
   const line = "b20l,e20l,b10r,b10l,b30r,d30l,b50r,b43l,b31r,a41l,c51r,b61l,c61r,d21l,d51r,e61l,b61r,c31l,e11r,e51l,e41r";
   await open(`game=${game}&moves=${line}&mode=friend`);
-  await click('#board .cell[data-cell="f3"]');
+  await click('#board .cell[data-name="f3"]');
   assert.equal(await page.$$eval("#board .turn.target", (t) => t.length), 8);
   await click('#board .turn[data-block="1"][data-clockwise="false"]');
   const moves = line.replaceAll(",", "") + "f31l";
@@ -262,7 +262,7 @@ test("Pentago: place then turn; the values at once placed as inarow analyze's", 
   const cli = analyze(game, moves);
   assert.equal(await page.getAttribute("#board", "data-values"), "exact");
   // Each cell's turns: every value is that of the move the engine lists for the same position.
-  await page.click('#board .cell[data-cell="a4"]');
+  await click('#board .cell[data-name="a4"]');
   const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.same, c.dataset.value]));
   assert.equal(turns.length, 8);
   for (const [same, v] of turns) assert.equal(v, cli.get(same), same);
@@ -276,8 +276,8 @@ test("Pentago from a board number in the URL: that board, then a move after it",
   assert.equal(await page.$$eval("#board .stone", (s) => s.length), 18);
   assert.equal(param("moves"), board);
   assert.equal(await page.textContent("#moves .base"), `from board ${board}; no moves yet.`);
-  const cell = await page.$eval("#board .cell.target", (c) => c.dataset.cell);
-  await click(`#board .cell[data-cell="${cell}"]`);
+  const cell = await page.$eval("#board .cell.target", (c) => c.dataset.name);
+  await click(`#board .cell[data-name="${cell}"]`);
   await click('#board .turn[data-block="1"][data-clockwise="false"]');
   assert.equal(await page.$$eval("#board .stone", (s) => s.length), 19);
   assert.equal(param("moves"), `${board}/${cell}1l`);
@@ -336,7 +336,7 @@ test("Pentago from 19 stones: the page asks for the memory the exact solver need
   assert.equal(await page.evaluate(() => sessionStorage.getItem("inarow.memoryMb")), "177");
   assert.equal(await page.getAttribute("#board", "data-values"), "exact");
   const cli = analyze(game, moves);
-  await page.click('#board .cell[data-cell="a1"]');
+  await click('#board .cell[data-name="a1"]');
   const turns = await page.$$eval("#board .turn .chip", (cs) => cs.map((c) => [c.dataset.same, c.dataset.value]));
   assert.equal(turns.length, 8);
   for (const [same, v] of turns) assert.equal(v, cli.get(same), same);

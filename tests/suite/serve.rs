@@ -331,3 +331,94 @@ fn the_api_gives_qubics_strategy_as_proven_wins() {
         "{json}"
     );
 }
+
+/// The status code, the content type and the body of `POST target` with `body`.
+fn raw_post(addr: &str, target: &str, body: &str) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST {target} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let code = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {response:?}"));
+    let kind = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type: ")
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    (code, kind, body.to_string())
+}
+
+#[test]
+fn post_api_draw_answers_the_drawers_svg_and_bad_input_is_a_400() {
+    let server = Server::start();
+    // The board alone: byte for byte `inarow draw`'s.
+    for (game, moves) in [("connect4", "4453"), ("popout", "44p4"), ("qubic", "a11")] {
+        let body = format!(r#"{{"game": "{game}", "moves": "{moves}"}}"#);
+        let (code, kind, svg) = raw_post(&server.addr, "/api/draw", &body);
+        assert_eq!(code, 200, "{body}: {svg}");
+        assert!(kind.starts_with("image/svg+xml"), "{kind}");
+        assert_eq!(svg, inarow(&["draw", "--game", game, moves], None).stdout);
+    }
+    // The page's board: its values, what it clicks, Pentago's chosen cell.
+    let (code, _, svg) = raw_post(
+        &server.addr,
+        "/api/draw",
+        r#"{"moves": "44", "values": [{"move": "4", "value": "1", "exact": true, "end_ply": 41}], "interactive": true}"#,
+    );
+    assert_eq!(code, 200, "{svg}");
+    assert!(
+        svg.contains(r#"<g class="col target" data-col="3" data-move="4">"#),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(r#"data-move="4" data-value="1" data-exact="true""#),
+        "{svg}"
+    );
+    let (code, _, svg) = raw_post(
+        &server.addr,
+        "/api/draw",
+        r#"{"game": "pentago", "moves": "a10r", "interactive": true, "selected": 7}"#,
+    );
+    assert_eq!(code, 200, "{svg}");
+    assert_eq!(svg.matches(r#"class="turn target""#).count(), 8, "{svg}");
+    // Bad input: a 400 with the one-line message as JSON, the command line's for a bad game.
+    let expected = cli_error(&["draw", "--game", "bogus", "1"]);
+    for (body, message) in [
+        (
+            r#"{"game": "bogus", "moves": "1"}"#,
+            Some(expected.as_str()),
+        ),
+        ("not json", None),
+        (r#"{"moves": "48"}"#, None),
+        (r#"{"values": 3}"#, None),
+        (r#"{"selected": 99}"#, None),
+        (r#"{"colour": "red"}"#, None),
+        ("[]", None),
+    ] {
+        let (code, kind, answer) = raw_post(&server.addr, "/api/draw", body);
+        assert_eq!(code, 400, "{body}: {answer}");
+        assert!(kind.starts_with("application/json"), "{body}: {kind}");
+        let json: Value = serde_json::from_str(&answer).unwrap();
+        let error = json["error"].as_str().unwrap();
+        assert!(!error.is_empty() && !error.contains('\n'), "{error:?}");
+        if let Some(message) = message {
+            assert_eq!(error, message);
+        }
+    }
+    // Drawing is asked by POST; the rest of the API by GET.
+    let (code, json) = server.get("/api/draw?game=connect4");
+    assert_eq!(code, 405, "{json}");
+}

@@ -232,7 +232,32 @@ test("the board drawn as SVG, with values, byte for byte as `inarow draw` draws 
     const valued = execFileSync(inarow, ["draw", "--game", game, "--values", moves], { encoding: "utf8" });
     const a = w.analyze(game, moves, { think: 30 });
     assert.equal(w.draw(game, moves, a.analysis), valued, `${game} ${moves} with values`);
-    assert.ok(valued.includes('class="value"'), `${game} ${moves}`);
+    assert.ok(valued.includes('class="value chip'), `${game} ${moves}`);
+  }
+});
+
+test("the page's board: what it clicks, Pentago's chosen cell, numbered stones (draw's options)", () => {
+  const page = w.draw("connect4", "4453", null, { interactive: true });
+  assert.equal(page.match(/<g class="col target" data-col="\d" data-move="\d">/g).length, 7);
+  assert.ok(!page.includes('class="background"'));
+  // No options, or empty ones: the picture of `inarow draw`.
+  assert.equal(w.draw("connect4", "4453", null, {}), w.draw("connect4", "4453", null));
+  const a = w.analyze("pentago", "a10r", { think: 1 });
+  const chosen = w.draw("pentago", "a10r", a.analysis, { interactive: true, selected: 7 });
+  assert.equal(chosen.match(/class="turn target"/g).length, 8);
+  assert.equal(chosen.match(/<g class="value chip[^"]*"[^>]*data-same=/g).length, 8, "a value on each arrow");
+  const numbered = w.draw("connect4", "4453", null, { numbers: [[3, 1], [10, 2]] });
+  assert.equal(numbered.match(/class="num (first|second)"/g).length, 2);
+  for (const [options, message] of [
+    [5, /^draw: the options must be an object$/],
+    [[1], /^draw: the options must be an object$/],
+    [{ selected: 99 }, /^cell 99: not a cell of this board/],
+    [{ game: "qubic" }, /^draw: game is an argument, not an option$/],
+    [{ colour: "red" }, /^draw: unknown field 'colour'/],
+    [{ interactive: 1 }, /^draw: interactive must be true or false$/],
+  ]) {
+    assert.throws(() => w.draw("connect4", "4", null, options),
+      (e) => e instanceof Error && message.test(e.message), JSON.stringify(options));
   }
 });
 

@@ -221,7 +221,15 @@ fn failure(message: &str) -> JsError {
 
 /// A JS array of JSON values (analysis entries), or `bad` as the error.
 fn json_array(array: &JsValue, bad: &str) -> Result<Vec<Value>, String> {
-    js_sys::JSON::stringify(array)
+    match json_of(array, bad)? {
+        Value::Array(values) => Ok(values),
+        _ => Err(bad.to_string()),
+    }
+}
+
+/// A JS value as JSON, or `bad` as the error.
+fn json_of(value: &JsValue, bad: &str) -> Result<Value, String> {
+    js_sys::JSON::stringify(value)
         .ok()
         .and_then(|text| text.as_string())
         .and_then(|text| serde_json::from_str(&text).ok())
@@ -348,25 +356,43 @@ pub fn analyze_move(
 }
 
 /// The position after `moves` as an SVG picture (the library's drawer, as `inarow draw`
-/// writes it), with `values` on its moves: an array of analysis entries (`analyze`'s
-/// `analysis`, or `analyzeMove` answers; `null` or absent: the board alone).
+/// writes it, and `POST /api/draw` for the served page), with `values` on its moves: an array
+/// of analysis entries (`analyze`'s `analysis`, or `analyzeMove` answers; `null` or absent: the
+/// board alone). `options` (optional) as `/api/draw`'s fields: `weak`, `interactive` (the
+/// page's board: what it clicks and hovers), `selected` (Pentago's chosen cell), `numbers`
+/// (`[cell, number]` pairs) and `width` (the room, in pixels); with none, byte for byte
+/// `inarow draw`'s picture.
 #[wasm_bindgen]
-pub fn draw(game: &str, moves: &str, values: JsValue) -> Result<String, JsError> {
+pub fn draw(game: &str, moves: &str, values: JsValue, options: JsValue) -> Result<String, JsError> {
     let drawn = (|| {
-        let (game, pos) = read(game, moves)?;
-        let mut drawn = Vec::new();
-        if !values.is_null() && !values.is_undefined() {
-            let entries = json_array(
-                &values,
-                "draw: the values must be an array of analysis entries",
-            )?;
-            for entry in entries.iter().filter(|e| !e.is_null()) {
-                let m = wire::read_move_value(entry)
-                    .ok_or("draw: an entry without a move or a value")?;
-                drawn.push(inarow::draw::Value::from(&m));
+        let absent = |v: &JsValue| v.is_null() || v.is_undefined();
+        let mut request = if absent(&options) {
+            serde_json::Map::new()
+        } else if options.is_object() && !js_sys::Array::is_array(&options) {
+            match json_of(&options, "draw: the options must be an object")? {
+                Value::Object(map) => map,
+                _ => return Err("draw: the options must be an object".to_string()),
+            }
+        } else {
+            return Err("draw: the options must be an object".to_string());
+        };
+        for key in ["game", "moves", "values"] {
+            if request.contains_key(key) {
+                return Err(format!("draw: {key} is an argument, not an option"));
             }
         }
-        inarow::draw::position(game.as_ref(), pos.as_ref(), &drawn).map_err(|e| e.to_string())
+        request.insert("game".into(), Value::from(game));
+        request.insert("moves".into(), Value::from(moves));
+        let values = if absent(&values) {
+            Value::Null
+        } else {
+            Value::Array(json_array(
+                &values,
+                "draw: the values must be an array of analysis entries",
+            )?)
+        };
+        request.insert("values".into(), values);
+        wire::draw(&Value::Object(request)).map_err(|e| e.to_string())
     })();
     drawn.map_err(|message: String| failure(&message))
 }

@@ -261,6 +261,113 @@ pub fn position(pos: &dyn Position) -> Map<String, Value> {
     }
 }
 
+/// A picture asked as JSON (the server's `POST /api/draw` body, and WebAssembly's `draw`):
+/// `{"game", "moves", "values", "weak", "interactive", "selected", "numbers", "width"}`, drawn by the
+/// library's drawer ([`crate::draw::position_with`]). `game` a game spec (default
+/// `connect4`), `moves` a move string or a whole board (default the start); the rest as
+/// [`crate::draw::Options`], all optional: `values` an array of analysis entries (`null`
+/// entries left out), `weak` true or false (default: as the game's exact scores go),
+/// `interactive` true for the page's board, `selected` a cell's number, `numbers` an array of
+/// `[cell, number]` pairs, `width` the room in pixels.
+///
+/// # Errors
+/// [`crate::Error::Input`] for a request that is not such an object or a field of the wrong
+/// kind; the game's errors for a bad spec or move string.
+pub fn draw(request: &Value) -> Result<String, crate::Error> {
+    use crate::Error;
+    use crate::draw::{Options, position_with};
+    let bad = |what: &str| Error::Input(format!("draw: {what}"));
+    let Some(fields) = request.as_object() else {
+        return Err(bad("the request must be a JSON object"));
+    };
+    const KNOWN: [&str; 8] = [
+        "game",
+        "moves",
+        "values",
+        "weak",
+        "interactive",
+        "selected",
+        "numbers",
+        "width",
+    ];
+    if let Some(key) = fields.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+        return Err(bad(&format!(
+            "unknown field '{key}' (known: {})",
+            KNOWN.join(", ")
+        )));
+    }
+    let text = |name: &str, default: &'static str| -> Result<String, Error> {
+        match &request[name] {
+            Value::Null => Ok(default.to_string()),
+            Value::String(s) => Ok(s.clone()),
+            _ => Err(bad(&format!("{name} must be a string"))),
+        }
+    };
+    let flag = |name: &str| -> Result<Option<bool>, Error> {
+        match &request[name] {
+            Value::Null => Ok(None),
+            Value::Bool(b) => Ok(Some(*b)),
+            _ => Err(bad(&format!("{name} must be true or false"))),
+        }
+    };
+    let cell = |v: &Value, what: &str| -> Result<usize, Error> {
+        v.as_u64()
+            .and_then(|c| usize::try_from(c).ok())
+            .ok_or_else(|| bad(&format!("{what} must be a cell's number")))
+    };
+    let rules = crate::session::rules(&text("game", "connect4")?)?;
+    let pos = rules.read(&text("moves", "")?)?;
+    let values = match &request["values"] {
+        Value::Null => Vec::new(),
+        Value::Array(entries) => entries
+            .iter()
+            .filter(|e| !e.is_null())
+            .map(|e| {
+                read_move_value(e)
+                    .map(|m| crate::draw::Value::from(&m))
+                    .ok_or_else(|| bad("an entry without a move or a value"))
+            })
+            .collect::<Result<Vec<_>, Error>>()?,
+        _ => return Err(bad("values must be an array of analysis entries")),
+    };
+    let selected = match &request["selected"] {
+        Value::Null => None,
+        v => Some(cell(v, "selected")?),
+    };
+    let numbers = match &request["numbers"] {
+        Value::Null => Vec::new(),
+        Value::Array(pairs) => pairs
+            .iter()
+            .map(|pair| match pair.as_array().map(Vec::as_slice) {
+                Some([c, n]) => Ok((
+                    cell(c, "numbers: a pair's first")?,
+                    n.as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| bad("numbers: a pair's second must be a number"))?,
+                )),
+                _ => Err(bad("numbers must be an array of [cell, number] pairs")),
+            })
+            .collect::<Result<Vec<_>, Error>>()?,
+        _ => return Err(bad("numbers must be an array of [cell, number] pairs")),
+    };
+    let width = match &request["width"] {
+        Value::Null => None,
+        v => Some(
+            v.as_f64()
+                .filter(|w| *w > 0.0)
+                .ok_or_else(|| bad("width must be a number of pixels above 0"))?,
+        ),
+    };
+    let options = Options {
+        weak: flag("weak")?,
+        interactive: flag("interactive")?.unwrap_or(false),
+        selected,
+        numbers,
+        width,
+    };
+    position_with(rules.as_ref(), pos.as_ref(), &values, &options)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

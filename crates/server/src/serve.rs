@@ -6,12 +6,13 @@
 use inarow::wire;
 
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use inarow::engine::agent::Level;
 use inarow::engine::{Cancel, Error, Limits};
 use inarow::game::one_line;
@@ -80,10 +81,11 @@ async fn listen(addr: SocketAddr, threads: usize) -> Result<(), Error> {
         .route("/api/position", get(position))
         .route("/api/analyze", get(analyze))
         .route("/api/move", get(engine_move))
+        .route("/api/draw", post(draw))
         .method_not_allowed_fallback(|| async {
             error(
                 StatusCode::METHOD_NOT_ALLOWED,
-                "the API answers GET requests only",
+                "the API answers GET requests (and POST for /api/draw)",
             )
         })
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
@@ -99,7 +101,8 @@ async fn listen(addr: SocketAddr, threads: usize) -> Result<(), Error> {
         .map_err(|e| Error::Internal(format!("server: {e}")))
 }
 
-/// Requests are GETs: no handler reads a body, so the query string is all a client can send.
+/// Requests are GETs but for `/api/draw`, whose JSON body [`draw`] reads: the query string is
+/// all the other handlers read.
 async fn limit_query(request: Request, next: Next) -> Response {
     if request.uri().query().map_or(0, str::len) > MAX_QUERY {
         return error(
@@ -168,6 +171,30 @@ async fn analyze(State(shared): Server, params: Asked) -> Response {
 
 async fn engine_move(State(shared): Server, params: Asked) -> Response {
     reply(shared, params, Ask::Move).await
+}
+
+/// The position drawn as SVG by the library's drawer ([`wire::draw`]), for the page: the body
+/// `{game, moves, values, weak, interactive, selected, numbers}` as JSON, the answer
+/// `image/svg+xml`; a body that is not such JSON, or a bad spec or move string, a 400 with the
+/// JSON error. Drawing takes no search: it is answered at once, on the async threads.
+async fn draw(body: Bytes) -> Response {
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(request) => request,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("draw: the body is not JSON: {e}"),
+            );
+        }
+    };
+    match wire::draw(&request) {
+        Ok(svg) => (
+            [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
+            svg,
+        )
+            .into_response(),
+        Err(e) => error(status(&e), &e.to_string()),
+    }
 }
 
 /// Answers off the async threads; a search first waits its turn (refused when too many wait)
