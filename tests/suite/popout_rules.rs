@@ -5,7 +5,7 @@
 use super::common::{SplitMix, render_grid, shared_path, spec, start};
 use inarow::game::{
     AnyGame, ConnectBoard, Game, GameSpec, MAX_MOVES, MoveList, Notation, Player, PopMove,
-    PopOutBoard, RankedMove, Repeating, Status, Tactics, format_moves, play_moves,
+    PopOutBoard, RankedMove, Repeating, SafeChoice, Status, Tactics, format_moves, play_moves,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -549,6 +549,16 @@ fn compare<G: Repeating<Move = PopMove> + Tactics + Notation>(
             })
             .collect();
         assert_eq!(got, want, "safe_moves after '{line}'");
+        // In the order of the legal moves, and counted alike by safe_choice.
+        let listed: Vec<PopMove> = safe.iter().map(|r| r.mv).collect();
+        let in_order: Vec<PopMove> = legal.iter().copied().filter(|m| got.contains(m)).collect();
+        assert_eq!(listed, in_order, "safe_moves' order after '{line}'");
+        let choice = match listed[..] {
+            [] => SafeChoice::None,
+            [one] => SafeChoice::Forced(one),
+            _ => SafeChoice::Several,
+        };
+        assert_eq!(pos.safe_choice(), choice, "safe_choice after '{line}'");
     }
 }
 

@@ -13,7 +13,7 @@ use crate::limits::{Clock, Limits, Stop};
 use crate::search::alphabeta::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, KnownScores, SearchState};
 use crate::search::minimax::Minimax;
-use crate::search::pn::{DfPn, Pn2, Pns, Prover, Verdict, weak_value};
+use crate::search::pn::{DfPn, Pn2, Pns, Prover, Question, Verdict, raced_value, weak_value};
 use crate::search::threats::{ThreatBudget, wins_by_threats};
 use crate::search::winner::{Handicap, WinSearch};
 use std::sync::Arc;
@@ -383,7 +383,15 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
     fn value(&mut self, line: &GameLine<G>, _: bool) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
         if let Some(prover) = &mut self.value {
-            return weak_value(|goal| prover.prove_for(line, me, goal));
+            // Win and NotLose raced (see [`raced_value`]): a loss is one clean proof of the
+            // opponent's win, not a disproof of the loser's that draws by repetition taint.
+            return raced_value(|goal, budget| {
+                let question = Question::new(me, goal);
+                match budget {
+                    Some(budget) => prover.answer_within(line, question, budget),
+                    None => prover.answer(line, question).map(Some),
+                }
+            });
         }
         let handicap = self.handicap;
         let search = self.win_search();

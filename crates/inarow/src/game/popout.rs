@@ -45,8 +45,8 @@ use super::geometry::line_score;
 use super::grid::{Grid, Shape};
 use super::view::{Board, CellId, CellName, Effect, Layout, Line, column_name};
 use super::{
-    Cyclic, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player, Repeating, Status,
-    Tactics,
+    Cyclic, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player, RankedMove,
+    Repeating, SafeChoice, Status, Tactics,
 };
 use crate::error::Error;
 use std::fmt::{self, Debug};
@@ -170,6 +170,32 @@ impl<B: Bits, S: Shape> PopOut<B, S> {
     fn key_flags(&self) -> u128 {
         let n = self.grid().board_bit_count();
         (((self.ply & 1) as u128) << n) | ((self.drawn as u128) << (n + 1))
+    }
+
+    /// Whether the side with the discs `theirs`, to move, has a pop after which it holds a line
+    /// (a win, whatever the other side then holds).
+    #[inline(always)]
+    fn wins_by_pop(&self, theirs: B) -> bool {
+        let d = self.grid();
+        cells(theirs & d.bottom_bits())
+            .any(|cell| d.has_line(self.pop_column(theirs, cell / d.col_bits())))
+    }
+
+    /// Whether popping column `col` (the side to move's bottom disc; it has no winning move)
+    /// neither makes the opponent's line nor leaves the opponent a winning move.
+    #[inline(always)]
+    fn pop_is_safe(&self, opponent: B, col: u32) -> bool {
+        let d = self.grid();
+        if d.has_line(self.pop_column(self.current, col)) {
+            return true;
+        }
+        let theirs = self.pop_column(opponent, col);
+        if d.has_line(theirs) {
+            return false;
+        }
+        let mask = self.pop_column(self.mask, col);
+        let playable = mask.wrapping_add(d.bottom_bits()) & d.board_bits();
+        d.winning_cells(theirs, mask) & playable == B::ZERO && !self.wins_by_pop(theirs)
     }
 
     /// Reads a 1-based column number of `token` (the part after any `p`).
@@ -439,6 +465,73 @@ impl<B: Bits, S: Shape> Tactics for PopOut<B, S> {
             g.k,
             Some(rows),
         ))
+    }
+
+    /// By bitboards, drops all at once (the moves of [`Game::legal_moves`] that
+    /// [`plays_safe`](super::plays_safe) keeps, in the same order). A drop changes neither
+    /// side's bottom discs nor the opponent's discs, so the opponent wins by a pop after it
+    /// exactly when it can now, and otherwise by a drop only on one of its winning cells
+    /// playable after the drop; a pop is checked by the rules, as a position of its own.
+    #[inline]
+    fn safe_moves(&self, out: &mut MoveList<RankedMove<PopMove>>) {
+        let d = self.grid();
+        let opponent = self.current ^ self.mask;
+        let order = d.column_order();
+        if !self.wins_by_pop(opponent) {
+            let theirs = d.winning_cells(opponent, self.mask);
+            let playable = self.playable();
+            let forced = theirs & playable;
+            // Drops that leave no winning cell of the opponent playable: not below one, and the
+            // one winning cell playable now, if there is one (two or more: every drop loses).
+            let drops = if forced == B::ZERO {
+                playable & !(theirs >> 1)
+            } else if forced.has_several() {
+                B::ZERO
+            } else {
+                forced & !(theirs >> 1)
+            };
+            if drops != B::ZERO {
+                for &c in order {
+                    if drops & d.column_mask(c as u32) != B::ZERO {
+                        out.push(RankedMove {
+                            mv: PopMove::Drop(c),
+                            rank: 0,
+                        });
+                    }
+                }
+            }
+        }
+        let poppable = self.poppable();
+        if poppable != B::ZERO {
+            for &c in order {
+                if poppable & d.column_mask(c as u32) != B::ZERO
+                    && self.pop_is_safe(opponent, c as u32)
+                {
+                    out.push(RankedMove {
+                        mv: PopMove::Pop(c),
+                        rank: 0,
+                    });
+                }
+            }
+        }
+        if self.is_full() {
+            out.push(RankedMove {
+                mv: PopMove::Draw,
+                rank: 0,
+            });
+        }
+    }
+
+    /// As [`Tactics::safe_moves`] counts them.
+    #[inline]
+    fn safe_choice(&self) -> SafeChoice<PopMove> {
+        let mut moves = MoveList::new();
+        self.safe_moves(&mut moves);
+        match moves.len() {
+            0 => SafeChoice::None,
+            1 => SafeChoice::Forced(moves[0].mv),
+            _ => SafeChoice::Several,
+        }
     }
 
     /// A drop that completes a line of the side to move, or a pop after which it has one.

@@ -26,9 +26,9 @@
 //! # Transposition table and replacement
 //! Entries are 32 bytes: the full [`Game::canonical_key`](crate::game::Game::canonical_key) (two positions are never confused),
 //! the proof and disproof numbers, the size of the subtree that produced them (the number of
-//! `mid` calls, saturating) and a generation. The table is an array of buckets of four entries;
+//! `mid` calls, saturating), a generation and the question it answers. The table is an array of buckets of four entries;
 //! a key hashes to one bucket. It starts at 8 MiB and doubles whenever three quarters of its
-//! slots hold entries of the current question, up to the memory budget. A store overwrites the
+//! slots hold entries of the current generation, up to the memory budget. A store overwrites the
 //! entry of the same key, else an empty (or other generation) entry, else an unsolved entry
 //! if there is one, and of those the one with the smallest subtree: the bucketed form of
 //! Nagai's SmallTreeGC (small subtrees are cheap to search again), as in Pawlewicz's Hex df-pn
@@ -39,8 +39,15 @@
 //! opponent win?" (the same AND/OR graph with the roles exchanged), so both share one table,
 //! stored as the Win question with proof and disproof numbers swapped for the other: the
 //! certificate of a disproof (the opponent's strategy for the complementary goal) reuses the
-//! table of the search that found it. Any other question starts a new generation, which empties
-//! the table at once.
+//! table of the search that found it. The two such questions ("can the first player win?", "can
+//! the second?") keep their entries side by side, told apart by a byte of the entry, so that
+//! an analysis asking Win and NotLose of one child after another keeps every answer (before,
+//! each change of question emptied the table). A new history starts a new generation, which
+//! empties the table at once. That is what lets the engine race the two questions in slices
+//! ([`Prover::answer_within`], [`raced_value`](super::raced_value)): a slice stops at a node
+//! budget and the next slice of the same question goes on from what the table learnt. The
+//! children of a node are read from the table on each pass of its loop, their buckets fetched
+//! into the cache together first (in PopOut a miss after another was half the time).
 //!
 //! # Repetitions (the graph-history interaction)
 //! Connect Four never repeats a position, but PopOut does, and its rule makes a repeated
@@ -57,9 +64,9 @@
 //! answer it cannot store. Unsolved numbers are stored whatever their taint: they only steer.
 //!
 //! The history before the root acts as a prefix of every path, and the table is kept between
-//! `prove` calls only while the question (or its complement) *and the history* (as a set) stay
-//! the same: a result is never read under another history than the one it was found with (the
-//! tests show a position whose value flips with its history).
+//! `prove` calls only while *the history* (as a set) stays the same: a result is never read
+//! under another history than the one it was found with (the tests show a position whose value
+//! flips with its history), nor under another question (each entry says which it answers).
 //!
 //! Safe-move pruning is sound here: a position on the path was expanded, so its side to move had
 //! no immediate win there, so no move that hands the opponent an immediate win can lead to it.
@@ -99,6 +106,8 @@ struct Entry {
     /// `mid` calls in the subtree that gave the numbers; 0 = empty.
     work: u32,
     generation: u16,
+    /// The question: 0 "can the first player win?", 1 "can the second?".
+    winner: u8,
 }
 
 const _: () = assert!(size_of::<Entry>() == 32);
@@ -112,6 +121,7 @@ const EMPTY: Entry = Entry {
     dn: 0,
     work: 0,
     generation: 0,
+    winner: 0,
 };
 
 /// Entries per bucket.
@@ -159,12 +169,15 @@ pub struct DfPn<G: Tactics> {
     /// Victor's threat rules at positions with at least this many empty cells (`None`: off).
     victor_plies: Option<u32>,
     generation: u16,
-    /// The question the table's current generation answers, as "can this player win?" (see
-    /// [`Question::canonical`]), and the history (sorted exact keys) every path starts with.
-    session: Option<Player>,
+    /// Whether the table's current generation holds a session: answers found after
+    /// `session_history` (sorted exact keys), the prefix of every path.
+    session: bool,
     session_history: Vec<u128>,
-    /// The current question is the complement of the session's: the table's proof and disproof
-    /// numbers are read and written swapped.
+    /// The current question as "can this player win?" (see [`Question::canonical`]): 0 the
+    /// first player, 1 the second. Entries are kept for both questions, each with its own.
+    winner: u8,
+    /// The current question is the complement of "can `winner` win?": the table's proof and
+    /// disproof numbers are read and written swapped.
     flip: bool,
     question: Question,
     kids: Vec<Kid<G::Move>>,
@@ -174,6 +187,10 @@ pub struct DfPn<G: Tactics> {
     scratch: Vec<G::Move>,
     path: HashSet<u128, KeyBuild>,
     book: Bookkeeping<G>,
+    /// The clock's tick past which the current call yields ([`Prover::answer_within`]), and
+    /// whether it did: the table keeps what the slice learnt.
+    slice_end: Option<u64>,
+    sliced_out: bool,
 }
 
 impl<G: Tactics> DfPn<G> {
@@ -232,13 +249,16 @@ impl<G: Tactics> DfPn<G> {
             memo_slots,
             victor_plies: None,
             generation: 1,
-            session: None,
+            session: false,
             session_history: Vec::new(),
+            winner: 0,
             flip: false,
             question: Question::new(Player::First, Goal::Win),
             kids: Vec::new(),
             line: Vec::new(),
             scratch: Vec::new(),
+            slice_end: None,
+            sliced_out: false,
             path: HashSet::default(),
             book: Bookkeeping::new(mem_bytes, limits),
         })
@@ -247,7 +267,7 @@ impl<G: Tactics> DfPn<G> {
     /// Sets how a repeated position ends (default: a draw). Forgets the table.
     pub fn set_repetition_rule(&mut self, rule: RepetitionRule<G>) {
         self.book.rule = rule;
-        self.session = None;
+        self.session = false;
     }
 
     /// Lowers the depth limit below [`MAX_DEPTH`] (for tests: a line of play deeper than this
@@ -316,7 +336,7 @@ impl<G: Tactics> DfPn<G> {
     /// Forgets everything the table learnt.
     pub fn clear(&mut self) {
         self.new_generation();
-        self.session = None;
+        self.session = false;
         self.session_history.clear();
     }
 
@@ -334,15 +354,10 @@ impl<G: Tactics> DfPn<G> {
     /// any (a cheap look-up for proof extraction; no search).
     pub fn known(&self, pos: &G, attacker: Player, goal: Goal) -> Option<Verdict> {
         let (winner, flip) = Question::new(attacker, goal).canonical();
-        if self.session != Some(winner) || !self.session_history.is_empty() {
+        if !self.session || !self.session_history.is_empty() {
             return None;
         }
-        let (pn, dn) = self.lookup(pos.canonical_key())?;
-        verdict_of(if flip != self.flip {
-            (dn, pn)
-        } else {
-            (pn, dn)
-        })
+        verdict_of(self.lookup_as(pos.canonical_key(), (winner == Player::Second) as u8, flip)?)
     }
 
     /// Searches below `pos` (open) for `attacker` and `goal` with no history, whatever the
@@ -361,19 +376,21 @@ impl<G: Tactics> DfPn<G> {
         Ok(root_verdict(pn, dn))
     }
 
-    /// Starts a question after `history`: a new generation when it is neither the session's
-    /// question nor its complement, or when the history changes; the path starts with the
-    /// history.
+    /// Starts a question after `history`: a new generation when the history changes (or no
+    /// session is open), while a change of question keeps the table (each entry says which
+    /// question it answers); the path starts with the history.
     fn begin(&mut self, question: Question, history: &[u128]) {
         let mut sorted = history.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
         let (winner, flip) = question.canonical();
-        if self.session != Some(winner) || self.session_history != sorted {
+        let winner = (winner == Player::Second) as u8;
+        if !self.session || self.session_history != sorted {
             self.session_history = sorted;
             self.new_generation();
-            self.session = Some(winner);
+            self.session = true;
         }
+        self.winner = winner;
         self.flip = flip;
         self.question = question;
         self.path.clear();
@@ -409,20 +426,42 @@ impl<G: Tactics> DfPn<G> {
         bucket_of(key, self.buckets)
     }
 
+    /// Starts loading the bucket of `key` into the cache, ahead of a look-up.
+    #[inline(always)]
+    fn prefetch(&self, key: u128) {
+        // Elsewhere (the web) there is no prefetch instruction to give.
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = self.bucket(key);
+            let at = self.table[b..b + BUCKET].as_ptr() as *const i8;
+            // SAFETY: prefetching is a hint; both addresses are inside the bucket (a bucket is
+            // 128 bytes, two cache lines).
+            unsafe {
+                use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+                _mm_prefetch::<_MM_HINT_T0>(at);
+                _mm_prefetch::<_MM_HINT_T0>(at.add(64));
+            }
+        }
+    }
+
     /// The numbers stored for `key`, for the current question.
     #[inline]
     fn lookup(&self, key: u128) -> Option<(u32, u32)> {
+        self.lookup_as(key, self.winner, self.flip)
+    }
+
+    /// The numbers stored for `key` under "can `winner` win?", swapped with `flip`.
+    #[inline]
+    fn lookup_as(&self, key: u128, winner: u8, flip: bool) -> Option<(u32, u32)> {
         let b = self.bucket(key);
         self.table[b..b + BUCKET]
             .iter()
-            .find(|e| e.work != 0 && e.generation == self.generation && e.key == key)
-            .map(|e| {
-                if self.flip {
-                    (e.dn, e.pn)
-                } else {
-                    (e.pn, e.dn)
-                }
+            .find(|e| {
+                e.work != 0 && e.generation == self.generation && e.key == key && e.winner == winner
             })
+            .map(|e| if flip { (e.dn, e.pn) } else { (e.pn, e.dn) })
     }
 
     /// Stores the numbers of the current question for `key`; grows the table when three
@@ -437,6 +476,7 @@ impl<G: Tactics> DfPn<G> {
             dn,
             work: work.max(1),
             generation: self.generation,
+            winner: self.winner,
         };
         if place(&mut self.table[b..b + BUCKET], entry) {
             self.live += 1;
@@ -515,6 +555,14 @@ impl<G: Tactics> DfPn<G> {
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
         order_moves(pos, &mut moves);
+        // The children's keys first, their buckets fetched at once (a table miss after
+        // another was most of PopOut's time), then the children made in that order.
+        let mut keys: MoveList<u128> = MoveList::new();
+        for rm in &moves {
+            let key = pos.play(rm.mv).canonical_key();
+            self.prefetch(key);
+            keys.push(key);
+        }
         // What the opponent would win by threats if the side to move passed: every move that
         // leaves that line intact loses to it (checked move by move), and needs no search.
         // If it has none, it is not looked for after each move either: a move of the side to
@@ -523,9 +571,8 @@ impl<G: Tactics> DfPn<G> {
         line.clear();
         let child_threats =
             moves.len() <= 1 || pos.pass().is_none() || self.pass_line(pos, &mut line);
-        for rm in &moves {
+        for (rm, &key) in moves.iter().zip(&keys) {
             let child = pos.play(rm.mv);
-            let key = child.canonical_key();
             let (pn, dn, state) = if self.path.contains(&child.key()) {
                 let (pn, dn) = solved_numbers(self.question.repeated(&child, self.book.rule));
                 (pn, dn, FINAL | TAINTED)
@@ -597,6 +644,13 @@ impl<G: Tactics> DfPn<G> {
             return Err(Stop::Depth);
         }
         self.book.clock.tick()?;
+        if self
+            .slice_end
+            .is_some_and(|end| self.book.clock.ticks > end)
+        {
+            self.sliced_out = true;
+            return Err(Stop::Nodes);
+        }
         self.book.count_expansion();
         let first_tick = self.book.clock.ticks;
         let or = self.question.is_or(pos);
@@ -612,6 +666,13 @@ impl<G: Tactics> DfPn<G> {
             let mut least = INF;
             let mut second = INF;
             let mut sum = 0;
+            // The table is read again for every open child (a transposition may have moved
+            // its numbers): their buckets are fetched at once, not one miss after another.
+            for k in &self.kids[base..] {
+                if k.state == 0 {
+                    self.prefetch(k.key);
+                }
+            }
             for i in base..self.kids.len() {
                 if self.kids[i].state == 0
                     && let Some((p, d)) = self.lookup(self.kids[i].key)
@@ -693,9 +754,9 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
         self.book.set_limits(limits);
     }
 
-    /// The table is kept between calls with the same attacker, goal and history (as a set), and
-    /// forgotten when one of them changes: a result is only ever reused under the history it
-    /// was found with.
+    /// The table is kept between calls with the same history (as a set), whatever the question
+    /// (each entry says which it answers), and forgotten when the history changes: a result is
+    /// only ever reused under the history and the question it was found with.
     fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop> {
         let started = Instant::now();
         let before: Vec<u128> = line.earlier_keys().collect();
@@ -705,6 +766,25 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
         self.book.note_bytes(self.bytes());
         r
     }
+
+    /// [`Prover::answer`] within `budget` more expansions: `None` when they run out first, with
+    /// what the search learnt kept in the table for the next call under the same history.
+    fn answer_within(
+        &mut self,
+        line: &GameLine<G>,
+        question: Question,
+        budget: u64,
+    ) -> Result<Option<Verdict>, Stop> {
+        self.slice_end = Some(self.book.clock.ticks.saturating_add(budget));
+        self.sliced_out = false;
+        let r = self.answer(line, question);
+        self.slice_end = None;
+        match r {
+            Err(Stop::Nodes) if self.sliced_out => Ok(None),
+            r => r.map(Some),
+        }
+    }
+
     fn stats(&self) -> PnStats {
         self.book.stats
     }
@@ -725,7 +805,7 @@ fn place(bucket: &mut [Entry], entry: Entry) -> bool {
     let mut victim_cost = u64::MAX;
     for (i, e) in bucket.iter().enumerate() {
         let live = e.work != 0 && e.generation == entry.generation;
-        if live && e.key == entry.key {
+        if live && e.key == entry.key && e.winner == entry.winner {
             victim = i;
             victim_cost = 1;
             break;
@@ -750,7 +830,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::game::{Cyclic, Game, Notation, Repeating, Status};
     use crate::search::pn::testing::{BOARDS, Reference, Rng, board, random_positions};
-    use crate::search::pn::weak_value;
+    use crate::search::pn::{FIRST_SLICE, weak_value};
 
     /// A tiny game on a directed graph, where positions repeat: the position is the node the
     /// token is on; a move takes it along an edge; some nodes end the game. Nodes of even number
@@ -1005,6 +1085,107 @@ pub(crate) mod tests {
             draws_by_repetition > 50,
             "{draws_by_repetition} repetition draws"
         );
+    }
+
+    #[test]
+    fn both_players_questions_share_one_table() {
+        // Under one history the table keeps the entries of "can the first player win?" and of
+        // "can the second?" (each with its complement) side by side: asked in turn, in one
+        // order and then in the other, every question gets its own answer, at the start and
+        // after a move (another history), in a table of 8 entries as in one of 1,024.
+        let mut rng = Rng::new(23);
+        let mut questions = Vec::new();
+        for attacker in [Player::First, Player::Second] {
+            for goal in [Goal::Win, Goal::NotLose] {
+                questions.push((attacker, goal));
+            }
+        }
+        for i in 0..20_000 {
+            let g = GraphGame::random_nth(&mut rng, i);
+            let mut solver =
+                DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());
+            let mut lines = vec![GameLine::new(g)];
+            // A history is trusted to hold no position whose side to move could have won at
+            // once (see the module documentation): the start is one only without such a win.
+            if !g.has_winning_move() {
+                let mut moves = MoveList::new();
+                g.legal_moves(&mut moves);
+                lines.extend(moves.iter().map(|&m| GameLine::from_moves(g, &[m])));
+            }
+            for line in &lines {
+                let pos = line.position();
+                // For the side to move, after the line's positions (each one is a draw again).
+                let mut path: Vec<u8> = line.earlier_keys().map(|k| k as u8).collect();
+                let value = pos.reference(&mut path);
+                for round in 0..2 {
+                    for k in 0..questions.len() {
+                        let (attacker, goal) = questions[if round == 0 { k } else { 3 - k }];
+                        let v = if attacker == pos.side_to_move() {
+                            value
+                        } else {
+                            -value
+                        };
+                        let reached = match goal {
+                            Goal::Win => v == 1,
+                            Goal::NotLose => v >= 0,
+                        };
+                        let want = if reached {
+                            Verdict::Proven
+                        } else {
+                            Verdict::Disproven
+                        };
+                        assert_eq!(
+                            solver.prove_for(line, attacker, goal),
+                            Ok(want),
+                            "{attacker:?} {goal:?} round {round} after {:?}, graph {:?}",
+                            line.moves(),
+                            g.graph
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sliced_answers_equal_whole_ones() {
+        // Win and NotLose asked in slices from a few expansions each, doubling, in turn, one
+        // table for both (as the engine races them), give the values of the path-aware reference, at
+        // the start and after a move, whatever the slice and however small the table.
+        let mut rng = Rng::new(29);
+        for i in 0..20_000 {
+            let g = GraphGame::random_nth(&mut rng, i);
+            let mut solver =
+                DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());
+            let mut lines = vec![GameLine::new(g)];
+            if !g.has_winning_move() {
+                let mut moves = MoveList::new();
+                g.legal_moves(&mut moves);
+                lines.extend(moves.iter().map(|&m| GameLine::from_moves(g, &[m])));
+            }
+            let slice = 1 + (i % 5) as u64;
+            for line in &lines {
+                let pos = line.position();
+                let mut path: Vec<u8> = line.earlier_keys().map(|k| k as u8).collect();
+                let value = pos.reference(&mut path);
+                let me = pos.side_to_move();
+                let got = super::super::raced_value(|goal, budget| {
+                    let question = Question::new(me, goal);
+                    // The race's doubling budgets, from a few expansions.
+                    match budget {
+                        Some(b) => solver.answer_within(line, question, slice * b / FIRST_SLICE),
+                        None => solver.answer(line, question).map(Some),
+                    }
+                });
+                assert_eq!(
+                    got,
+                    Ok(value),
+                    "after {:?}, graph {:?}",
+                    line.moves(),
+                    g.graph
+                );
+            }
+        }
     }
 
     /// A graph where a node's value depends on the path: 0 A -> 3 F -> 4 E -> 1 B -> 2 C -> 5 D
