@@ -468,7 +468,7 @@ impl<B: Bits, S: Shape> Tactics for PopOut<B, S> {
     }
 
     /// By bitboards, drops all at once (the moves of [`Game::legal_moves`] that
-    /// [`plays_safe`](super::plays_safe) keeps, in the same order). A drop changes neither
+    /// `plays_safe` keeps, in the same order). A drop changes neither
     /// side's bottom discs nor the opponent's discs, so the opponent wins by a pop after it
     /// exactly when it can now, and otherwise by a drop only on one of its winning cells
     /// playable after the drop; a pop is checked by the rules, as a position of its own.
