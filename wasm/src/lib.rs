@@ -257,11 +257,11 @@ pub fn analyze(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsE
         let asked = Asked::read(&options, Some(DEFAULT_THINK))?;
         let (game, pos) = read(game, moves)?;
         ongoing(pos.as_ref())?;
-        analyse_position(game.as_ref(), pos.as_ref(), &asked)
+        analyze_position(game.as_ref(), pos.as_ref(), &asked)
     })())
 }
 
-fn analyse_position(game: &dyn Rules, pos: &dyn Position, asked: &Asked) -> Result<Value, String> {
+fn analyze_position(game: &dyn Rules, pos: &dyn Position, asked: &Asked) -> Result<Value, String> {
     let mut json = wire::position(pos);
     if let Some(progress) = &asked.progress {
         // In the order the game generates its moves, as the analysis values them.
