@@ -161,6 +161,12 @@ fn raw_get(addr: &str, target: &str) -> (u16, String) {
         "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
+    let (code, _, body) = read_response(stream);
+    (code, body)
+}
+
+/// The status code, the content type and the body of the response on `stream`.
+fn read_response(mut stream: TcpStream) -> (u16, String, String) {
     let mut response = Vec::new();
     stream.read_to_end(&mut response).unwrap();
     let response = String::from_utf8_lossy(&response).into_owned();
@@ -170,7 +176,15 @@ fn raw_get(addr: &str, target: &str) -> (u16, String) {
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("no status line: {response:?}"));
-    (code, body.to_string())
+    let kind = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type: ")
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    (code, kind, body.to_string())
 }
 
 /// `bytes` in a query: letters and digits as they are, the rest `%XX`.
@@ -341,24 +355,7 @@ fn raw_post(addr: &str, target: &str, body: &str) -> (u16, String, String) {
         body.len()
     )
     .unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
-    let response = String::from_utf8_lossy(&response).into_owned();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let code = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status line: {response:?}"));
-    let kind = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-type: ")
-                .map(str::to_string)
-        })
-        .unwrap_or_default();
-    (code, kind, body.to_string())
+    read_response(stream)
 }
 
 #[test]

@@ -61,23 +61,27 @@ pub(super) fn level_grid(ctx: &Ctx, z: usize, c: f64, cube: bool) -> (Out, f64, 
                     s.chip(ctx, cx, cy, v, c - 4.0, false, "", false);
                 }
             }
-            if ctx.win[id] {
+            // A square just inside the cell.
+            let inset = |s: &mut Out, attrs: &str| {
                 s.rect(
                     cx - c / 2.0 + 2.0,
                     cy - c / 2.0 + 2.0,
                     c - 4.0,
                     c - 4.0,
+                    attrs,
+                )
+            };
+            if ctx.win[id] {
+                inset(
+                    &mut s,
                     &format!(
                         r#"class="winsquare winsq" fill="none" stroke="{INK}" stroke-width="3.5" pointer-events="none""#
                     ),
                 );
             }
             if cube && ctx.interactive {
-                s.rect(
-                    cx - c / 2.0 + 2.0,
-                    cy - c / 2.0 + 2.0,
-                    c - 4.0,
-                    c - 4.0,
+                inset(
+                    &mut s,
                     &format!(
                         r#"class="landing" data-landing="{id}" fill="none" stroke="{INK}" stroke-width="2.5" opacity="0""#
                     ),

@@ -1104,14 +1104,7 @@ pub(crate) mod tests {
             let g = GraphGame::random_nth(&mut rng, i);
             let mut solver =
                 DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());
-            let mut lines = vec![GameLine::new(g)];
-            // A history is trusted to hold no position whose side to move could have won at
-            // once (see the module documentation): the start is one only without such a win.
-            if !g.has_winning_move() {
-                let mut moves = MoveList::new();
-                g.legal_moves(&mut moves);
-                lines.extend(moves.iter().map(|&m| GameLine::from_moves(g, &[m])));
-            }
+            let lines = lines_to_ask(g);
             for line in &lines {
                 let pos = line.position();
                 // For the side to move, after the line's positions (each one is a draw again).
@@ -1147,6 +1140,19 @@ pub(crate) mod tests {
         }
     }
 
+    /// The start of `g` and, where it has no immediate win, the line after each of its moves: a
+    /// history is trusted to hold no position whose side to move could have won at once (see
+    /// the module documentation).
+    fn lines_to_ask(g: GraphGame) -> Vec<GameLine<GraphGame>> {
+        let mut lines = vec![GameLine::new(g)];
+        if !g.has_winning_move() {
+            let mut moves = MoveList::new();
+            g.legal_moves(&mut moves);
+            lines.extend(moves.iter().map(|&m| GameLine::from_moves(g, &[m])));
+        }
+        lines
+    }
+
     #[test]
     fn sliced_answers_equal_whole_ones() {
         // Win and NotLose asked in slices from a few expansions each, doubling, in turn, one
@@ -1157,12 +1163,7 @@ pub(crate) mod tests {
             let g = GraphGame::random_nth(&mut rng, i);
             let mut solver =
                 DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());
-            let mut lines = vec![GameLine::new(g)];
-            if !g.has_winning_move() {
-                let mut moves = MoveList::new();
-                g.legal_moves(&mut moves);
-                lines.extend(moves.iter().map(|&m| GameLine::from_moves(g, &[m])));
-            }
+            let lines = lines_to_ask(g);
             let slice = 1 + (i % 5) as u64;
             for line in &lines {
                 let pos = line.position();
