@@ -28,12 +28,13 @@ use wasm_bindgen::prelude::*;
 /// page runs one instance per core).
 const DEFAULT_MEMORY_MB: usize = 64;
 /// The warm engines' alpha-beta table, in MiB (at most the budget): smaller than the native
-/// default (64, which `solve` and `bench` keep), as
-/// an engine's first search waits for the first touch of its table's pages, on a page's first
-/// load in each worker (64 MiB took about 100 ms, 16 MiB 20 ms, in Node); on the page's
-/// searches of a few million nodes it costs about 1 % more nodes (6x6's empty board: 5.89 M
-/// nodes, 5.84 M with 64 MiB).
-const TABLE_MB: usize = 16;
+/// default (64, which `solve` and `bench` keep), as an engine's first searches wait for the
+/// first touch of its table's pages, in each worker of a fresh page (in Node the first
+/// analysis of a 7x6 move spent 64 ms storing into a 16 MiB table, 21 ms into 4 MiB; the
+/// static page's fresh loads of 7x6 positions took 13 % less). The page's searches lose little:
+/// 7x6 positions of 8 stones took the same nodes (0.3-1.8 M), one of 6 stones 9 % more (25 M)
+/// in the same time.
+const TABLE_MB: usize = 4;
 /// The most a caller may ask: wasm32 memory ends at 4 GiB.
 const MAX_MEMORY_MB: usize = 3584;
 /// The think time when none is asked, and the most, in seconds.
