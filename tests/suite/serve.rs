@@ -92,6 +92,24 @@ fn the_api_analyses_as_the_command_line_does() {
         json["moves"],
         format!("12{}", json["move"].as_str().unwrap())
     );
+    // `level` names the level; `engine`, its first name, still reads, and both must agree. The
+    // random level's answer shows which was read: it is never exact.
+    for (query, exact) in [
+        ("level=random", false),
+        ("engine=random", false),
+        ("level=best", true),
+        ("level=random&engine=random", false),
+    ] {
+        let (code, json) = server.get(&format!("/api/move?game=connect4:4x4&moves=12&{query}"));
+        assert_eq!(code, 200, "{query}: {json}");
+        assert_eq!(json["exact"], exact, "{query}: {json}");
+    }
+    let (code, json) = server.get("/api/move?game=connect4:4x4&level=random&engine=best");
+    assert_eq!(code, 400, "{json}");
+    assert_eq!(
+        json["error"],
+        "level=random and engine=best: two levels asked (engine is level's old name)"
+    );
 }
 
 #[test]
@@ -141,6 +159,7 @@ fn bad_input_is_a_400_with_the_command_lines_message() {
     let long = "1".repeat(5000);
     for query in [
         "game=connect4&engine=nonsense".to_string(),
+        "game=connect4&level=depth0".to_string(),
         "game=connect4&think=11".to_string(),
         "game=connect4&think=-1".to_string(),
         "game=connect4&moves=%ff%0a".to_string(),

@@ -278,6 +278,8 @@ test("the engine's move, the position's JSON, and one-line errors for bad input"
     [() => w.draw("connect4", "48", null), /^illegal move string '48'/],
     [() => w.analyze("connect4", "", { think: -1 }), /^think -1: must be/],
     [() => w.analyze("connect4", "", { engine: "depth99" }), /a depth is 1-64 plies/],
+    [() => w.analyze("connect4", "", { level: "depth99" }), /a depth is 1-64 plies/],
+    [() => w.engineMove("connect4", "", { level: "random", engine: "best" }), /^level=random and engine=best: two levels asked/],
     [() => w.solve("connect4", "", { memoryMb: 1e9 }), /^memoryMb/],
     [() => w.analyzeMove("connect4", "", "9"), /^move '9'/],
     [() => w.analyze("connect4:4x4:k3", "1212"+"1", {}), /game is over|comes after the game is over/],

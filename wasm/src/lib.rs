@@ -49,7 +49,7 @@ const WARM_ENGINES: usize = 2;
 struct Asked {
     think: Option<Duration>,
     nodes: Option<u64>,
-    engine: Level,
+    level: Level,
     memory_mb: usize,
     progress: Option<js_sys::Function>,
     /// `solve` and `bench`: the exact method (`None`: the game's default) and its root driver.
@@ -60,7 +60,7 @@ struct Asked {
 }
 
 impl Asked {
-    /// Reads `{think, nodes, engine, memoryMb, progress}` from a JS object (or undefined).
+    /// Reads `{think, nodes, level (or engine, its old name), memoryMb, progress}` from a JS object (or undefined).
     fn read(options: &JsValue, default_think: Option<f64>) -> Result<Asked, String> {
         let get = |name: &str| -> JsValue {
             if options.is_object() {
@@ -101,10 +101,11 @@ impl Asked {
                 ));
             }
         };
-        let engine = match get("engine").as_string() {
-            None => Level::Best,
-            Some(name) => name.parse::<Level>().map_err(|e| e.to_string())?,
-        };
+        let level = wire::level(
+            get("level").as_string().as_deref(),
+            get("engine").as_string().as_deref(),
+        )
+        .map_err(|e| e.to_string())?;
         let progress = match get("progress") {
             v if v.is_undefined() || v.is_null() => None,
             v => Some(
@@ -129,7 +130,7 @@ impl Asked {
         Ok(Asked {
             think,
             nodes,
-            engine,
+            level,
             memory_mb,
             progress,
             algorithm,
@@ -151,7 +152,7 @@ impl Asked {
     fn settings(&self) -> Settings {
         let default = Settings::default();
         Settings {
-            level: self.engine,
+            level: self.level,
             table_mb: TABLE_MB.min(self.memory_mb),
             memory_mb: self.memory_mb,
             ..default
@@ -248,7 +249,7 @@ pub fn position(game: &str, moves: &str) -> Result<JsValue, JsError> {
 }
 
 /// Every move of the position after `moves` with its value, best first: the JSON of
-/// `GET /api/analyze`. Options: `think` (seconds, default 1), `nodes`, `engine` (`best`,
+/// `GET /api/analyze`. Options: `think` (seconds, default 1), `nodes`, `level` (`best`,
 /// `alphabeta`, `mcts`, `depthN`, `random`), `memoryMb` (default 64), and `progress`, a
 /// function called with each move's entry as it is valued (the analysis then goes move by
 /// move, each with the whole think time).
@@ -414,7 +415,7 @@ pub fn assemble(entries: JsValue, by: &str) -> Result<JsValue, JsError> {
 }
 
 /// The engine's move in the position after `moves`: the JSON of `GET /api/move`
-/// (`{move, moves, value, exact}`). Options: `engine`, `think`, `nodes`, `memoryMb`.
+/// (`{move, moves, value, exact}`). Options: `level`, `think`, `nodes`, `memoryMb`.
 #[wasm_bindgen(js_name = engineMove)]
 pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsError> {
     answer((|| {
@@ -462,7 +463,7 @@ pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsErr
 }
 
 /// Readies the warm engine that `analyze`, `analyzeMove` and `engineMove` use for `game` with
-/// these options (`engine`, `memoryMb`): its table allocated and touched, its book read, so
+/// these options (`level`, `memoryMb`): its table allocated and touched, its book read, so
 /// that the first search does not wait for them (the page's workers call it as they start).
 #[wasm_bindgen]
 pub fn prepare(game: &str, options: JsValue) -> Result<(), JsError> {

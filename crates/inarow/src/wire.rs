@@ -7,13 +7,25 @@
 //! A page that values moves one by one (a Web Worker each) puts them together with
 //! [`assemble`], as the session does.
 
-use crate::engine::agent::Valuation;
+use crate::engine::agent::{Level, Valuation};
 use crate::game::view::{Axis, CellSet};
 use crate::game::{Player, PositionView, Status};
 use crate::session::{EngineMove, MoveAnalysis, MoveValue, Position, PositionAnalysis};
 use serde_json::json;
 /// The JSON values the wire format is made of (serde_json's), for the fronts that write them.
 pub use serde_json::{Map, Value};
+
+/// The playing level a request asks for: `level` (`best`, `alphabeta`, `depthN`, `mcts`,
+/// `random`), or by its first name, `engine`, which requests written before still use; both
+/// given must agree. Neither: [`Level::Best`].
+pub fn level(level: Option<&str>, engine: Option<&str>) -> Result<Level, crate::Error> {
+    match (level, engine) {
+        (Some(level), Some(engine)) if level != engine => Err(crate::Error::Input(format!(
+            "level={level} and engine={engine}: two levels asked (engine is level's old name)"
+        ))),
+        (level, engine) => level.or(engine).map_or(Ok(Level::Best), str::parse),
+    }
+}
 
 /// Each legal move as `{"move": "4", "cell": [row, column]}`: the one cell of the board's rows
 /// ([`PositionView::rows`]) that the move fills, `null` if it fills none (a pop, a draw claim)

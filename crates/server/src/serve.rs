@@ -13,7 +13,6 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use inarow::engine::agent::Level;
 use inarow::engine::{Cancel, Error, Limits};
 use inarow::game::one_line;
 use inarow::session::{self, Session, Settings};
@@ -146,6 +145,8 @@ fn status(error: &Error) -> StatusCode {
 struct Params {
     game: Option<String>,
     moves: Option<String>,
+    level: Option<String>,
+    /// `level`'s first name, still read.
     engine: Option<String>,
     think: Option<String>,
 }
@@ -277,11 +278,7 @@ fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<V
     if let Some(over) = pos.over() {
         return Err(over);
     }
-    let level = params
-        .engine
-        .as_deref()
-        .unwrap_or("best")
-        .parse::<Level>()?;
+    let level = wire::level(params.level.as_deref(), params.engine.as_deref())?;
     let settings = game.fitted(Settings {
         level,
         threads: shared.threads,
