@@ -245,11 +245,26 @@ pub fn partial(data: &[u8]) {
     } else {
         let reference = BOOK.get_or_init(|| {
             built("book.ref", |p| {
-                Book::build(small, 3, p, &mut book_engine(&small), |_, _| {})
-                    .expect("a build from scratch");
+                Book::build(
+                    small,
+                    3,
+                    p,
+                    &mut book_engine(&small),
+                    &Limits::default(),
+                    |_, _| {},
+                )
+                .expect("a build from scratch");
             })
         });
-        let result = Book::build(small, 3, &out, &mut book_engine(&small), |_, _| {}).map(|_| ());
+        let result = Book::build(
+            small,
+            3,
+            &out,
+            &mut book_engine(&small),
+            &Limits::default(),
+            |_, _| {},
+        )
+        .map(|_| ());
         (result, reference)
     };
     match result {
@@ -272,10 +287,14 @@ pub fn bench(data: &[u8]) {
         let mut options = Options::default();
         options.config.tt_mb = 1;
         options.mem_mb = 16;
-        options.limits.nodes = Some(20_000);
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
         let mut engine = Engine::new(&g, options);
         let mut lines = 0;
-        let (tally, problems) = bench_text(g, &mut engine, "fuzz", &input, Some(8), || lines += 1);
+        let (tally, problems) =
+            bench_text(g, &mut engine, "fuzz", &input, Some(8), &limits, || lines += 1);
         for p in &problems {
             check_message(p);
         }
@@ -325,7 +344,7 @@ pub fn search(data: &[u8]) {
     // Without the tiny time limit, a second one still bounds the run: a node limit alone may
     // rightly take minutes where a node is dear (a proof-number expansion on Pentago judges
     // ~250 children by their safe moves), and the fuzzer takes a long run for a hang.
-    options.limits = Limits {
+    let limits = Limits {
         time: Some(Duration::from_millis(if flags & 16 != 0 {
             1
         } else {
@@ -357,13 +376,13 @@ pub fn search(data: &[u8]) {
             }
         };
         if analyse {
-            for ms in engine.analyze(&pos) {
+            for ms in engine.analyze(&pos, &limits) {
                 if let Some(score) = ms.score {
                     check(&pos.play(ms.mv), -score);
                 }
             }
         } else {
-            let report = engine.solve(&pos);
+            let report = engine.solve(&pos, &limits);
             match report.score {
                 Some(score) => check(&pos, score),
                 None => assert!(report.stopped.is_some(), "no score and no reason"),
@@ -384,7 +403,9 @@ fn reference<G: Tactics>(spec: &str, pos: &G) -> Option<i32> {
     }
     let mut options = Options::default();
     options.config.tt_mb = 1;
-    Engine::new(pos, options).solve(pos).score
+    Engine::new(pos, options)
+        .solve(pos, &Limits::default())
+        .score
 }
 
 /// The win / draw / loss value of a PopOut 4x4 position from its strong solution.

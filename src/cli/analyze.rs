@@ -26,7 +26,7 @@ pub struct AnalyzeArgs {
 
 pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
-    let limits = options.limits.clone();
+    let limits = args.solver.limits()?;
     let rules = session::rules(&args.solver.game.game)?;
     let given = args.moves.trim().trim_start_matches('-');
     let pos = rules.read(given)?;

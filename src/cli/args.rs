@@ -244,7 +244,6 @@ impl SolverArgs {
                 max_plies: self.handicap_depth,
                 backward_moves: self.handicap_pops,
             },
-            limits: self.limits.limits()?,
         })
     }
 

@@ -12,7 +12,7 @@ use inarow::engine::bench::{
     BUILTIN_SUITE, Verdict, VictorRule, bench_text, pentago_analysis, run_analysis, run_builtin,
     run_conversions, run_full, run_pentago, run_victor,
 };
-use inarow::engine::{Engine, Options};
+use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Notation, Tactics, one_line};
 use inarow::with_game;
 use std::path::Path;
@@ -66,11 +66,12 @@ pub struct BenchArgs {
 
 pub fn run(args: BenchArgs) -> Result<Outcome, String> {
     let options = args.solver.options()?;
+    let limits = args.solver.limits()?;
     if args.files.is_empty() {
         return match args.suite {
-            Suite::Builtin => builtin(&options),
+            Suite::Builtin => builtin(&options, &limits),
             Suite::Full => full(&args.data, options.config.threads),
-            Suite::Analysis => analysis(&options),
+            Suite::Analysis => analysis(&options, &limits),
             Suite::Pentago => pentago(&options),
             Suite::Convert => convert(),
             Suite::Victor => victor(),
@@ -80,7 +81,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
         let mut engine = args.solver.engine(&start, false)?;
         let mut outcome = Outcome::Done;
         for file in &args.files {
-            match bench_file(start, &mut engine, file, args.limit) {
+            match bench_file(start, &mut engine, file, args.limit, &limits) {
                 Ok(file_outcome) => outcome = outcome.and(file_outcome),
                 Err(e) => {
                     eprintln!("inarow: {}", one_line(&e));
@@ -93,9 +94,9 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
 }
 
 /// The built-in suite (the options' game is not used: the suite names its boards).
-fn builtin(options: &Options) -> Result<Outcome, String> {
+fn builtin(options: &Options, limits: &Limits) -> Result<Outcome, String> {
     let bar = progress_bar(BUILTIN_SUITE.len(), "builtin");
-    let tally = run_builtin(options, |spec, right| {
+    let tally = run_builtin(options, limits, |spec, right| {
         bar.inc(1);
         if !right {
             bar.suspend(|| eprintln!("inarow: builtin: {spec}: wrong value"));
@@ -118,11 +119,12 @@ fn bench_file<G: Tactics + Notation>(
     engine: &mut Engine<G>,
     file: &str,
     limit: Option<usize>,
+    limits: &Limits,
 ) -> Result<Outcome, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let bar = progress_bar(lines.min(limit.unwrap_or(usize::MAX)), file);
-    let (tally, problems) = bench_text(start, engine, file, &text, limit, || bar.inc(1));
+    let (tally, problems) = bench_text(start, engine, file, &text, limit, limits, || bar.inc(1));
     bar.finish_and_clear();
     for p in &problems {
         eprintln!("inarow: {p}");
@@ -139,18 +141,15 @@ fn bench_file<G: Tactics + Notation>(
 
 /// The analysis suite: a summary line per game (median, 95th percentile, most), then
 /// Pentago's line.
-fn analysis(options: &Options) -> Result<Outcome, String> {
-    let cap = options
-        .limits
-        .time
-        .unwrap_or(std::time::Duration::from_secs(10));
+fn analysis(options: &Options, limits: &Limits) -> Result<Outcome, String> {
+    let cap = limits.time.unwrap_or(std::time::Duration::from_secs(10));
     let times = run_analysis(options, cap, |game, ply, seconds| {
         eprintln!("inarow: analysis {game} ply {ply}: {seconds:.3} s");
     })?;
     for t in &times {
         println!("{}", t.summary());
     }
-    let (solve, analyse, exact) = pentago_analysis(options)?;
+    let (solve, analyse, exact) = pentago_analysis(options, limits)?;
     println!(
         "analysis pentago stones=18 solve_s={solve:.3} analysis_s={analyse:.3} ratio={:.2} exact={exact}",
         analyse / solve

@@ -98,9 +98,9 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
             threads: threads(args.threads)?,
             ..Config::default()
         },
-        limits: args.limits.limits()?,
         ..Options::default()
     };
+    let limits = args.limits.limits()?;
     with_game!(args.game.start()?, start => {
         let mut engine = Engine::try_new(&start, options.clone())?;
         let perfect_to = args.perfect_to.unwrap_or(args.depth);
@@ -111,6 +111,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
             perfect_to,
             Path::new(&args.out),
             &mut engine,
+            &limits,
             |done, total| {
                 bar.set_length(total as u64);
                 bar.set_position(done as u64);

@@ -8,7 +8,7 @@ use super::io::{Outcome, progress_bar};
 use clap::Args;
 use inarow::engine::bench::Tally;
 use inarow::engine::bench::positions::reasonable_lines;
-use inarow::engine::{Config, Engine, Options};
+use inarow::engine::{Config, Engine, Limits, Options};
 use inarow::game::{Notation, Player, Tactics, format_moves};
 use inarow::with_game;
 use std::io::Write;
@@ -40,16 +40,17 @@ pub fn run(args: GenArgs) -> Result<Outcome, String> {
             tt_mb: args.tt_mb,
             ..Config::default()
         },
-        limits: args.limits.limits()?,
         ..Options::default()
     };
-    with_game!(args.game.start()?, start => generate(start, &args, options))
+    let limits = args.limits.limits()?;
+    with_game!(args.game.start()?, start => generate(start, &args, options, &limits))
 }
 
 fn generate<G: Tactics + Notation>(
     start: G,
     args: &GenArgs,
     options: Options,
+    limits: &Limits,
 ) -> Result<Outcome, String> {
     let lines = reasonable_lines(start, args.stones, args.count, args.seed)?;
     let mut engine = Engine::try_new(&start, options)?;
@@ -65,9 +66,9 @@ fn generate<G: Tactics + Notation>(
         let pos = line.iter().fold(start, |p, &m| p.play(m));
         engine.reset();
         let (report, two_valued) = if pos.side_to_move() == Player::First {
-            (engine.wins(&pos), true)
+            (engine.wins(&pos, limits), true)
         } else {
-            (engine.solve(&pos), false)
+            (engine.solve(&pos, limits), false)
         };
         tally.record(&report, report.score.unwrap_or(i32::MIN));
         let result = report.score.map(|s| match (two_valued, s) {

@@ -216,6 +216,6 @@ fn query(args: QueryArgs) -> Result<Outcome, String> {
     with_game!(spec.start(), start => {
         let mut engine = Engine::try_new(&start, options.clone())?;
         engine.set_database(database::open(path, &start)?);
-        solve::answer(start, &mut engine, &args.moves, format)
+        solve::answer(start, &mut engine, &args.moves, format, &Limits::default())
     })
 }

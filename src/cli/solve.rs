@@ -91,26 +91,28 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
         let mut engine = args.solver.engine(&start, false)?;
         // Ctrl-C stops the search (its score shown as `?`, exit 3, a checkpoint saved) instead
         // of ending the process; a second Ctrl-C ends it.
-        engine.set_limits(Limits {
+        let limits = Limits {
             interrupt: Some(ctrl_c()),
-            ..engine.limits().clone()
-        });
+            ..args.solver.limits()?
+        };
         if let Some(file) = &args.proof
             && engine.method() == Algorithm::DfPn
             && !args.format.json
         {
             // The proof that writes the certificates answers too: one search, not two.
-            return certify(start, &mut engine, &args.moves[0], file, args.format.stats);
+            return certify(start, &mut engine, &args.moves[0], file, args.format.stats, &limits);
         }
         let outcome = match &args.checkpoint {
             Some(file) => {
                 let checkpoint = resume(&start, &mut engine, file)?;
-                saving(&checkpoint, || answer(start, &mut engine, &args.moves, args.format))?
+                saving(&checkpoint, || {
+                    answer(start, &mut engine, &args.moves, args.format, &limits)
+                })?
             }
-            None => answer(start, &mut engine, &args.moves, args.format)?,
+            None => answer(start, &mut engine, &args.moves, args.format, &limits)?,
         };
         if let Some(file) = &args.proof {
-            write_certificates(start, &mut engine, &args.moves[0], file)?;
+            write_certificates(start, &mut engine, &args.moves[0], file, &limits)?;
         }
         Ok(outcome)
     })
@@ -310,11 +312,12 @@ fn certify<G: Tactics + Notation>(
     moves: &str,
     file: &str,
     stats: bool,
+    limits: &Limits,
 ) -> Result<Outcome, String> {
     let line = read_line(start, moves).map_err(|e| e.to_string())?;
     let from_start = moves_from(&line, &start)?;
     let certified = with_progress(&format!("proving {}", show_moves(moves)), || {
-        engine.certify(line.position())
+        engine.certify(line.position(), limits)
     })
     .map_err(|e| format!("no certificate written: {e}"))?;
     println!("{}", plain_line(moves, &certified.report, stats, true));
@@ -329,10 +332,11 @@ fn write_certificates<G: Tactics + Notation>(
     engine: &mut Engine<G>,
     moves: &str,
     file: &str,
+    limits: &Limits,
 ) -> Result<(), String> {
     let line = read_line(start, moves).map_err(|e| e.to_string())?;
     let body = engine
-        .certificate_file(&start, moves_from(&line, &start)?)
+        .certificate_file(&start, moves_from(&line, &start)?, limits)
         .map_err(|e| format!("no certificate written: {e}"))?;
     save_certificates(&body, file)
 }
@@ -355,6 +359,7 @@ pub fn answer<G: Tactics + Notation>(
     engine: &mut Engine<G>,
     moves: &[String],
     format: Format,
+    limits: &Limits,
 ) -> Result<Outcome, String> {
     let from_stdin = moves.is_empty();
     if from_stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
@@ -390,14 +395,13 @@ pub fn answer<G: Tactics + Notation>(
                 continue;
             }
         };
-        let notice =
-            long_search_notice(line.position().rough_solve_seconds(), text, engine.limits());
+        let notice = long_search_notice(line.position().rough_solve_seconds(), text, limits);
         let label = format!("solving {}", show_moves(text));
         let report = with_progress_noting(&label, notice, || {
             if format.json {
-                engine.solve_detailed(&line)
+                engine.solve_detailed(&line, limits)
             } else {
-                engine.solve(&line)
+                engine.solve(&line, limits)
             }
         });
         if let Some(stopped) = report.stopped {

@@ -7,7 +7,7 @@
 use super::args::SolverArgs;
 use super::io::{Outcome, with_progress};
 use clap::Args;
-use inarow::engine::{Algorithm, Config, Engine, Options, Report};
+use inarow::engine::{Algorithm, Config, Engine, Limits, Options, Report};
 use inarow::game::{Game, GameSpec, Kind, Tactics};
 use inarow::with_game;
 
@@ -36,6 +36,7 @@ const MINIMAX_MAX_CELLS: u32 = 20;
 
 pub fn run(args: TableArgs) -> Result<Outcome, String> {
     let mut options = args.solver.options()?;
+    let limits = args.solver.limits()?;
     // The last move of perfect play comes from the distance.
     options.distance = !options.weak;
     let check = match args.verify.as_deref() {
@@ -74,10 +75,10 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
             let (solved, agrees) = with_game!(spec.start(), start => {
                 let mut engine = Engine::try_new(&start, options.clone())?;
                 let label = format!("solving {width}x{height}");
-                let report = with_progress(&label, || engine.solve(&start));
+                let report = with_progress(&label, || engine.solve(&start, &limits));
                 let verdict = match check {
                     None => None,
-                    Some(second) => Some(second_opinion(&start, second, &options)?),
+                    Some(second) => Some(second_opinion(&start, second, &options, &limits)?),
                 };
                 row(width, height, cells(&start), &report, verdict)
             });
@@ -98,6 +99,7 @@ fn second_opinion<G: Tactics>(
     start: &G,
     algorithm: Algorithm,
     options: &Options,
+    limits: &Limits,
 ) -> Result<(String, &'static str), String> {
     if algorithm == Algorithm::Minimax && cells(start) > MINIMAX_MAX_CELLS {
         return Ok((algorithm.to_string(), "?"));
@@ -112,7 +114,7 @@ fn second_opinion<G: Tactics>(
         },
         ..options.clone()
     };
-    let score = Engine::try_new(start, options)?.solve(start).score;
+    let score = Engine::try_new(start, options)?.solve(start, limits).score;
     Ok((algorithm.to_string(), outcome_name(score)))
 }
 

@@ -10,6 +10,7 @@ use inarow::game::{
     Bounded, Connect, Game, Grid, MoveList, Notation, Runtime, Standard, Status, Tactics,
     format_moves,
 };
+use inarow::limits::Clock;
 use inarow::search::Limits;
 use inarow::search::minimax::Minimax;
 use inarow::search::{AlphaBeta, Config, Scheme, Stop};
@@ -106,12 +107,14 @@ fn check_default<G: Bounded + Tactics + Notation>(
     let name = start.name();
     let (want, children) = reference(&mut shared.memo, pos);
 
-    let got = shared.default.solve(pos, false);
+    let got = shared.default.solve(pos, false, &mut Clock::default());
     prop_assert_eq!(got, Ok(want), "{} {}: default config", name, at);
-    let got = shared.weak.solve(pos, true);
+    let got = shared.weak.solve(pos, true, &mut Clock::default());
     prop_assert_eq!(got, Ok(want.signum()), "{} {}: weak mode", name, at);
     for bound in [want - 1, want] {
-        let got = shared.default.value_at_most(pos, bound);
+        let got = shared
+            .default
+            .value_at_most(pos, bound, &mut Clock::default());
         prop_assert_eq!(
             got,
             Ok(want <= bound),
@@ -125,7 +128,7 @@ fn check_default<G: Bounded + Tactics + Notation>(
 
     // The engine: score, every best move, and a principal variation that ends the game as
     // the score says.
-    let report = shared.engine.solve_detailed(pos);
+    let report = shared.engine.solve_detailed(pos, &Limits::default());
     prop_assert_eq!(report.score, Some(want), "{} {}: engine score", name, at);
     let best: Vec<G::Move> = children
         .iter()
@@ -165,7 +168,7 @@ fn check_default<G: Bounded + Tactics + Notation>(
     );
 
     // Analysis: every legal move with its exact score, best first.
-    let analysis = shared.engine.analyze(pos);
+    let analysis = shared.engine.analyze(pos, &Limits::default());
     prop_assert_eq!(
         analysis.len(),
         children.len(),
@@ -198,10 +201,10 @@ fn check_configs<G: Bounded + Tactics + Notation>(
     let want = memo.value(pos);
     for config in configs {
         let mut solver = AlphaBeta::new(pos, config.clone());
-        let strong = solver.solve(pos, false);
+        let strong = solver.solve(pos, false, &mut Clock::default());
         prop_assert_eq!(strong, Ok(want), "{} {}: {:?}", start.name(), at, config);
         // The same solver again, its table now warm, in weak mode.
-        let weak = solver.solve(pos, true);
+        let weak = solver.solve(pos, true, &mut Clock::default());
         prop_assert_eq!(
             weak,
             Ok(want.signum()),
@@ -368,9 +371,9 @@ fn compare_representations<
         tt_mb: 4,
         ..Config::default()
     };
-    let sa = AlphaBeta::new(&pa, config.clone()).solve(&pa, false);
-    let sb = AlphaBeta::new(&pb, config.clone()).solve(&pb, false);
-    let sc = AlphaBeta::new(&pc, config).solve(&pc, false);
+    let sa = AlphaBeta::new(&pa, config.clone()).solve(&pa, false, &mut Clock::default());
+    let sb = AlphaBeta::new(&pb, config.clone()).solve(&pb, false, &mut Clock::default());
+    let sc = AlphaBeta::new(&pc, config).solve(&pc, false, &mut Clock::default());
     prop_assert_eq!(sa, sb, "{}: {} vs {}", at, a.name(), b.name());
     prop_assert_eq!(sa, sc, "{}: {} vs {} on 128 bits", at, a.name(), c.name());
     if pa.max_plies() - pa.ply() <= minimax_plies_left {
@@ -432,26 +435,22 @@ fn a_stopped_search_leaves_the_solver_sound() {
     // The empty 5x5 board: a draw (published), some 10^5 nodes at the time of writing.
     let g = sized::<u64>(5, 5, 4);
     let mut solver = AlphaBeta::new(&g, Config::default());
-    solver.set_limits(Limits {
-        nodes: Some(5_000),
-        ..Limits::default()
-    });
-    assert_eq!(solver.solve(&g, false), Err(Stop::Nodes));
-    solver.set_limits(Limits::default());
+    let limited = || {
+        Clock::new(Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        })
+    };
+    assert_eq!(solver.solve(&g, false, &mut limited()), Err(Stop::Nodes));
     assert_eq!(
-        solver.solve(&g, false),
+        solver.solve(&g, false, &mut Clock::default()),
         Ok(0),
         "after a stopped search, the empty 5x5 board must still solve as the published draw"
     );
     // The same after a stop inside a weak search, with no reset.
     solver.reset();
-    solver.set_limits(Limits {
-        nodes: Some(5_000),
-        ..Limits::default()
-    });
-    assert_eq!(solver.solve(&g, true), Err(Stop::Nodes));
-    solver.set_limits(Limits::default());
-    assert_eq!(solver.solve(&g, true), Ok(0));
+    assert_eq!(solver.solve(&g, true, &mut limited()), Err(Stop::Nodes));
+    assert_eq!(solver.solve(&g, true, &mut Clock::default()), Ok(0));
 }
 
 /// The game's strategy bounds (Connect Four: claimeven and others) never exclude the true value,

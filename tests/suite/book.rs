@@ -7,6 +7,7 @@ use inarow::engine::agent::{Agent, Level, Valuation};
 use inarow::engine::knowledge::book::Book;
 use inarow::engine::{Engine, Options};
 use inarow::game::{Game, GameLine, MoveList, Player, Status};
+use inarow::limits::Clock;
 use inarow::search::Limits;
 use inarow::search::score::final_score;
 use inarow::search::{AlphaBeta, Config};
@@ -22,9 +23,8 @@ fn build(
     limits: Limits,
 ) -> Result<inarow::engine::knowledge::book::BuildStats, String> {
     with_connect!(start(GAME), g => {
-        let options = Options { limits, ..Options::default() };
-        let mut engine = Engine::new(&g, options);
-        Book::build(g, DEPTH, out, &mut engine, |_, _| {}).map_err(|e| {
+        let mut engine = Engine::new(&g, Options::default());
+        Book::build(g, DEPTH, out, &mut engine, &limits, |_, _| {}).map_err(|e| {
             // A limit stops a build: the kind says so.
             assert!(matches!(e, inarow::Error::Search(_)), "{e:?}");
             e.to_string()
@@ -48,7 +48,7 @@ fn check_every_entry(path: &Path) {
         for (ply, level) in positions_by_ply(g, DEPTH).iter().enumerate() {
             for pos in level {
                 assert_eq!(pos.ply(), ply as u32);
-                let want = solver.solve(pos, false).expect("no limits");
+                let want = solver.solve(pos, false, &mut Clock::default()).expect("no limits");
                 assert_eq!(book.lookup(pos), Some(want), "ply {ply}: {pos:?}");
                 checked += 1;
             }
@@ -109,10 +109,10 @@ fn a_book_holds_every_position_with_its_score_and_resumes_after_an_interruption(
                 }
                 pos = pos.play(moves[rng.below(moves.len())]);
             }
-            let report = engine.solve(&pos);
-            assert_eq!(report.score, plain.solve(&pos, false).ok(), "{pos:?}");
+            let report = engine.solve(&pos, &Limits::default());
+            assert_eq!(report.score, plain.solve(&pos, false, &mut Clock::default()).ok(), "{pos:?}");
         }
-        let report = engine.solve(&g);
+        let report = engine.solve(&g, &Limits::default());
         assert!(report.nodes <= 8, "the empty board is answered from the book: {} nodes", report.nodes);
     });
 
@@ -260,7 +260,7 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
         let mut rng = SplitMix(2026);
         for _ in 0..6 {
             let pos = &deepest[rng.below(deepest.len())];
-            assert_eq!(solver.solve(pos, false).ok(), book.lookup(pos), "{pos:?}");
+            assert_eq!(solver.solve(pos, false, &mut Clock::default()).ok(), book.lookup(pos), "{pos:?}");
         }
         // Past its depth, to 12 plies, the positions a perfect player meets: along random
         // lines where one side plays a random move and the other a random move of those whose
@@ -301,7 +301,7 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
         assert!(beyond.len() > 300, "{}", beyond.len());
         for _ in 0..4 {
             let pos = &beyond[rng.below(beyond.len())];
-            assert_eq!(solver.solve(pos, false).ok(), book.lookup(pos), "{pos:?}");
+            assert_eq!(solver.solve(pos, false, &mut Clock::default()).ok(), book.lookup(pos), "{pos:?}");
         }
     });
 }
@@ -523,10 +523,10 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
     let _ = std::fs::remove_file(&out);
     with_connect!(start(GAME), g => {
         let build = |out: &Path, limits: Limits| {
-            let mut engine = Engine::new(&g, Options { limits, ..Options::default() });
-            Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, out, &mut engine, |_, _| {})
+            let mut engine = Engine::new(&g, Options::default());
+            Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, out, &mut engine, &limits, |_, _| {})
         };
-        Book::build(g, DEPTH, &out, &mut Engine::new(&g, Options::default()), |_, _| {})
+        Book::build(g, DEPTH, &out, &mut Engine::new(&g, Options::default()), &Limits::default(), |_, _| {})
             .expect("the plain book");
         let stats = build(&out, Limits::default()).expect("the extension");
         assert_eq!(stats.solved, 0, "the book at --out gives the depth's scores: {stats:?}");
@@ -545,7 +545,7 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
                     let mut moves = MoveList::new();
                     pos.legal_moves(&mut moves);
                     let mine = pos.side_to_move() == perfect;
-                    let score = solver.solve(pos, false).expect("no limits");
+                    let score = solver.solve(pos, false, &mut Clock::default()).expect("no limits");
                     if mine && ply > DEPTH {
                         assert_eq!(book.lookup(pos), Some(score), "{pos:?}");
                         checked += 1;
@@ -553,7 +553,7 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
                     for m in moves {
                         let child = pos.play(m);
                         let value = final_score(&child)
-                            .unwrap_or_else(|| solver.solve(&child, false).expect("no limits"));
+                            .unwrap_or_else(|| solver.solve(&child, false, &mut Clock::default()).expect("no limits"));
                         if mine && -value != score {
                             continue;
                         }
@@ -586,7 +586,7 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
                 pos = pos.play(moves[rng.below(moves.len())]);
             }
             if let Some(score) = book.lookup(&pos) {
-                assert_eq!(solver.solve(&pos, false).ok(), Some(score), "{pos:?}");
+                assert_eq!(solver.solve(&pos, false, &mut Clock::default()).ok(), Some(score), "{pos:?}");
             }
         }
 
@@ -604,7 +604,7 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
                 if pos.status() != Status::Ongoing {
                     break;
                 }
-                let report = engine.keeping_move(&line, |m| rng.shuffle(m));
+                let report = engine.keeping_move(&line, |m| rng.shuffle(m), &Limits::default());
                 let mv = report.best_moves[0];
                 if pos.side_to_move() == inarow::game::Player::Second && ply > DEPTH {
                     assert_eq!(report.nodes, 0, "{pos:?}");
@@ -629,20 +629,17 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
     let _ = std::fs::remove_file(&resumed);
     let _ = std::fs::remove_file(temp_file("perfect-resumed.book.partial"));
     with_connect!(start(GAME), g => {
-        Book::build(g, DEPTH, &resumed, &mut Engine::new(&g, Options::default()), |_, _| {})
+        Book::build(g, DEPTH, &resumed, &mut Engine::new(&g, Options::default()), &Limits::default(), |_, _| {})
             .expect("the plain book");
-        let limited = Options {
-            limits: Limits { nodes: Some(50), ..Limits::default() },
-            ..Options::default()
-        };
-        let mut engine = Engine::new(&g, limited);
-        let stopped = Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, &mut engine, |_, _| {})
+        let limited = Limits { nodes: Some(50), ..Limits::default() };
+        let mut engine = Engine::new(&g, Options::default());
+        let stopped = Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, &mut engine, &limited, |_, _| {})
             .expect_err("the node limit stops the extension");
         assert!(stopped.to_string().contains("resume"), "{stopped}");
         let partial = temp_file("perfect-resumed.book.partial");
         assert!(partial.exists());
         let mut engine = Engine::new(&g, Options::default());
-        Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, &mut engine, |_, _| {})
+        Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, &mut engine, &Limits::default(), |_, _| {})
             .expect("the resumed extension");
         assert!(!partial.exists());
     });

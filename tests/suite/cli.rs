@@ -3,6 +3,7 @@
 
 use super::common::{score_for, shared_path};
 use inarow::game::{Connect, Game, MoveList, Notation, Standard, Status, play_moves};
+use inarow::limits::Clock;
 use inarow::search::{AlphaBeta, Config};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -180,7 +181,9 @@ fn check_json(line: &str, moves: &str, published: i32) {
     for &m in &legal {
         let child = pos.play(m);
         let keeps = match child.status() {
-            Status::Ongoing => -solver.solve(&child, false).unwrap() == published,
+            Status::Ongoing => {
+                -solver.solve(&child, false, &mut Clock::default()).unwrap() == published
+            }
             s => score_for(42, pos.ply(), child.ply(), s) == published,
         };
         assert_eq!(

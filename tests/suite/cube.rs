@@ -10,6 +10,7 @@ use inarow::game::{
     Game, Geometry, Gravity, MoveList, Notation, Player, Qubic, RankedMove, Status, Tactics,
     play_moves,
 };
+use inarow::limits::{Clock, Limits};
 use inarow::search::minimax::Minimax;
 use inarow::search::{AlphaBeta, Config};
 
@@ -267,7 +268,7 @@ fn symmetries_keep_the_value() {
             if cells.len() < stones || pos.status() != Status::Ongoing {
                 continue;
             }
-            let want = solver.solve(&pos, false).unwrap();
+            let want = solver.solve(&pos, false, &mut Clock::default()).unwrap();
             // Replay the same cells mapped by a symmetry.
             let text: Vec<String> = {
                 let mut p = g;
@@ -300,7 +301,7 @@ fn symmetries_keep_the_value() {
                 }
                 solver.reset();
                 assert_eq!(
-                    solver.solve(&image, false).unwrap(),
+                    solver.solve(&image, false, &mut Clock::default()).unwrap(),
                     want,
                     "symmetry {i} of {text:?}"
                 );
@@ -390,8 +391,16 @@ fn late_positions_agree_with_the_reference() {
                 continue;
             }
             let want = reference.value(&pos);
-            assert_eq!(solver.solve(&pos, false), Ok(want), "{pos:?}");
-            assert_eq!(engine.wins(&pos).score, Some((want > 0) as i32), "{pos:?}");
+            assert_eq!(
+                solver.solve(&pos, false, &mut Clock::default()),
+                Ok(want),
+                "{pos:?}"
+            );
+            assert_eq!(
+                engine.wins(&pos, &Limits::default()).score,
+                Some((want > 0) as i32),
+                "{pos:?}"
+            );
             checked += 1;
         }
     }
@@ -442,9 +451,13 @@ fn alpha_beta_and_dfpn_agree_on_late_positions() {
                 continue;
             }
             solver.reset();
-            let want = solver.solve(&pos, true).unwrap();
+            let want = solver.solve(&pos, true, &mut Clock::default()).unwrap();
             dfpn.reset();
-            assert_eq!(dfpn.solve(&pos).score, Some(want), "{pos:?}");
+            assert_eq!(
+                dfpn.solve(&pos, &Limits::default()).score,
+                Some(want),
+                "{pos:?}"
+            );
             decided += (want != 0) as usize;
             checked += 1;
         }
@@ -478,7 +491,7 @@ fn cube_strategy_bounds_hold() {
         }
         let (lo, hi) = pos.strategy_bounds(i32::MIN, i32::MAX);
         reference.reset();
-        let value = reference.solve(&pos, false).unwrap();
+        let value = reference.solve(&pos, false, &mut Clock::default()).unwrap();
         assert!(
             lo <= value && value <= hi,
             "{pos:?}: strategy bounds ({lo}, {hi}) exclude the value {value}"
@@ -541,7 +554,10 @@ fn threat_space_wins_are_wins() {
             }
             if wins_by_threats(&pos, budget, &mut 0) {
                 found += 1;
-                assert!(solver.solve(&pos, true).unwrap() > 0, "{pos:?}");
+                assert!(
+                    solver.solve(&pos, true, &mut Clock::default()).unwrap() > 0,
+                    "{pos:?}"
+                );
             }
         }
         found

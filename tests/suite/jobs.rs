@@ -75,7 +75,7 @@ fn job_level_search_gives_the_solvers_value_on_threads_and_ranks() {
                 moves.push(m);
                 pos = pos.play(m);
             }
-            let want = engine.solve(&pos).score;
+            let want = engine.solve(&pos, &Limits::default()).score;
             for (depth, threads, ranks) in [(0, 1, 1), (1, 2, 1), (2, 1, 2), (3, 2, 2), (4, 2, 3)] {
                 assert_eq!(
                     by_jobs(&g, &moves, depth, threads, ranks, None).0, want,

@@ -4,6 +4,7 @@
 use super::cli::inarow;
 use super::common::shared_path;
 use inarow::game::{Game, MoveList, Notation, Pentago, Player, Status, Tactics, read_position};
+use inarow::limits::Limits;
 use std::collections::BTreeSet;
 
 fn board(text: &str) -> Pentago {
@@ -337,12 +338,19 @@ fn the_midgame_solver_agrees_with_forward_search() {
                     root.board_name()
                 );
                 assert!(lean.bytes < answer.bytes, "{}", root.board_name());
-                let forward = engine.solve(&root).score.expect("no limits");
+                let forward = engine
+                    .solve(&root, &Limits::default())
+                    .score
+                    .expect("no limits");
                 assert_eq!(answer.value, forward.signum(), "{}", root.board_name());
                 for (mv, value) in answer.moves {
                     let child = root.play(mv);
                     let want = match child.status() {
-                        Status::Ongoing => -engine.solve(&child).score.unwrap().signum(),
+                        Status::Ongoing => -engine
+                            .solve(&child, &Limits::default())
+                            .score
+                            .unwrap()
+                            .signum(),
                         Status::Draw => 0,
                         Status::Win(p) if p == root.side_to_move() => 1,
                         Status::Win(_) => -1,
@@ -560,15 +568,9 @@ fn the_midgame_solver_answers_under_the_engines_limits() {
     let root = random_positions(18, 1, 3)[0];
     assert!(inarow::solvers::pentago::applies(&root));
     let stopped = |limits: Limits| {
-        let mut engine = Engine::new(
-            &root,
-            Options {
-                limits: limits.clone(),
-                ..Options::default()
-            },
-        );
+        let mut engine = Engine::new(&root, Options::default());
         let started = Instant::now();
-        let report = engine.solve(&root);
+        let report = engine.solve(&root, &limits);
         assert!(started.elapsed() < Duration::from_secs(2), "{limits:?}");
         report.stopped
     };
@@ -590,7 +592,7 @@ fn the_midgame_solver_answers_under_the_engines_limits() {
     );
     // Without limits it answers, and counts the fillings it settled as its nodes.
     let mut engine = Engine::new(&root, Options::default());
-    let report = engine.solve(&root);
+    let report = engine.solve(&root, &Limits::default());
     assert!(
         report.score.is_some() && report.nodes > 1_000_000,
         "{report:?}"
@@ -607,12 +609,12 @@ fn a_warm_engine_analyses_a_child_of_its_last_analysis_with_one_midgame_solve() 
     let child = parent.play(moves[0]);
     assert!(inarow::solvers::pentago::applies(&child));
     let mut cold = Engine::new(&child, Options::default());
-    let cold_scores = cold.analyze(&child);
+    let cold_scores = cold.analyze(&child, &Limits::default());
     let one_solve = cold.nodes();
     let mut warm = Engine::new(&parent, Options::default());
-    warm.analyze(&parent);
+    warm.analyze(&parent, &Limits::default());
     let before = warm.nodes();
-    let warm_scores = warm.analyze(&child);
+    let warm_scores = warm.analyze(&child, &Limits::default());
     assert_eq!(warm_scores, cold_scores);
     assert!(cold_scores.iter().all(|s| s.score.is_some()));
     // The child's own solve, and no more: its children come with it.

@@ -7,6 +7,7 @@ use super::cli::inarow;
 use super::common::{SplitMix, shared_path, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Game, GameLine, MoveList, Repetition, Status};
+use inarow::limits::{Clock, Limits};
 use inarow::search::Stop;
 use inarow::search::winner::{Handicap, WinSearch};
 
@@ -44,14 +45,14 @@ fn small_boards_by_two_methods_match_the_published_values() {
                 distance: true,
                 ..options(Algorithm::AlphaBeta, 2)
             };
-            let exact = Engine::new(&g, with_distance(Some(Algorithm::AlphaBeta))).solve(&g);
+            let exact = Engine::new(&g, with_distance(Some(Algorithm::AlphaBeta))).solve(&g, &Limits::default());
             assert_eq!(exact.score, Some(score), "{spec}: alpha-beta");
             assert_eq!(exact.plies, plies, "{spec}: distance");
-            let dfpn = Engine::new(&g, options(Algorithm::DfPn, 2)).solve(&g);
+            let dfpn = Engine::new(&g, options(Algorithm::DfPn, 2)).solve(&g, &Limits::default());
             assert_eq!(dfpn.score, Some(score), "{spec}: df-pn");
             assert_eq!(dfpn.plies, None, "{spec}: no distance unless asked for");
             // The default: df-pn for the value, then the distance.
-            let default = Engine::new(&g, with_distance(None)).solve(&g);
+            let default = Engine::new(&g, with_distance(None)).solve(&g, &Limits::default());
             assert_eq!((default.score, default.plies), (Some(score), plies), "{spec}: default");
             if let Some(outcome) = published(w, h) {
                 let ours = if score > 0 { "first" } else { "draw" };
@@ -94,11 +95,11 @@ fn random_positions_agree() {
                     line.play(open[rng.below(open.len())]);
                 }
                 let pos = *line.position();
-                let a = ab.solve(&line).score.expect("no limits");
-                let d = dfpn.solve(&line).score.expect("no limits");
+                let a = ab.solve(&line, &Limits::default()).score.expect("no limits");
+                let d = dfpn.solve(&line, &Limits::default()).score.expect("no limits");
                 assert_eq!(a, d, "{spec} {pos:?} history {}", line.moves().len());
                 if rule3 {
-                    assert_eq!(ab3.solve(&line).score, Some(a), "{spec} {pos:?}: rule of 3");
+                    assert_eq!(ab3.solve(&line, &Limits::default()).score, Some(a), "{spec} {pos:?}: rule of 3");
                 }
                 match a {
                     1 => wins += 1,
@@ -117,8 +118,8 @@ fn random_positions_agree() {
 fn the_two_repetition_rules_agree_on_the_empty_small_boards() {
     for spec in ["popout:4x3", "popout:3x4"] {
         inarow::with_game!(start(spec), g => {
-            let two = Engine::new(&g, options(Algorithm::AlphaBeta, 2)).solve(&g);
-            let three = Engine::new(&g, options(Algorithm::AlphaBeta, 3)).solve(&g);
+            let two = Engine::new(&g, options(Algorithm::AlphaBeta, 2)).solve(&g, &Limits::default());
+            let three = Engine::new(&g, options(Algorithm::AlphaBeta, 3)).solve(&g, &Limits::default());
             assert!(two.score.is_some(), "{spec}");
             assert_eq!(two.score, three.score, "{spec}");
             assert_eq!(two.plies, three.plies, "{spec}");
@@ -134,7 +135,7 @@ fn handicaps_prove_wins_and_nothing_else() {
                 handicap: Handicap { max_plies, backward_moves: pops },
                 ..options(Algorithm::AlphaBeta, 2)
             };
-            Engine::new(&g, options).solve(&g)
+            Engine::new(&g, options).solve(&g, &Limits::default())
         };
         // The first player wins on ply 25 at the earliest (the exact distance above).
         assert_eq!(with(Some(25), None).score, Some(1));
@@ -276,7 +277,7 @@ fn deep_lines_neither_overflow_nor_go_unreported() {
     with_popout!(start("popout"), g => {
         let mut search = WinSearch::try_new(&g, 16, true, Repetition::SECOND).unwrap();
         search.set_max_depth(60);
-        assert_eq!(search.value(&GameLine::new(g)), Err(Stop::Depth));
+        assert_eq!(search.value(&GameLine::new(g), &mut Clock::default()), Err(Stop::Depth));
     });
     // The commands that once overflowed: the default method answers at once.
     for (args, want) in [

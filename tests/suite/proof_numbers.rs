@@ -47,7 +47,7 @@ fn agree_on(name: &str, every: usize, count: usize, algorithms: &[Algorithm]) {
         for (moves, published) in &lines {
             let (pos, _) = play_moves(start, moves).expect("public position");
             engine.reset();
-            let report = engine.solve(&pos);
+            let report = engine.solve(&pos, &Limits::default());
             assert_eq!(
                 report.score,
                 Some(published.signum()),
@@ -82,17 +82,17 @@ fn proof_numbers_agree_on_l2_r2_and_l1_r1() {
 #[test]
 fn node_limit_stops_a_proof_number_search() {
     for algorithm in ALL {
-        let mut options = Options {
+        let options = Options {
             algorithm: Some(algorithm),
             ..Options::default()
         };
-        options.limits = Limits {
+        let limits = Limits {
             nodes: Some(1000),
             ..Limits::default()
         };
         let start = Connect::<u64, _>::new(Standard);
         let mut engine = Engine::new(&start, options);
-        let report = engine.solve(&start);
+        let report = engine.solve(&start, &limits);
         assert_eq!(
             report.score, None,
             "{algorithm}: the empty board in 1000 nodes"

@@ -4,6 +4,7 @@
 
 use super::common::shared_path;
 use inarow::game::{Connect, Standard, play_moves};
+use inarow::limits::Clock;
 use inarow::search::{AlphaBeta, Config};
 use std::time::Instant;
 
@@ -64,7 +65,7 @@ fn check_set_with(
             solver.reset();
         }
         let expected = if weak { published.signum() } else { *published };
-        match solver.solve(&pos, weak) {
+        match solver.solve(&pos, weak, &mut Clock::default()) {
             Ok(got) if got == expected => {}
             got => wrong.push(format!(
                 "{name}:{line}: {moves} expected {expected} got {got:?}"

@@ -8,6 +8,7 @@ use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Bounded, Indexed, Kind, MoveList, Notation, Status, Tactics, outlook_by_moves};
+use inarow::limits::Limits;
 use inarow::search::retro::{self, Value};
 use inarow::search::score::win_at;
 
@@ -123,7 +124,7 @@ fn connect_four_values_agree_with_alpha_beta() {
             for n in 0..samples {
                 let pos = random_position(g, &mut rng, n % (g.max_plies() as usize));
                 let value = solution.value(&pos).unwrap_or_else(|| panic!("{spec} {pos:?}"));
-                let want = engine.solve(&pos).score.unwrap();
+                let want = engine.solve(&pos, &Limits::default()).score.unwrap();
                 assert_eq!(score_of(&pos, value), want, "{spec} {pos:?}");
             }
         });
@@ -148,7 +149,7 @@ fn popout_values_and_distances_agree_with_the_forward_searches() {
             for n in 0..samples {
                 let pos = random_position(g, &mut rng, n % 30);
                 let value = solution.value(&pos).unwrap_or_else(|| panic!("{spec} {pos:?}"));
-                let report = exact.solve(&pos);
+                let report = exact.solve(&pos, &Limits::default());
                 let (score, plies) = match value {
                     Value::Win(d) => (1, Some(d)),
                     Value::Loss(d) => (-1, Some(d)),
@@ -156,7 +157,7 @@ fn popout_values_and_distances_agree_with_the_forward_searches() {
                 };
                 assert_eq!(report.score, Some(score), "{spec} {pos:?}: {summary:?}");
                 assert_eq!(report.plies, plies, "{spec} {pos:?}: distance");
-                assert_eq!(dfpn.solve(&pos).score, Some(score), "{spec} {pos:?}: df-pn");
+                assert_eq!(dfpn.solve(&pos, &Limits::default()).score, Some(score), "{spec} {pos:?}: df-pn");
                 seen[(score + 1) as usize] += 1;
             }
             assert!(seen.iter().filter(|&&n| n > 0).count() >= 2, "{spec}: {seen:?}");

@@ -10,6 +10,7 @@ use super::common::SplitMix;
 use inarow::engine::Options;
 use inarow::engine::bench::run_builtin;
 use inarow::game::{Connect, Game, MoveList, Standard, Tactics};
+use inarow::limits::{Clock, Limits};
 use inarow::search::{AlphaBeta, Config, Driver, Scheme};
 
 const SIGNATURE: u64 = 2008881;
@@ -38,7 +39,8 @@ fn generated_positions(count: usize) -> Vec<Connect<u64, Standard>> {
 
 #[test]
 fn bench_signature() {
-    let builtin = run_builtin(&Options::default(), |_, _| {}).expect("tables fit");
+    let builtin =
+        run_builtin(&Options::default(), &Limits::default(), |_, _| {}).expect("tables fit");
     assert_eq!(
         builtin.correct, builtin.n,
         "the built-in suite has published values"
@@ -61,11 +63,13 @@ fn bench_signature() {
     let mut nodes_7x6 = 0;
     for pos in &positions {
         fast.reset();
-        let score = fast.solve(pos, false).expect("no limits");
+        let score = fast
+            .solve(pos, false, &mut Clock::default())
+            .expect("no limits");
         nodes_7x6 += fast.nodes();
         plain.reset();
         assert_eq!(
-            plain.solve(pos, false),
+            plain.solve(pos, false, &mut Clock::default()),
             Ok(score),
             "the default and the plain solver disagree on {pos:?}"
         );

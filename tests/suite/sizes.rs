@@ -17,6 +17,7 @@ enum Outcome {
 }
 
 use Outcome::{Draw, First, Second};
+use inarow::limits::Clock;
 
 /// `(width, height, outcome, last_move)`: the published value of the empty board and the ply
 /// (1-based) on which perfect play ends; `None` where the ply is not published.
@@ -115,7 +116,9 @@ fn check_empty_board<G: Bounded + Tactics + Notation>(
     let name = start.name();
     let t = Instant::now();
     let mut solver = AlphaBeta::new(&start, Config::default());
-    let got = solver.solve(&start, false).expect("no limits were set");
+    let got = solver
+        .solve(&start, false, &mut Clock::default())
+        .expect("no limits were set");
     eprintln!(
         "{name}: exact {got} in {:?}, {} nodes",
         t.elapsed(),
@@ -127,7 +130,9 @@ fn check_empty_board<G: Bounded + Tactics + Notation>(
     );
 
     let mut weak = AlphaBeta::new(&start, Config::default());
-    let sign = weak.solve(&start, true).expect("no limits were set");
+    let sign = weak
+        .solve(&start, true, &mut Clock::default())
+        .expect("no limits were set");
     assert_eq!(
         sign,
         expected.signum(),
@@ -143,7 +148,7 @@ fn check_empty_board<G: Bounded + Tactics + Notation>(
                 ..Config::default()
             };
             let got = AlphaBeta::new(&start, config)
-                .solve(&start, false)
+                .solve(&start, false, &mut Clock::default())
                 .expect("no limits were set");
             assert_eq!(got, expected, "{name}: driver {driver} gives {got}");
         }

@@ -4,6 +4,7 @@
 use super::common::SplitMix;
 use inarow::engine::{Config, Engine, Options};
 use inarow::game::{Connect, Game, MoveList, Standard, Tactics};
+use inarow::limits::Limits;
 
 /// Minor page faults of the calling thread so far.
 fn minor_faults() -> i64 {
@@ -51,7 +52,7 @@ fn a_readied_table_takes_no_page_fault_in_a_timed_search() {
     let mut warm = Engine::new(&start, small);
     for pos in &positions {
         warm.reset();
-        warm.solve(pos);
+        warm.solve(pos, &Limits::default());
     }
     drop(warm);
     let mut engine = Engine::new(&start, Options::default());
@@ -59,7 +60,7 @@ fn a_readied_table_takes_no_page_fault_in_a_timed_search() {
     let before = minor_faults();
     for pos in &positions {
         engine.reset();
-        assert!(engine.solve(pos).score.is_some());
+        assert!(engine.solve(pos, &Limits::default()).score.is_some());
     }
     let faults = minor_faults() - before;
     // The 64 MiB table is 32 huge pages or 16,384 small ones, and a thousand searches reach all

@@ -16,6 +16,7 @@ use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{
     Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics,
 };
+use inarow::limits::{Clock, Limits};
 use inarow::search::minimax::Minimax;
 use inarow::search::{AlphaBeta, Config, Driver};
 use std::collections::{HashMap, HashSet};
@@ -267,14 +268,24 @@ fn alpha_beta_agrees_with_the_exhaustive_reference_everywhere() {
             let mut solver = AlphaBeta::new(&Twist::start(), config);
             for (pos, line) in &positions {
                 let want = values[pos];
-                assert_eq!(solver.solve(pos, false), Ok(want), "{driver} {line:?}");
                 assert_eq!(
-                    solver.solve(pos, true),
+                    solver.solve(pos, false, &mut Clock::default()),
+                    Ok(want),
+                    "{driver} {line:?}"
+                );
+                assert_eq!(
+                    solver.solve(pos, true, &mut Clock::default()),
                     Ok(want.signum()),
                     "{driver} {line:?} weak"
                 );
-                assert_eq!(solver.value_at_most(pos, want), Ok(true));
-                assert_eq!(solver.value_at_most(pos, want - 1), Ok(false));
+                assert_eq!(
+                    solver.value_at_most(pos, want, &mut Clock::default()),
+                    Ok(true)
+                );
+                assert_eq!(
+                    solver.value_at_most(pos, want - 1, &mut Clock::default()),
+                    Ok(false)
+                );
             }
         }
     }
@@ -300,7 +311,7 @@ fn proof_numbers_and_the_engine_agree_too() {
         let want = memo.value(pos);
         for e in &mut proof_numbers {
             assert_eq!(
-                e.solve(pos).score,
+                e.solve(pos, &Limits::default()).score,
                 Some(want.signum()),
                 "{} {line:?}",
                 e.method()
@@ -310,7 +321,7 @@ fn proof_numbers_and_the_engine_agree_too() {
             continue;
         }
         // Best moves and the principal variation, from the rules' point of view.
-        let report = engine.solve_detailed(pos);
+        let report = engine.solve_detailed(pos, &Limits::default());
         assert_eq!(report.score, Some(want), "{line:?}");
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
@@ -349,7 +360,7 @@ fn certificates_of_every_outcome_verify() {
             continue;
         }
         let text = engine
-            .certificate_file(&Twist::start(), &line)
+            .certificate_file(&Twist::start(), &line, &Limits::default())
             .unwrap_or_else(|e| panic!("{line:?}: {e}"));
         for section in text.split("inarow-proof").skip(1) {
             let summary = verify(Twist::start(), &format!("inarow-proof{section}"))

@@ -4,6 +4,7 @@
 //! full` checks 5x4 too, and `inarow bench --suite victor` prints the whole table.
 
 use inarow::game::GravityGeometry;
+use inarow::limits::{Clock, Limits};
 use inarow::search::cover::audit::{self, Audit};
 use inarow::search::cover::{self, Loosen, Options, Rule};
 
@@ -171,7 +172,7 @@ fn check_sampled(spec: &str, count: usize, min_stones: u32) -> (usize, usize) {
                     let mover = cover::mover_cannot_win(g, mine, theirs, &options);
                     let reply = cover::other_side_cannot_win(g, mine, theirs, &options);
                     if mover.is_some() || reply.is_some() {
-                        let value = solver.solve(&pos, true).unwrap();
+                        let value = solver.solve(&pos, true, &mut Clock::default()).unwrap();
                         assert!(mover.is_none() || value <= 0, "{pos:?}: mover wins");
                         assert!(reply.is_none() || value >= 0, "{pos:?}: mover loses");
                         if let Some(w) = &mover {
@@ -270,10 +271,10 @@ fn the_rules_inside_alpha_beta_and_dfpn_change_no_value() {
                 e.reset();
             }
             let reports = [
-                plain.solve(&pos),
-                bounded.solve(&pos),
-                dfpn_plain.solve(&pos),
-                dfpn.solve(&pos),
+                plain.solve(&pos, &Limits::default()),
+                bounded.solve(&pos, &Limits::default()),
+                dfpn_plain.solve(&pos, &Limits::default()),
+                dfpn.solve(&pos, &Limits::default()),
             ];
             for (i, r) in reports.iter().enumerate() {
                 assert_eq!(r.score, reports[0].score, "{pos:?}: search {i}");

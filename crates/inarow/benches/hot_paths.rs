@@ -8,6 +8,7 @@ use divan::{Bencher, black_box};
 use inarow::game::{
     Bounded, Connect, Game, Grid, MoveList, Notation, Runtime, Standard, Tactics, play_moves,
 };
+use inarow::limits::Clock;
 use inarow::search::{AlphaBeta, Bound, Config, Scheme, Table};
 
 fn main() {
@@ -136,7 +137,9 @@ fn solve_all<G: Bounded + Tactics>(bencher: Bencher, ps: Vec<G>) {
         let mut sum = 0;
         for p in &ps {
             solver.reset();
-            sum += solver.solve(black_box(p), false).unwrap();
+            sum += solver
+                .solve(black_box(p), false, &mut Clock::default())
+                .unwrap();
         }
         sum
     });

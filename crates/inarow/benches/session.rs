@@ -52,7 +52,10 @@ fn solve_by_engine(bencher: Bencher) {
         for text in POSITIONS {
             let line = read_line(start, text).expect("a position");
             engine.reset();
-            sum += engine.solve(black_box(&line)).score.expect("solved");
+            sum += engine
+                .solve(black_box(&line), &Limits::default())
+                .score
+                .expect("solved");
         }
         sum
     });

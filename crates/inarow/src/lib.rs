@@ -30,19 +30,19 @@
 //!
 //! # Solve a position
 //! ```
-//! use inarow::engine::{Engine, Options};
+//! use inarow::engine::{Engine, Limits, Options};
 //! use inarow::game::{play_moves, Connect, Standard};
 //!
 //! // A position of Pons' public set Test_L3_R1: the side to move loses with the last stone.
 //! let start = Connect::<u64, _>::new(Standard);
 //! let (pos, _) = play_moves(start, "2252576253462244111563365343671351441").unwrap();
 //! let mut engine = Engine::new(&pos, Options::default());
-//! assert_eq!(engine.solve(&pos).score, Some(-1));
+//! assert_eq!(engine.solve(&pos, &Limits::default()).score, Some(-1));
 //! ```
 //!
 //! # Analyse every move, any game by its spec
 //! ```
-//! use inarow::engine::{Engine, Options};
+//! use inarow::engine::{Engine, Limits, Options};
 //! use inarow::game::{GameSpec, Notation, read_position};
 //! use inarow::with_game;
 //!
@@ -52,7 +52,7 @@
 //!     let mut engine = Engine::try_new(&pos, Options::default())?;
 //!     // Best first: (move, exact score for the side to move after it, negated).
 //!     let values: Vec<_> = engine
-//!         .analyze(&pos)
+//!         .analyze(&pos, &Limits::default())
 //!         .iter()
 //!         .map(|m| (pos.format_move(m.mv), m.score.expect("no limits: exact")))
 //!         .collect();

@@ -218,34 +218,50 @@ impl std::error::Error for Stop {}
 /// ends by its length bound first.)
 pub const MAX_DEPTH: u32 = 20_000;
 
-/// Enforces [`Limits`] counted from its start: a node count checked at every tick, the time
-/// every 1024 ticks.
-#[derive(Clone, Debug)]
-pub(crate) struct Clock {
+/// The limits of one piece of work under way (a solve, an analysis, a proof and its
+/// certificate): [`Limits`] with their clock started, the nodes counted against them, and the
+/// limit that stopped a search. The call that takes the limits builds it and lends it to every
+/// search it runs, so that they share one deadline and one node budget; it is dropped with the
+/// call, and no search keeps it. Enforced by a node count checked at every tick, the time every
+/// 1024 ticks.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
     limits: Limits,
     deadline: Option<Instant>,
-    pub ticks: u64,
+    /// Nodes counted against the node limit.
+    pub(crate) ticks: u64,
     /// Calls of [`Clock::poll`].
     polls: u64,
-    /// The time limit was reached: every later tick and poll stops at once (an analysis runs
-    /// one search a move under one clock).
-    expired: bool,
+    /// The limit a search under this clock stopped at: every later tick, poll and search stops
+    /// at once (an analysis runs one search a move under one clock).
+    pub(crate) stop: Option<Stop>,
 }
 
 impl Clock {
+    /// `limits` with their clock started now.
     pub fn new(limits: Limits) -> Clock {
         Clock {
             deadline: limits.time.map(|t| Instant::now() + t),
             limits,
             ticks: 0,
             polls: 0,
-            expired: false,
+            stop: None,
         }
+    }
+
+    /// The limits as they were given.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// When the time limit runs out (`None`: no time limit).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// Counts one node; an error once a limit is reached.
     #[inline(always)]
-    pub fn tick(&mut self) -> Result<(), Stop> {
+    pub(crate) fn tick(&mut self) -> Result<(), Stop> {
         self.ticks += 1;
         if self.limits.nodes.is_some_and(|n| self.ticks > n) {
             return Err(Stop::Nodes);
@@ -253,8 +269,8 @@ impl Clock {
         if self.ticks & 1023 == 0 {
             count_nodes(1024);
             self.check_time()?;
-        } else if self.expired {
-            return Err(Stop::Time);
+        } else if let Some(stop) = self.stop {
+            return Err(stop);
         }
         Ok(())
     }
@@ -263,9 +279,9 @@ impl Clock {
     /// can take long (judging the ~250 children of a Pentago position, each by its safe
     /// moves), so that a time limit holds within milliseconds there too.
     #[inline(always)]
-    pub fn poll(&mut self) -> Result<(), Stop> {
+    pub(crate) fn poll(&mut self) -> Result<(), Stop> {
         self.polls += 1;
-        if self.polls & 63 == 0 || self.expired {
+        if self.polls & 63 == 0 || self.stop.is_some() {
             self.check_time()?;
         }
         Ok(())
@@ -275,8 +291,10 @@ impl Clock {
     fn check_time(&mut self) -> Result<(), Stop> {
         if self.limits.is_interrupted() {
             Err(Stop::Interrupted)
-        } else if self.expired || self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.expired = true;
+        } else if let Some(stop) = self.stop {
+            Err(stop)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop = Some(Stop::Time);
             Err(Stop::Time)
         } else {
             Ok(())

@@ -9,7 +9,7 @@ use crate::cli::io::{Outcome, progress_bar};
 use crate::cli::matches::{Series, play_series};
 use inarow::engine::agent::Level;
 use inarow::engine::bench::{PENTAGO_STONES, median, run_pentago_counts, solve_pentago};
-use inarow::engine::{Config, Engine, Options};
+use inarow::engine::{Config, Engine, Limits, Options};
 use inarow::game::{Game, GameSpec, Player};
 use inarow::with_game;
 use std::path::Path;
@@ -91,9 +91,9 @@ pub(super) fn measure_cube(
             engine.reset();
             // The two-valued question for the first player, as `gen` asks it.
             let report = if pos.side_to_move() == Player::First {
-                engine.wins(&pos)
+                engine.wins(&pos, &Limits::default())
             } else {
-                engine.solve(&pos)
+                engine.solve(&pos, &Limits::default())
             };
             let s = report.elapsed.as_secs_f64();
             row.seconds += s;
@@ -182,7 +182,7 @@ pub(super) fn measure_sizes(
     for (width, height) in boards {
         let spec: GameSpec = format!("connect4:{width}x{height}").parse()?;
         let report = with_game!(spec.start(), start => {
-            let r = Engine::try_new(&start, options.clone())?.solve(&start);
+            let r = Engine::try_new(&start, options.clone())?.solve(&start, &Limits::default());
             (r.score, r.nodes, r.elapsed)
         });
         let (score, nodes, elapsed) = report;

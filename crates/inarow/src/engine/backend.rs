@@ -1,7 +1,8 @@
 //! The searches behind an [`Engine`](super::Engine), one [`Backend`] per family, chosen for the
 //! game's kind by [`build`]: alpha-beta (or the exhaustive reference) for bounded games; for
 //! games whose positions repeat, a proof-number search or the two-valued [`WinSearch`] for the
-//! value, and [`WinSearch`] for the distance.
+//! value, and [`WinSearch`] for the distance. Every question runs under the engine call's
+//! [`Clock`], which the backend passes on to its search and does not keep.
 
 use super::{Algorithm, Options};
 use crate::error::Error;
@@ -9,7 +10,7 @@ use crate::game::{
     Bounded, Game, GameLine, Goal, KindVisitor, Method, Player, Repeating, Repetition, Status,
     Tactics,
 };
-use crate::limits::{Clock, Limits, Stop};
+use crate::limits::{Clock, Stop};
 use crate::search::alphabeta::profile::Profile;
 use crate::search::alphabeta::{AlphaBeta, KnownScores, SearchState};
 use crate::search::minimax::Minimax;
@@ -21,25 +22,35 @@ use std::sync::Arc;
 /// The longest distance the engine looks for (plies): a table key keeps at most 254 plies left.
 const MOST_PLIES: u32 = 253;
 
-/// What the engine asks of a search.
+/// What the engine asks of a search, each question under the limits of `clock`.
 pub(super) trait Backend<G: Game>: Send {
     /// The value at the end of `line` for the side to move (the positions before it count for
     /// the repetition rule): the exact score of a bounded game (its sign when `weak`), 1 / 0 /
     /// -1 in a game that repeats.
-    fn value(&mut self, line: &GameLine<G>, weak: bool) -> Result<i32, Stop>;
+    fn value(&mut self, line: &GameLine<G>, weak: bool, clock: &mut Clock) -> Result<i32, Stop>;
     /// Whether the side to move wins at the end of `line` (a draw is no): the two-valued
     /// question, cheaper than the value.
-    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
-        Ok(self.value(line, true)? > 0)
+    fn wins(&mut self, line: &GameLine<G>, clock: &mut Clock) -> Result<bool, Stop> {
+        Ok(self.value(line, true, clock)? > 0)
     }
     /// Whether the value at the end of `line` is at most `bound`.
-    fn value_at_most(&mut self, line: &GameLine<G>, weak: bool, bound: i32) -> Result<bool, Stop> {
-        Ok(self.value(line, weak)? <= bound)
+    fn value_at_most(
+        &mut self,
+        line: &GameLine<G>,
+        weak: bool,
+        bound: i32,
+        clock: &mut Clock,
+    ) -> Result<bool, Stop> {
+        Ok(self.value(line, weak, clock)? <= bound)
     }
     /// The plies to the end under perfect play when `winner` wins from the end of `line`, in a
     /// game that repeats (`None` if beyond reach).
-    fn distance(&mut self, line: &GameLine<G>, winner: Player) -> Result<Option<u32>, Stop>;
-    fn set_limits(&mut self, limits: Limits);
+    fn distance(
+        &mut self,
+        line: &GameLine<G>,
+        winner: Player,
+        clock: &mut Clock,
+    ) -> Result<Option<u32>, Stop>;
     /// Forgets what was learnt (the tables).
     fn reset(&mut self);
     /// Touches the memory of its tables now, so that no later search meets a page fault
@@ -101,10 +112,9 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
             Algorithm::Minimax => Box::new(Reference {
                 minimax: Minimax::new(),
                 nodes: 0,
-                clock: Clock::new(o.limits.clone()),
                 max_positions: o.mem_bytes()? / Reference::BYTES_PER_POSITION,
             }),
-            Algorithm::Tss => Box::new(Threats::new(o.limits.clone())),
+            Algorithm::Tss => Box::new(Threats { nodes: 0 }),
             family => Box::new(ProofNumbers(prover(family, o)?)),
         };
         Ok((backend, method))
@@ -176,10 +186,10 @@ impl<G: Tactics> KindVisitor<G> for Build<'_, G> {
 fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G>>, Error> {
     let mem_bytes = o.mem_bytes()?;
     Ok(match family {
-        Algorithm::Pns => Box::new(Pns::new(mem_bytes, o.limits.clone(), o.heuristic_init)),
-        Algorithm::Pn2 => Box::new(Pn2::new(mem_bytes, o.limits.clone(), o.heuristic_init)),
+        Algorithm::Pns => Box::new(Pns::new(mem_bytes, o.heuristic_init)),
+        Algorithm::Pn2 => Box::new(Pn2::new(mem_bytes, o.heuristic_init)),
         _ => {
-            let mut dfpn = DfPn::try_new(mem_bytes, o.limits.clone())?;
+            let mut dfpn = DfPn::try_new(mem_bytes)?;
             dfpn.set_threat_search(o.dfpn_threats);
             dfpn.set_victor_plies(o.config.victor_plies);
             Box::new(dfpn)
@@ -188,21 +198,24 @@ fn prover<G: Tactics>(family: Algorithm, o: &Options) -> Result<Box<dyn Prover<G
 }
 
 impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
-    fn value(&mut self, line: &GameLine<G>, weak: bool) -> Result<i32, Stop> {
-        self.solve(line.position(), weak)
+    fn value(&mut self, line: &GameLine<G>, weak: bool, clock: &mut Clock) -> Result<i32, Stop> {
+        self.solve(line.position(), weak, clock)
     }
-    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &GameLine<G>, clock: &mut Clock) -> Result<bool, Stop> {
         // One null-window test at 0.
-        Ok(!AlphaBeta::value_at_most(self, line.position(), 0)?)
+        Ok(!AlphaBeta::value_at_most(self, line.position(), 0, clock)?)
     }
-    fn value_at_most(&mut self, line: &GameLine<G>, _: bool, bound: i32) -> Result<bool, Stop> {
-        AlphaBeta::value_at_most(self, line.position(), bound)
+    fn value_at_most(
+        &mut self,
+        line: &GameLine<G>,
+        _: bool,
+        bound: i32,
+        clock: &mut Clock,
+    ) -> Result<bool, Stop> {
+        AlphaBeta::value_at_most(self, line.position(), bound, clock)
     }
-    fn distance(&mut self, _: &GameLine<G>, _: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &GameLine<G>, _: Player, _: &mut Clock) -> Result<Option<u32>, Stop> {
         Ok(None)
-    }
-    fn set_limits(&mut self, limits: Limits) {
-        AlphaBeta::set_limits(self, limits);
     }
     fn reset(&mut self) {
         AlphaBeta::reset(self);
@@ -235,8 +248,6 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
 struct Reference {
     minimax: Minimax,
     nodes: u64,
-    /// Started by [`Backend::set_limits`]: one clock for every value of a solve or analysis.
-    clock: Clock,
     /// The memo's size under the memory budget.
     max_positions: usize,
 }
@@ -247,20 +258,17 @@ impl Reference {
 }
 
 impl<G: Bounded> Backend<G> for Reference {
-    fn value(&mut self, line: &GameLine<G>, weak: bool) -> Result<i32, Stop> {
-        let before = self.clock.ticks;
+    fn value(&mut self, line: &GameLine<G>, weak: bool, clock: &mut Clock) -> Result<i32, Stop> {
+        let before = clock.ticks;
         let v = self
             .minimax
-            .value_within(line.position(), &mut self.clock, self.max_positions);
-        self.nodes += self.clock.ticks - before;
+            .value_within(line.position(), clock, self.max_positions);
+        self.nodes += clock.ticks - before;
         let v = v?;
         Ok(if weak { v.signum() } else { v })
     }
-    fn distance(&mut self, _: &GameLine<G>, _: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &GameLine<G>, _: Player, _: &mut Clock) -> Result<Option<u32>, Stop> {
         Ok(None)
-    }
-    fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
     }
     fn reset(&mut self) {
         self.minimax = Minimax::new();
@@ -278,45 +286,34 @@ impl<G: Bounded> Backend<G> for Reference {
 
 /// Threat-space search alone: a win by threats (1), or nothing ([`Stop::NoThreatWin`]).
 struct Threats {
-    budget: ThreatBudget,
     nodes: u64,
 }
 
-impl Threats {
-    /// Every threat a line may take; the node limit (10 million by default) bounds the search.
-    fn new(limits: Limits) -> Threats {
-        Threats {
-            budget: ThreatBudget {
-                depth: 32,
-                nodes: limits.nodes.unwrap_or(10_000_000),
-            },
-            nodes: 0,
-        }
-    }
-}
-
 impl<G: Tactics> Backend<G> for Threats {
-    fn value(&mut self, line: &GameLine<G>, _: bool) -> Result<i32, Stop> {
-        Ok(if self.wins(line)? { 1 } else { -1 })
+    fn value(&mut self, line: &GameLine<G>, _: bool, clock: &mut Clock) -> Result<i32, Stop> {
+        Ok(if self.wins(line, clock)? { 1 } else { -1 })
     }
-    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &GameLine<G>, clock: &mut Clock) -> Result<bool, Stop> {
         let pos = line.position();
         match pos.status() {
             Status::Win(p) => return Ok(p == pos.side_to_move()),
             Status::Draw => return Ok(false),
             Status::Ongoing => {}
         }
-        if pos.has_winning_move() || wins_by_threats(pos, self.budget, &mut self.nodes) {
+        // Every threat a line may take; the node limit (10 million by default) bounds each
+        // search: the clock counts no nodes here.
+        let budget = ThreatBudget {
+            depth: 32,
+            nodes: clock.limits().nodes.unwrap_or(10_000_000),
+        };
+        if pos.has_winning_move() || wins_by_threats(pos, budget, &mut self.nodes) {
             Ok(true)
         } else {
             Err(Stop::NoThreatWin)
         }
     }
-    fn distance(&mut self, _: &GameLine<G>, _: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &GameLine<G>, _: Player, _: &mut Clock) -> Result<Option<u32>, Stop> {
         Ok(None)
-    }
-    fn set_limits(&mut self, limits: Limits) {
-        self.budget.nodes = limits.nodes.unwrap_or(10_000_000);
     }
     fn reset(&mut self) {}
     fn nodes(&self) -> u64 {
@@ -334,19 +331,16 @@ impl<G: Tactics> Backend<G> for Threats {
 struct ProofNumbers<G>(Box<dyn Prover<G>>);
 
 impl<G: Game> Backend<G> for ProofNumbers<G> {
-    fn value(&mut self, line: &GameLine<G>, _: bool) -> Result<i32, Stop> {
+    fn value(&mut self, line: &GameLine<G>, _: bool, clock: &mut Clock) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
-        weak_value(|goal| self.0.prove_for(line, me, goal))
+        weak_value(|goal| self.0.prove_for(line, me, goal, clock))
     }
-    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &GameLine<G>, clock: &mut Clock) -> Result<bool, Stop> {
         let me = line.position().side_to_move();
-        Ok(self.0.prove_for(line, me, Goal::Win)? == Verdict::Proven)
+        Ok(self.0.prove_for(line, me, Goal::Win, clock)? == Verdict::Proven)
     }
-    fn distance(&mut self, _: &GameLine<G>, _: Player) -> Result<Option<u32>, Stop> {
+    fn distance(&mut self, _: &GameLine<G>, _: Player, _: &mut Clock) -> Result<Option<u32>, Stop> {
         Ok(None)
-    }
-    fn set_limits(&mut self, limits: Limits) {
-        self.0.set_limits(limits);
     }
     fn reset(&mut self) {
         self.0.clear();
@@ -380,7 +374,7 @@ impl<G: Repeating + Tactics> Cycles<G> {
 }
 
 impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
-    fn value(&mut self, line: &GameLine<G>, _: bool) -> Result<i32, Stop> {
+    fn value(&mut self, line: &GameLine<G>, _: bool, clock: &mut Clock) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
         if let Some(prover) = &mut self.value {
             // Win and NotLose raced (see [`raced_value`]): a loss is one clean proof of the
@@ -388,43 +382,40 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
             return raced_value(|goal, budget| {
                 let question = Question::new(me, goal);
                 match budget {
-                    Some(budget) => prover.answer_within(line, question, budget),
-                    None => prover.answer(line, question).map(Some),
+                    Some(budget) => prover.answer_within(line, question, budget, clock),
+                    None => prover.answer(line, question, clock).map(Some),
                 }
             });
         }
         let handicap = self.handicap;
         let search = self.win_search();
         if handicap.is_none() {
-            search.value(line)
-        } else if search.wins(line, me, handicap)? {
+            search.value(line, clock)
+        } else if search.wins(line, me, handicap, clock)? {
             Ok(1)
         } else {
             Err(Stop::Handicap)
         }
     }
-    fn wins(&mut self, line: &GameLine<G>) -> Result<bool, Stop> {
+    fn wins(&mut self, line: &GameLine<G>, clock: &mut Clock) -> Result<bool, Stop> {
         let me = line.position().side_to_move();
         if let Some(prover) = &mut self.value {
-            return Ok(prover.prove_for(line, me, Goal::Win)? == Verdict::Proven);
+            return Ok(prover.prove_for(line, me, Goal::Win, clock)? == Verdict::Proven);
         }
         let handicap = self.handicap;
-        let win = self.win_search().wins(line, me, handicap)?;
+        let win = self.win_search().wins(line, me, handicap, clock)?;
         if !win && !handicap.is_none() {
             return Err(Stop::Handicap);
         }
         Ok(win)
     }
-    fn distance(&mut self, line: &GameLine<G>, winner: Player) -> Result<Option<u32>, Stop> {
-        self.win_search().distance(line, winner, MOST_PLIES)
-    }
-    fn set_limits(&mut self, limits: Limits) {
-        if let Some(p) = &mut self.value {
-            p.set_limits(limits.clone());
-        }
-        if let Some(w) = &mut self.win {
-            w.set_limits(limits);
-        }
+    fn distance(
+        &mut self,
+        line: &GameLine<G>,
+        winner: Player,
+        clock: &mut Clock,
+    ) -> Result<Option<u32>, Stop> {
+        self.win_search().distance(line, winner, MOST_PLIES, clock)
     }
     fn reset(&mut self) {
         if let Some(p) = &mut self.value {

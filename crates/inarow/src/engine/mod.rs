@@ -26,7 +26,7 @@ pub mod knowledge;
 
 pub use crate::certificate::{Certificate, MAGIC as CERTIFICATE_MAGIC, VerifySummary, verify};
 pub use crate::error::Error;
-pub use crate::limits::{Cancel, Limits, MAX_DEPTH, Started, Stop, nodes_searched};
+pub use crate::limits::{Cancel, Clock, Limits, MAX_DEPTH, Started, Stop, nodes_searched};
 pub use crate::search::census::{Census, count};
 pub use crate::search::heuristic;
 pub use crate::search::retro::{Progress, Value};
@@ -129,8 +129,6 @@ pub struct Options {
     /// Also the number of plies to the end of the game under perfect play, for a win or a loss
     /// ([`Report::plies`]).
     pub distance: bool,
-    /// Limits on each call (solve, or analyze as a whole).
-    pub limits: Limits,
     /// Memory budget of the proof-number searches, in MiB.
     pub mem_mb: usize,
     /// Initialise PNS / PN² leaves from the number of safe moves instead of 1 / 1 (default).
@@ -151,7 +149,6 @@ impl Default for Options {
             weak: false,
             distance: false,
             dfpn_threats: Some(ThreatBudget::default()),
-            limits: Limits::default(),
             mem_mb: 1024,
             heuristic_init: true,
             repetition: 2,
@@ -232,6 +229,16 @@ pub struct MoveScore<M> {
     pub score: Option<i32>,
 }
 
+/// The limits of one call of the engine under way (a solve, an analysis, a line): built when it
+/// starts, passed to every search and oracle it asks, and dropped when it returns, so that
+/// they share one deadline and one node budget and no limit outlives the call.
+struct Call {
+    /// The limits with their clock started, lent to the backend's searches.
+    clock: Clock,
+    /// The engine's node count when the call started: the oracles get what is left.
+    nodes_at_start: u64,
+}
+
 /// Stack of the thread that runs the searches of a game that repeats: [`MAX_DEPTH`] plies of
 /// the deepest-framed of them (the two-valued search keeps a ranked move list per ply: 6 KiB
 /// a ply measured on PopOut 7x6), with room to spare. Only the pages a search reaches are ever
@@ -246,12 +253,6 @@ pub struct Engine<G: Tactics> {
     /// Only the sign of a bounded game's score.
     weak: bool,
     distance: bool,
-    limits: Limits,
-    /// The limits of the search under way, started by [`Engine::start_limits`]: one deadline
-    /// for every step of a solve or an analysis.
-    started: Started,
-    /// The node count when they were started.
-    nodes_at_start: u64,
     mem_bytes: usize,
     dfpn_threats: Option<ThreatBudget>,
     /// Where the certifying df-pn uses Victor's threat rules (the certificates then carry
@@ -314,9 +315,6 @@ impl<G: Tactics> Engine<G> {
             method,
             weak: options.weak || weak_only,
             distance: options.distance,
-            limits: options.limits,
-            started: Started::default(),
-            nodes_at_start: 0,
             mem_bytes,
             dfpn_threats: options.dfpn_threats,
             victor_plies: options.config.victor_plies,
@@ -497,9 +495,8 @@ impl<G: Tactics> Engine<G> {
 
     /// The score of `pos` and, with [`Options::distance`], its plies to the end, from the first
     /// oracle that knows them in the form the engine gives.
-    fn looked_up(&mut self, pos: &G) -> Result<Option<(i32, Option<u32>)>, Stop> {
-        let spent = self.nodes() - self.nodes_at_start;
-        let budget = oracle::budget(&self.started, spent, self.mem_bytes);
+    fn looked_up(&mut self, pos: &G, call: &Call) -> Result<Option<(i32, Option<u32>)>, Stop> {
+        let budget = self.oracle_budget(call);
         for i in 0..self.oracles.len() {
             if let Some(known) = self.oracles[i].ask(pos, &budget)?
                 && let Some(value) = self.known_value(pos, known)
@@ -512,10 +509,9 @@ impl<G: Tactics> Engine<G> {
 
     /// Readies the oracles to answer the children of the end of the line under way, which
     /// the engine asks next.
-    fn learn_moves(&mut self) -> Result<(), Stop> {
+    fn learn_moves(&mut self, call: &Call) -> Result<(), Stop> {
         let pos = *self.game.position();
-        let spent = self.nodes() - self.nodes_at_start;
-        let budget = oracle::budget(&self.started, spent, self.mem_bytes);
+        let budget = self.oracle_budget(call);
         for oracle in &mut self.oracles {
             oracle.learn_moves(&pos, &budget)?;
         }
@@ -546,40 +542,37 @@ impl<G: Tactics> Engine<G> {
         })
     }
 
-    /// The limits of the next calls (solve, or analyze as a whole).
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
+    /// A call under `limits`, their clock started now.
+    fn call(&self, limits: &Limits) -> Call {
+        Call {
+            clock: Clock::new(limits.clone()),
+            nodes_at_start: self.nodes(),
+        }
     }
 
-    /// The limits of the next calls, as [`Engine::set_limits`] left them.
-    pub fn limits(&self) -> &Limits {
-        &self.limits
+    /// The limits an oracle answers under in `call`: what the call has left.
+    fn oracle_budget(&self, call: &Call) -> oracle::Budget {
+        let spent = self.nodes() - call.nodes_at_start;
+        oracle::budget(&call.clock, spent, self.mem_bytes)
     }
 
-    /// Starts the limits' clock for a search: the backend's and the oracles'.
-    fn start_limits(&mut self) {
-        self.backend.set_limits(self.limits.clone());
-        self.started = self.limits.clone().start();
-        self.nodes_at_start = self.nodes();
-    }
-
-    /// The score at the end of the game line under way, under the limits already set: from an
+    /// The score at the end of the game line under way, under the call's limits: from an
     /// oracle if one knows it.
-    fn value(&mut self) -> Result<i32, Stop> {
-        match self.looked_up(&self.game.position().clone())? {
+    fn value(&mut self, call: &mut Call) -> Result<i32, Stop> {
+        match self.looked_up(&self.game.position().clone(), call)? {
             Some((score, _)) => Ok(score),
-            None => self.backend.value(&self.game, self.weak),
+            None => self.backend.value(&self.game, self.weak, &mut call.clock),
         }
     }
 
     /// The score at the end of the line under way, and with [`Options::distance`] the plies to
     /// the end.
-    fn score_and_plies(&mut self) -> Result<(i32, Option<u32>), Stop> {
+    fn score_and_plies(&mut self, call: &mut Call) -> Result<(i32, Option<u32>), Stop> {
         let pos = *self.game.position();
-        if let Some(known) = self.looked_up(&pos)? {
+        if let Some(known) = self.looked_up(&pos, call)? {
             return Ok(known);
         }
-        let score = self.backend.value(&self.game, self.weak)?;
+        let score = self.backend.value(&self.game, self.weak, &mut call.clock)?;
         if !self.distance || score == 0 {
             return Ok((score, None));
         }
@@ -589,7 +582,7 @@ impl<G: Tactics> Engine<G> {
             None => {
                 let me = pos.side_to_move();
                 let winner = if score > 0 { me } else { me.opponent() };
-                self.backend.distance(&self.game, winner)?
+                self.backend.distance(&self.game, winner, &mut call.clock)?
             }
         };
         Ok((score, plies))
@@ -609,16 +602,18 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// The score of a position, or of the end of a game line (whose earlier positions count
-    /// for the repetition rule).
-    pub fn solve(&mut self, at: &impl Start<G>) -> Report<G::Move> {
-        self.searching(at, Self::solve_here)
+    /// for the repetition rule), under `limits`.
+    pub fn solve(&mut self, at: &impl Start<G>, limits: &Limits) -> Report<G::Move> {
+        self.searching(at, |engine| {
+            let mut call = engine.call(limits);
+            engine.solve_here(&mut call)
+        })
     }
 
-    fn solve_here(&mut self) -> Report<G::Move> {
-        self.start_limits();
+    fn solve_here(&mut self, call: &mut Call) -> Report<G::Move> {
         let start = Instant::now();
         let nodes0 = self.nodes();
-        let result = self.score_and_plies();
+        let result = self.score_and_plies(call);
         Report {
             score: result.ok().map(|(score, _)| score),
             stopped: result.err(),
@@ -634,14 +629,14 @@ impl<G: Tactics> Engine<G> {
     /// Whether the side to move wins, the two-valued question (a draw counts as no): the
     /// report's score is 1 for a win, 0 for no win. Cheaper than the value: alpha-beta makes
     /// one null-window test, a proof-number search one proof.
-    pub fn wins(&mut self, at: &impl Start<G>) -> Report<G::Move> {
+    pub fn wins(&mut self, at: &impl Start<G>, limits: &Limits) -> Report<G::Move> {
         self.searching(at, |engine| {
-            engine.start_limits();
+            let mut call = engine.call(limits);
             let start = Instant::now();
             let nodes0 = engine.nodes();
-            let result = match engine.looked_up(&engine.game.position().clone()) {
+            let result = match engine.looked_up(&engine.game.position().clone(), &call) {
                 Ok(Some((score, _))) => Ok(score > 0),
-                Ok(None) => engine.backend.wins(&engine.game),
+                Ok(None) => engine.backend.wins(&engine.game, &mut call.clock),
                 Err(stop) => Err(stop),
             };
             Report {
@@ -658,31 +653,35 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// The score, every move that reaches it, and a principal variation. A limit that stops
-    /// the line keeps the moves and the line found so far, and says so in `stopped`.
-    pub fn solve_detailed(&mut self, at: &impl Start<G>) -> Report<G::Move> {
-        self.searching(at, |engine| engine.detailed(true))
+    /// the line keeps the moves and the line found so far, and says so in `stopped`. `limits`
+    /// hold for all of it.
+    pub fn solve_detailed(&mut self, at: &impl Start<G>, limits: &Limits) -> Report<G::Move> {
+        self.searching(at, |engine| engine.detailed(true, limits))
     }
 
-    /// The score and every move that reaches it, without a line.
-    pub fn solve_moves(&mut self, at: &impl Start<G>) -> Report<G::Move> {
-        self.searching(at, |engine| engine.detailed(false))
+    /// The score and every move that reaches it, without a line, under `limits`.
+    pub fn solve_moves(&mut self, at: &impl Start<G>, limits: &Limits) -> Report<G::Move> {
+        self.searching(at, |engine| engine.detailed(false, limits))
     }
 
     /// The score and one move that keeps it: the score from a book or a database where one
     /// holds it, else a search; then each move, in the order `order` leaves them, tested with
     /// a null window until one keeps the score (a perfect move needs no other move's value).
     /// The report's `best_moves` holds that move, or none where a limit stopped the tests.
+    /// `limits` hold for all of it.
     pub fn keeping_move(
         &mut self,
         at: &impl Start<G>,
         order: impl FnOnce(&mut [G::Move]) + Send,
+        limits: &Limits,
     ) -> Report<G::Move> {
         self.searching(at, |engine| {
+            let mut call = engine.call(limits);
             let start = Instant::now();
             let nodes0 = engine.nodes();
-            let mut report = engine.solve_here();
+            let mut report = engine.solve_here(&mut call);
             if let Some(score) = report.score {
-                match engine.first_keeping(score, order) {
+                match engine.first_keeping(score, order, &mut call) {
                     Ok(found) => report.best_moves.extend(found),
                     Err(stop) => report.stopped = Some(stop),
                 }
@@ -694,14 +693,19 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// Every move at `at` that keeps its score `score` (known: a null-window test each, no
-    /// search for the score), in the report's `best_moves`.
-    pub fn moves_keeping(&mut self, at: &impl Start<G>, score: i32) -> Report<G::Move> {
+    /// search for the score), in the report's `best_moves`, under `limits`.
+    pub fn moves_keeping(
+        &mut self,
+        at: &impl Start<G>,
+        score: i32,
+        limits: &Limits,
+    ) -> Report<G::Move> {
         self.searching(at, |engine| {
-            engine.start_limits();
+            let mut call = engine.call(limits);
             let start = Instant::now();
             let nodes0 = engine.nodes();
             let mut best_moves = Vec::new();
-            let stopped = engine.best_moves(score, &mut best_moves).err();
+            let stopped = engine.best_moves(score, &mut best_moves, &mut call).err();
             Report {
                 score: Some(score),
                 stopped,
@@ -723,8 +727,9 @@ impl<G: Tactics> Engine<G> {
         &mut self,
         score: i32,
         order: impl FnOnce(&mut [G::Move]),
+        call: &mut Call,
     ) -> Result<Option<G::Move>, Stop> {
-        self.learn_moves()?;
+        self.learn_moves(call)?;
         let mut moves = MoveList::new();
         self.game.position().legal_moves(&mut moves);
         order(&mut moves);
@@ -737,7 +742,7 @@ impl<G: Tactics> Engine<G> {
             let known = match child.status() {
                 Status::Win(p) if p == mover => Ok(Some((-score.max(1), None))),
                 Status::Draw => Ok(Some((0, None))),
-                _ => self.looked_up(&child),
+                _ => self.looked_up(&child, call),
             };
             self.game.undo();
             match known? {
@@ -747,24 +752,25 @@ impl<G: Tactics> Engine<G> {
             }
         }
         for mv in unknown {
-            if self.keeps_score(mv, score)? {
+            if self.keeps_score(mv, score, call)? {
                 return Ok(Some(mv));
             }
         }
         Ok(None)
     }
 
-    fn detailed(&mut self, with_line: bool) -> Report<G::Move> {
+    fn detailed(&mut self, with_line: bool, limits: &Limits) -> Report<G::Move> {
+        let mut call = self.call(limits);
         let start = Instant::now();
         let nodes0 = self.nodes();
-        let mut report = self.solve_here();
+        let mut report = self.solve_here(&mut call);
         if let Some(score) = report.score {
             // A limit keeps the moves found before it.
-            if let Err(stop) = self.best_moves(score, &mut report.best_moves) {
+            if let Err(stop) = self.best_moves(score, &mut report.best_moves, &mut call) {
                 report.stopped = Some(stop);
             }
             if with_line && report.stopped.is_none() {
-                let (pv, stop) = self.walk_line(score);
+                let (pv, stop) = self.walk_line(score, &mut call);
                 report.pv = pv;
                 report.stopped = stop;
             }
@@ -774,20 +780,20 @@ impl<G: Tactics> Engine<G> {
         report
     }
 
-    /// A line of perfect play from a position whose score is `score`, as far as the limits (set
-    /// with [`Engine::set_limits`], started here) let it go: it may end before the game does.
-    pub fn line(&mut self, at: &impl Start<G>, score: i32) -> Vec<G::Move> {
+    /// A line of perfect play from a position whose score is `score`, as far as `limits` let
+    /// it go: it may end before the game does.
+    pub fn line(&mut self, at: &impl Start<G>, score: i32, limits: &Limits) -> Vec<G::Move> {
         self.searching(at, |engine| {
-            engine.start_limits();
-            engine.walk_line(score).0
+            let mut call = engine.call(limits);
+            engine.walk_line(score, &mut call).0
         })
     }
 
-    /// The line of [`Engine::line`] from the end of the line under way, under the running
+    /// The line of [`Engine::line`] from the end of the line under way, under the call's
     /// limits, and the stop that cut it short; the line under way is left as it was.
-    fn walk_line(&mut self, score: i32) -> (Vec<G::Move>, Option<Stop>) {
+    fn walk_line(&mut self, score: i32, call: &mut Call) -> (Vec<G::Move>, Option<Stop>) {
         let mut pv = Vec::new();
-        let result = self.walk_pv(&mut pv, score);
+        let result = self.walk_pv(&mut pv, score, call);
         for _ in &pv {
             self.game.undo();
         }
@@ -795,15 +801,17 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// Whether playing `mv` at the end of the line under way keeps its score `score`.
-    fn keeps_score(&mut self, mv: G::Move, score: i32) -> Result<bool, Stop> {
+    fn keeps_score(&mut self, mv: G::Move, score: i32, call: &mut Call) -> Result<bool, Stop> {
         if self.is_weak() && score < 0 {
             return Ok(true);
         }
         self.game.play(mv);
         let child = *self.game.position();
-        let keeps = match self.looked_up(&child) {
+        let keeps = match self.looked_up(&child, call) {
             Ok(Some((value, _))) => Ok(-value == score),
-            Ok(None) => self.backend.value_at_most(&self.game, self.weak, -score),
+            Ok(None) => self
+                .backend
+                .value_at_most(&self.game, self.weak, -score, &mut call.clock),
             Err(stop) => Err(stop),
         };
         self.game.undo();
@@ -812,12 +820,17 @@ impl<G: Tactics> Engine<G> {
 
     /// Every move at the end of the line under way that keeps its score `score`, into `best`
     /// (those found before a limit stops the search, if one does).
-    fn best_moves(&mut self, score: i32, best: &mut Vec<G::Move>) -> Result<(), Stop> {
-        self.learn_moves()?;
+    fn best_moves(
+        &mut self,
+        score: i32,
+        best: &mut Vec<G::Move>,
+        call: &mut Call,
+    ) -> Result<(), Stop> {
+        self.learn_moves(call)?;
         let mut moves = MoveList::new();
         self.game.position().legal_moves(&mut moves);
         for mv in moves {
-            if self.keeps_score(mv, score)? {
+            if self.keeps_score(mv, score, call)? {
                 best.push(mv);
             }
         }
@@ -827,18 +840,23 @@ impl<G: Tactics> Engine<G> {
     /// Follows moves that keep the score until the game ends (or, in a game that repeats, until
     /// a position comes back: the line then goes round for ever), playing them on the line
     /// under way and into `pv`.
-    fn walk_pv(&mut self, pv: &mut Vec<G::Move>, mut score: i32) -> Result<(), Stop> {
+    fn walk_pv(
+        &mut self,
+        pv: &mut Vec<G::Move>,
+        mut score: i32,
+        call: &mut Call,
+    ) -> Result<(), Stop> {
         loop {
             let pos = *self.game.position();
             if pos.status() != Status::Ongoing || self.game.occurrences_before(pos.key()) > 0 {
                 return Ok(());
             }
-            self.learn_moves()?;
+            self.learn_moves(call)?;
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut next = None;
             for mv in moves {
-                if self.keeps_score(mv, score)? {
+                if self.keeps_score(mv, score, call)? {
                     next = Some(mv);
                     break;
                 }
@@ -851,20 +869,20 @@ impl<G: Tactics> Engine<G> {
     }
 
     /// The score of every legal move, best first (moves of equal score in the game's order).
-    /// Limits apply to the whole analysis; moves not reached have no score.
-    pub fn analyze(&mut self, at: &impl Start<G>) -> Vec<MoveScore<G::Move>> {
+    /// `limits` apply to the whole analysis; moves not reached have no score.
+    pub fn analyze(&mut self, at: &impl Start<G>, limits: &Limits) -> Vec<MoveScore<G::Move>> {
         self.searching(at, |engine| {
-            engine.start_limits();
+            let mut call = engine.call(limits);
             let pos = *engine.game.position();
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut scores: Vec<MoveScore<G::Move>> = Vec::new();
             // The game's own solver answers the moves with the position; a stop shows as the
             // moves left without a score.
-            let _ = engine.learn_moves();
+            let _ = engine.learn_moves(&call);
             for mv in moves {
                 engine.game.play(mv);
-                let score = engine.value().ok().map(|s| -s);
+                let score = engine.value(&mut call).ok().map(|s| -s);
                 engine.game.undo();
                 scores.push(MoveScore { mv, score });
             }
@@ -875,13 +893,13 @@ impl<G: Tactics> Engine<G> {
 
     /// Certificates of the value of `pos` (solved weakly): one for a win or a loss (the winner's
     /// strategy), two for a draw (each side's strategy for not losing). Uses a df-pn search
-    /// under the engine's limits and memory budget, whatever the engine's own algorithm.
+    /// under `limits` and the engine's memory budget, whatever the engine's own algorithm.
     ///
     /// # Errors
     /// [`Error::Search`] when a limit stops the proof or its extraction; [`Error::Memory`] for
     /// a budget too small for the df-pn table.
-    pub fn certificates(&mut self, pos: &G) -> Result<Vec<Certificate<G>>, Error> {
-        Ok(self.certify(pos)?.certificates)
+    pub fn certificates(&mut self, pos: &G, limits: &Limits) -> Result<Vec<Certificate<G>>, Error> {
+        Ok(self.certify(pos, limits)?.certificates)
     }
 
     /// [`Engine::certificates`], with the weak value they show and what the search did: one
@@ -889,23 +907,23 @@ impl<G: Tactics> Engine<G> {
     ///
     /// # Errors
     /// As [`Engine::certificates`].
-    pub fn certify(&mut self, pos: &G) -> Result<Certified<G>, Error> {
-        let (mem_bytes, limits, threats, victor_plies) = (
-            self.mem_bytes,
-            self.limits.clone(),
-            self.dfpn_threats,
-            self.victor_plies,
-        );
+    pub fn certify(&mut self, pos: &G, limits: &Limits) -> Result<Certified<G>, Error> {
+        let (mem_bytes, threats, victor_plies) =
+            (self.mem_bytes, self.dfpn_threats, self.victor_plies);
         let stopped = |e: Stop| Error::Search(e.to_string());
         self.on_search_stack(|_| {
             let started = Instant::now();
-            let mut dfpn = DfPn::try_new(mem_bytes, limits)?;
+            // One clock for the proofs and their extraction.
+            let mut clock = Clock::new(limits.clone());
+            let mut dfpn = DfPn::try_new(mem_bytes)?;
             dfpn.set_threat_search(threats);
             dfpn.set_victor_plies(victor_plies);
-            let win = dfpn.prove(pos, Goal::Win).map_err(stopped)?;
+            let win = dfpn.prove(pos, Goal::Win, &mut clock).map_err(stopped)?;
             let mut verdicts = vec![(Goal::Win, win)];
             if win == Verdict::Disproven {
-                let not_lose = dfpn.prove(pos, Goal::NotLose).map_err(stopped)?;
+                let not_lose = dfpn
+                    .prove(pos, Goal::NotLose, &mut clock)
+                    .map_err(stopped)?;
                 // A loss is the opponent's win: one certificate is enough.
                 verdicts = match not_lose {
                     Verdict::Disproven => vec![(Goal::NotLose, not_lose)],
@@ -920,7 +938,7 @@ impl<G: Tactics> Engine<G> {
             let certificates = verdicts
                 .into_iter()
                 .map(|(goal, verdict)| {
-                    extract_for_verdict(&mut dfpn, pos, goal, verdict)
+                    extract_for_verdict(&mut dfpn, pos, goal, verdict, &mut clock)
                         .map_err(|e| Error::Search(e.to_string()))
                 })
                 .collect::<Result<_, _>>()?;
@@ -946,11 +964,16 @@ impl<G: Tactics> Engine<G> {
     ///
     /// # Errors
     /// As [`Engine::certificates`].
-    pub fn certificate_file(&mut self, start: &G, moves: &[G::Move]) -> Result<String, Error>
+    pub fn certificate_file(
+        &mut self,
+        start: &G,
+        moves: &[G::Move],
+        limits: &Limits,
+    ) -> Result<String, Error>
     where
         G: Notation,
     {
         let pos = moves.iter().fold(*start, |p, &m| p.play(m));
-        Ok(self.certify(&pos)?.text(start, moves))
+        Ok(self.certify(&pos, limits)?.text(start, moves))
     }
 }

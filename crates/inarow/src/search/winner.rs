@@ -24,7 +24,7 @@
 use super::tt::{Bound, FirstTable, Scheme, Table, WriteLog};
 use crate::error::Error;
 use crate::game::{GameLine, MAX_MOVES, MoveList, Player, Repeating, Repetition, Status, Tactics};
-use crate::limits::{Clock, Limits, MAX_DEPTH, Stop};
+use crate::limits::{Clock, MAX_DEPTH, Stop};
 use arrayvec::ArrayVec;
 
 /// Restrictions on the attacker that make wins faster to prove.
@@ -62,10 +62,8 @@ pub struct WinSearch<G: Repeating + Tactics> {
     history: [[u32; MAX_MOVES]; 2],
     attacker: Player,
     handicap: Handicap,
-    /// Nodes since the last reset (the clock counts those since the limits were set).
+    /// Nodes since the last reset (the caller's clock counts those of its call).
     nodes: u64,
-    clock: Clock,
-    stopped: Option<Stop>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -94,8 +92,6 @@ impl<G: Repeating + Tactics> WinSearch<G> {
             attacker: Player::First,
             handicap: Handicap::default(),
             nodes: 0,
-            clock: Clock::new(Limits::default()),
-            stopped: None,
             _game: std::marker::PhantomData,
         })
     }
@@ -116,12 +112,6 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         self.max_depth = plies.min(MAX_DEPTH);
     }
 
-    /// The limits of the next questions, their clock started now.
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
-        self.stopped = None;
-    }
-
     /// Touches every page of the table now (see [`Table::ready`]).
     pub fn ready(&mut self) {
         self.tables.ready(&mut self.log);
@@ -135,7 +125,8 @@ impl<G: Repeating + Tactics> WinSearch<G> {
     }
 
     /// Whether `attacker` wins from the end of `line` under `handicap` (a draw is no), the
-    /// positions before it counting for repetitions.
+    /// positions before it counting for repetitions, under the limits of `clock` (a stop,
+    /// the depth limit's too, stops every later question under it).
     ///
     /// # Errors
     /// The [`Stop`] that ended the search before it answered.
@@ -144,8 +135,9 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         line: &GameLine<G>,
         attacker: Player,
         handicap: Handicap,
+        clock: &mut Clock,
     ) -> Result<bool, Stop> {
-        if let Some(s) = self.stopped {
+        if let Some(s) = clock.stop {
             return Err(s);
         }
         self.attacker = attacker;
@@ -154,8 +146,8 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         self.path.extend(line.earlier_keys());
         self.history_len = self.path.len();
         let backward = handicap.backward_moves.unwrap_or(0);
-        let (win, _) = self.search(line.position(), backward);
-        match self.stopped {
+        let (win, _) = self.search(line.position(), backward, clock);
+        match clock.stop {
             Some(s) => Err(s),
             None => Ok(win),
         }
@@ -166,11 +158,11 @@ impl<G: Repeating + Tactics> WinSearch<G> {
     ///
     /// # Errors
     /// The [`Stop`] that ended the search before it answered.
-    pub fn value(&mut self, line: &GameLine<G>) -> Result<i32, Stop> {
+    pub fn value(&mut self, line: &GameLine<G>, clock: &mut Clock) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
-        if self.wins(line, me, Handicap::default())? {
+        if self.wins(line, me, Handicap::default(), clock)? {
             Ok(1)
-        } else if self.wins(line, me.opponent(), Handicap::default())? {
+        } else if self.wins(line, me.opponent(), Handicap::default(), clock)? {
             Ok(-1)
         } else {
             Ok(0)
@@ -188,6 +180,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         line: &GameLine<G>,
         winner: Player,
         most: u32,
+        clock: &mut Clock,
     ) -> Result<Option<u32>, Stop> {
         let pos = line.position();
         let first = if pos.side_to_move() == winner { 1 } else { 2 };
@@ -196,7 +189,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
                 max_plies: Some(pos.ply() + plies),
                 backward_moves: None,
             };
-            if self.wins(line, winner, handicap)? {
+            if self.wins(line, winner, handicap, clock)? {
                 return Ok(Some(plies));
             }
         }
@@ -227,17 +220,18 @@ impl<G: Repeating + Tactics> WinSearch<G> {
 
     /// Whether the attacker wins from `pos` (which is not on the path yet), and whether that
     /// answer depends on the path.
-    fn search(&mut self, pos: &G, backward_left: u32) -> (bool, bool) {
+    /// A limit (or the depth limit) that stops it is left in `clock`.
+    fn search(&mut self, pos: &G, backward_left: u32, clock: &mut Clock) -> (bool, bool) {
         self.nodes += 1;
         if self.nodes & 0xfff == 0 && self.tables.should_grow(0x1000) {
             self.tables.grow(&mut self.log);
         }
-        if let Err(reason) = self.clock.tick() {
-            self.stopped = Some(reason);
+        if let Err(reason) = clock.tick() {
+            clock.stop = Some(reason);
         } else if self.path.len() - self.history_len >= self.max_depth as usize {
-            self.stopped = Some(Stop::Depth);
+            clock.stop = Some(Stop::Depth);
         }
-        if self.stopped.is_some() {
+        if clock.stop.is_some() {
             return (false, true);
         }
         match pos.status() {
@@ -315,8 +309,8 @@ impl<G: Repeating + Tactics> WinSearch<G> {
                 }
                 left -= 1;
             }
-            let (win, child_tainted) = self.search(&child, left);
-            if self.stopped.is_some() {
+            let (win, child_tainted) = self.search(&child, left, clock);
+            if clock.stop.is_some() {
                 self.path.pop();
                 return (false, true);
             }

@@ -92,13 +92,12 @@ impl<G: Playable> SolverOf<G> {
                 seconds: 0.0,
             };
         };
-        engine.set_limits(ask.limits.clone());
         let report = if ask.pv {
-            engine.solve_detailed(line)
+            engine.solve_detailed(line, &ask.limits)
         } else if ask.best_moves {
-            engine.solve_moves(line)
+            engine.solve_moves(line, &ask.limits)
         } else {
-            engine.solve(line)
+            engine.solve(line, &ask.limits)
         };
         solution(line.position(), &report, exact, ask)
     }
@@ -259,13 +258,13 @@ impl<G: Playable> Solver for SolverOf<G> {
     ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error> {
         let start = self.start;
         let engine = self.engine()?;
-        engine.set_limits(limits.clone());
         Ok(crate::engine::bench::bench_text(
             start,
             engine,
             name,
             text,
             None,
+            limits,
             || {},
         ))
     }

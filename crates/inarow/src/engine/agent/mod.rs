@@ -376,22 +376,22 @@ impl<G: Tactics> Agent<G> {
                 return valued(Valuation::Proven(-1), Vec::new(), "strategy");
             }
             let share = solver_share(line.position(), limits, true);
-            engine.set_limits(Limits {
+            let solve = Limits {
                 time: limits.time.map(|t| t.mul_f64(share)),
                 ..limits.clone()
-            });
-            if let Some(score) = engine.solve(&child).score {
+            };
+            if let Some(score) = engine.solve(&child, &solve).score {
                 // The line as far as the time left and a small node budget reach (the table
                 // is warm).
-                engine.set_limits(Limits {
+                let line = Limits {
                     nodes: Some(
                         limits
                             .nodes
                             .map_or(MOVE_LINE_NODES, |n| n.min(MOVE_LINE_NODES)),
                     ),
                     ..rest()
-                });
-                let replies = engine.line(&child, score);
+                };
+                let replies = engine.line(&child, score, &line);
                 return valued(Valuation::Exact(-score), replies, "exact");
             }
         }
@@ -567,9 +567,8 @@ impl<G: Tactics> Agent<G> {
     ) -> Option<Analysis<G::Move>> {
         let started = Instant::now();
         let engine = self.exact.as_mut()?;
-        engine.set_limits(limits.clone());
         if all {
-            let scores = engine.analyze(line);
+            let scores = engine.analyze(line, limits);
             let moves: Vec<_> = scores
                 .iter()
                 .map(|s| (s.mv, s.score.map_or(Valuation::Unknown, Valuation::Exact)))
@@ -583,13 +582,13 @@ impl<G: Tactics> Agent<G> {
             };
             // The line: the best move, then the solver's line from there as far as the time
             // left and a small node budget reach (the table is warm).
-            engine.set_limits(Limits {
+            let rest = Limits {
                 time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
                 nodes: Some(limits.nodes.map_or(LINE_NODES, |n| n.min(LINE_NODES))),
                 ..limits.clone()
-            });
+            };
             let mut pv = vec![best];
-            pv.extend(engine.line(&line.played(best), -score));
+            pv.extend(engine.line(&line.played(best), -score, &rest));
             let complete = moves.iter().all(|m| m.1.is_exact());
             return Some(Analysis {
                 moves,
@@ -600,7 +599,7 @@ impl<G: Tactics> Agent<G> {
         // A move needs no line, nor the other moves' values: the first of the moves in a
         // random order that keeps the score.
         let rng = &mut self.rng;
-        let report = engine.keeping_move(line, |moves| rng.shuffle(moves));
+        let report = engine.keeping_move(line, |moves| rng.shuffle(moves), limits);
         let score = report.score?;
         let best = *report.best_moves.first()?;
         Some(Analysis {

@@ -154,15 +154,16 @@ fn time_to_exact<G: Tactics + Notation>(
 }
 
 /// Pentago from 18 stones: the seconds of one solve of [`PENTAGO_ROOT`] (the midgame solver)
-/// and of the analysis of every move, each with a fresh engine under `options`.
+/// and of the analysis of every move, each with a fresh engine under `options`, the solve under
+/// `limits`.
 ///
 /// # Errors
 /// As [`Agent::new`] for the options.
-pub fn pentago_analysis(options: &Options) -> Result<(f64, f64, bool), Error> {
+pub fn pentago_analysis(options: &Options, limits: &Limits) -> Result<(f64, f64, bool), Error> {
     let start = Pentago::new();
     let root = read_line(start, PENTAGO_ROOT)?;
     let began = Instant::now();
-    let solved = super::super::Engine::try_new(&start, options.clone())?.solve(&root);
+    let solved = super::super::Engine::try_new(&start, options.clone())?.solve(&root, limits);
     let solve = began.elapsed().as_secs_f64();
     let mut player = Agent::new(Level::Best, &start, options.clone(), 1)?;
     let (analyse, exact) = time_to_exact(&mut player, &root, Duration::from_secs(600));

@@ -18,7 +18,7 @@ use crate::game::{
     Game, GameLine, GameSpec, GravityGeometry, Notation, Pentago, Player, Tactics, one_line,
     read_position,
 };
-use crate::limits::{Instant, Stop};
+use crate::limits::{Instant, Limits, Stop};
 use crate::search::cover;
 pub use crate::search::cover::Rule as VictorRule;
 use crate::with_game;
@@ -103,6 +103,7 @@ impl Tally {
 /// be allocated.
 pub fn run_builtin(
     options: &Options,
+    limits: &Limits,
     mut on_position: impl FnMut(&str, bool),
 ) -> Result<Tally, Error> {
     let mut tally = Tally::default();
@@ -117,7 +118,7 @@ pub fn run_builtin(
             let mut engine = Engine::try_new(&start, options.clone())?;
             // Its table touched before the clock runs, as in every timed benchmark.
             engine.ready();
-            let report = engine.solve(&start);
+            let report = engine.solve(&start, limits);
             tally.record(&report, expected)
         });
         on_position(spec, right);
@@ -157,6 +158,7 @@ pub fn bench_text<G: Tactics + Notation>(
     name: &str,
     text: &str,
     limit: Option<usize>,
+    limits: &Limits,
     mut on_line: impl FnMut(),
 ) -> (Tally, Vec<String>) {
     let weak = engine.is_weak();
@@ -200,8 +202,11 @@ pub fn bench_text<G: Tactics + Notation>(
         };
         engine.reset();
         let (report, expected) = match expected {
-            Expected::Score(v) => (engine.solve(&line), if weak { v.signum() } else { v }),
-            Expected::FirstWins(w) => (engine.wins(&line), w as i32),
+            Expected::Score(v) => (
+                engine.solve(&line, limits),
+                if weak { v.signum() } else { v },
+            ),
+            Expected::FirstWins(w) => (engine.wins(&line, limits), w as i32),
         };
         if !tally.record(&report, expected) {
             let got = match (report.score, report.stopped) {
@@ -441,8 +446,8 @@ fn pentago_benchmark(data: &Path) -> Check {
         Err(e) => return check(&name, false, e.to_string()),
     };
     let began = Instant::now();
-    let report = engine.solve(&root);
-    let moves = engine.analyze(&root);
+    let report = engine.solve(&root, &Limits::default());
+    let moves = engine.analyze(&root, &Limits::default());
     let right = moves
         .iter()
         .filter(|m| {
@@ -486,7 +491,7 @@ fn empty_board(spec: &str, expected: i32, threads: usize) -> Check {
     let solve = |options: Options| {
         with_game!(game.start(), start => {
             Engine::try_new(&start, options).map(|mut e| {
-                let r = e.solve(&start);
+                let r = e.solve(&start, &Limits::default());
                 (r.score, r.nodes, r.elapsed)
             })
         })
@@ -528,7 +533,7 @@ fn public_set(data: &Path, spec: &str, relative: &str, lines: usize) -> Check {
     };
     let result = with_game!(game.start(), start => {
         Engine::try_new(&start, Options::default()).map(|mut engine| {
-            bench_text(start, &mut engine, relative, &text, Some(lines), || {})
+            bench_text(start, &mut engine, relative, &text, Some(lines), &Limits::default(), || {})
         })
     });
     match result {
@@ -552,7 +557,7 @@ fn popout_board(spec: &str, expected: i32) -> Check {
     let began = Instant::now();
     let report = with_game!(game.start(), start => {
         Engine::try_new(&start, Options::default()).map(|mut e| {
-            let r = e.solve(&start);
+            let r = e.solve(&start, &Limits::default());
             (r.score, r.nodes)
         })
     });

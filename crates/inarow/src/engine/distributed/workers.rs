@@ -79,18 +79,19 @@ impl<G: Tactics> Pool<G> {
             let mut engine = make()?;
             // The job's budget binds when it is below the search's own node limit.
             let own_budget = job_nodes.filter(|&b| limits.nodes.is_none_or(|n| b < n));
-            engine.set_limits(Limits {
+            // Each job's limits, counted from its start.
+            let job_limits = Limits {
                 interrupt: Some(stop.clone()),
                 nodes: own_budget.or(limits.nodes),
                 ..limits.clone()
-            });
+            };
             let (queue, done) = (Arc::clone(&queue), done.clone());
             let stop = stop.clone();
             handles.push(std::thread::spawn(move || {
                 loop {
                     let job = queue.lock().expect("no worker panics holding it").recv();
                     let Ok((id, pos)) = job else { break };
-                    let report = engine.wins(&pos);
+                    let report = engine.wins(&pos, &job_limits);
                     let end = match (report.score, report.stopped) {
                         (Some(s), _) => End::Answered(s > 0),
                         (None, Some(Stop::Nodes))

@@ -44,6 +44,7 @@ use crate::game::{
     Bounded, Game, Kind, KindVisitor, MoveList, Player, Repeating, ShippedBook, Status, Tactics,
     Variant, one_line,
 };
+use crate::limits::Limits;
 use crate::search::alphabeta::KnownScores;
 use crate::search::score::final_score;
 use std::collections::{HashMap, HashSet};
@@ -267,7 +268,7 @@ impl Book {
     }
 
     /// Builds the book of `start`'s game to `depth` plies and writes it to `out`, solving with
-    /// `engine` (its limits apply to each position). `progress(done, total)` follows the
+    /// `engine` under `limits` for each position. `progress(done, total)` follows the
     /// positions at the book's depth. An interrupted build keeps `out.partial` and resumes
     /// from it.
     ///
@@ -280,9 +281,10 @@ impl Book {
         depth: u32,
         out: &Path,
         engine: &mut Engine<G>,
+        limits: &Limits,
         progress: impl FnMut(usize, usize),
     ) -> Result<BuildStats, Error> {
-        Self::build_for_perfect_play(start, depth, depth, out, engine, progress)
+        Self::build_for_perfect_play(start, depth, depth, out, engine, limits, progress)
     }
 
     /// [`Book::build`], and past `depth` to `perfect_to` plies the positions a perfect player
@@ -298,6 +300,7 @@ impl Book {
         perfect_to: u32,
         out: &Path,
         engine: &mut Engine<G>,
+        limits: &Limits,
         progress: impl FnMut(usize, usize),
     ) -> Result<BuildStats, Error> {
         if perfect_to < depth {
@@ -311,6 +314,7 @@ impl Book {
             perfect_to,
             out,
             engine,
+            limits,
             progress,
         })
     }
@@ -324,6 +328,7 @@ impl Book {
             perfect_to,
             out,
             engine,
+            limits,
             mut progress,
         } = build;
         let game = start.name();
@@ -370,7 +375,7 @@ impl Book {
             if known.contains_key(&key) {
                 continue;
             }
-            let report = engine.solve(pos);
+            let report = engine.solve(pos, limits);
             stats.nodes += report.nodes;
             let score = solved(report.score, report.stopped, done, total, &partial_path)?;
             journal.record(key, score)?;
@@ -411,7 +416,7 @@ impl Book {
                             let score = match known.get(&key) {
                                 Some(&s) => s as i32,
                                 None => {
-                                    let report = engine.solve(pos);
+                                    let report = engine.solve(pos, limits);
                                     stats.nodes += report.nodes;
                                     let score = solved(
                                         report.score,
@@ -426,7 +431,7 @@ impl Book {
                                     score
                                 }
                             };
-                            let report = engine.moves_keeping(pos, score);
+                            let report = engine.moves_keeping(pos, score, limits);
                             stats.nodes += report.nodes;
                             if let Some(stop) = report.stopped {
                                 solved(None, Some(stop), i, total, &partial_path)?;
@@ -564,6 +569,7 @@ struct BuildBook<'a, G: Tactics, P> {
     perfect_to: u32,
     out: &'a Path,
     engine: &'a mut Engine<G>,
+    limits: &'a Limits,
     progress: P,
 }
 

@@ -4,7 +4,7 @@
 
 use super::book::Book;
 use crate::game::{Game, Pentago, Status, Variant};
-use crate::limits::{Limits, Started, Stop};
+use crate::limits::{Clock, Limits, Started, Stop};
 use crate::search::retro::{Lookup, Value};
 use crate::solvers;
 use std::collections::{HashMap, HashSet};
@@ -194,17 +194,16 @@ impl<G: Variant> Oracle<G> for Midgame {
     }
 }
 
-/// The budget for the oracles of a search started under `limits` at `started`, after `spent`
-/// nodes of it.
-pub(crate) fn budget(limits: &Started, spent: u64, mem_bytes: usize) -> Budget {
+/// The budget for the oracles of a call under `clock`, after `spent` nodes of it.
+pub(crate) fn budget(clock: &Clock, spent: u64, mem_bytes: usize) -> Budget {
     let remaining = Limits {
-        nodes: limits.limits.nodes.map(|n| n.saturating_sub(spent)),
-        ..limits.limits.clone()
+        nodes: clock.limits().nodes.map(|n| n.saturating_sub(spent)),
+        ..clock.limits().clone()
     };
     Budget {
         limits: Started {
             limits: remaining,
-            deadline: limits.deadline,
+            deadline: clock.deadline(),
         },
         mem_bytes,
     }

@@ -24,7 +24,7 @@ use crate::error::Error;
 use crate::game::Game;
 use crate::game::{Bounded, MAX_MOVES, Tactics};
 use crate::limits::Instant;
-use crate::limits::{Limits, Stop};
+use crate::limits::{Clock, Limits, Stop};
 pub use parallel::Tests;
 use parallel::{Halt, Shared};
 use std::sync::Arc;
@@ -87,6 +87,9 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     /// count of tests answered by any thread when it was last looked at.
     test: Option<(u128, i32)>,
     answered_seen: u64,
+    /// The limits of the search under way and their deadline, lent by the caller's [`Clock`]
+    /// for one race (negamax checks them deep inside) and cleared after it: none are kept
+    /// between calls.
     limits: Limits,
     deadline: Option<Instant>,
     stopped: Option<Halt>,
@@ -249,18 +252,6 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 worker.profile = profile::Profile::default();
             }
         });
-        self.shared.reset_nodes();
-    }
-
-    /// Sets the limits that apply from now on (time counts from this call).
-    pub fn set_limits(&mut self, limits: Limits) {
-        let deadline = limits.time.map(|t| Instant::now() + t);
-        self.each_worker(|worker| {
-            worker.limits = limits.clone();
-            worker.deadline = deadline;
-            worker.stopped = None;
-        });
-        self.shared.reset_nodes();
     }
 
     /// Answers positions the oracle knows (an opening book) without searching them.
@@ -282,22 +273,23 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         }
     }
 
-    /// The exact score of `pos` (or, when `weak`, its sign: -1 loss, 0 draw, 1 win).
+    /// The exact score of `pos` (or, when `weak`, its sign: -1 loss, 0 draw, 1 win), under
+    /// the limits of `clock`.
     ///
     /// # Errors
     /// The [`Stop`] that ended the search before it answered.
-    pub fn solve(&mut self, pos: &G, weak: bool) -> Result<i32, Stop> {
+    pub fn solve(&mut self, pos: &G, weak: bool, clock: &mut Clock) -> Result<i32, Stop> {
         self.set_root(pos);
-        self.race(|worker| worker.solve_alone(pos, weak))
+        self.race(clock, |worker| worker.solve_alone(pos, weak))
     }
 
     /// Whether the value of `pos` is at most `bound` (any position, even one that is over or
-    /// has an immediate win).
+    /// has an immediate win), under the limits of `clock`.
     ///
     /// # Errors
     /// The [`Stop`] that ended the search before it answered.
-    pub fn value_at_most(&mut self, pos: &G, bound: i32) -> Result<bool, Stop> {
+    pub fn value_at_most(&mut self, pos: &G, bound: i32, clock: &mut Clock) -> Result<bool, Stop> {
         self.set_root(pos);
-        self.race(|worker| worker.value_at_most_alone(pos, bound))
+        self.race(clock, |worker| worker.value_at_most_alone(pos, bound))
     }
 }

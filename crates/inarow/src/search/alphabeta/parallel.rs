@@ -4,7 +4,7 @@
 
 use super::AlphaBeta;
 use crate::game::{Bounded, Tactics};
-use crate::limits::Stop;
+use crate::limits::{Clock, Limits, Stop};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -29,7 +29,8 @@ pub(super) enum Halt {
 pub(super) struct Shared {
     /// Set when one thread has the answer (or the solo run ends): the others stop.
     pub done: AtomicBool,
-    /// Nodes of all threads, counted in steps of the limit-check interval, for the node limit.
+    /// Nodes of all threads, counted in steps of the limit-check interval, for the node limit:
+    /// those of the caller's clock, during a race.
     pub nodes: AtomicU64,
     /// Keys of subtrees some thread is searching.
     busy: Vec<AtomicU64>,
@@ -96,10 +97,6 @@ impl Shared {
         })
     }
 
-    pub fn reset_nodes(&self) {
-        self.nodes.store(0, Ordering::Relaxed);
-    }
-
     /// The slot of `key` in the busy table and the tag that marks it there.
     #[inline(always)]
     fn busy_slot(key: u128) -> (usize, u64) {
@@ -127,21 +124,45 @@ impl Shared {
 }
 
 impl<G: Bounded + Tactics> AlphaBeta<G> {
+    /// Runs `job` under the limits of `clock`, which every thread checks during the race: the
+    /// nodes it counts against them, and the limit that stops it, go back to the clock, where
+    /// the caller's next search under it (an analysis' next move) goes on from them.
+    pub(super) fn race<R: Send>(
+        &mut self,
+        clock: &mut Clock,
+        job: impl Fn(&mut Self) -> R + Sync,
+    ) -> Result<R, Stop> {
+        if let Some(stop) = clock.stop {
+            return Err(stop);
+        }
+        self.shared.nodes.store(clock.ticks, Ordering::Relaxed);
+        let (limits, deadline) = (clock.limits(), clock.deadline());
+        self.each_worker(|worker| {
+            worker.limits = limits.clone();
+            worker.deadline = deadline;
+        });
+        let result = self.race_threads(job);
+        self.each_worker(|worker| {
+            worker.limits = Limits::default();
+            worker.deadline = None;
+        });
+        clock.ticks = self.shared.nodes.load(Ordering::Relaxed);
+        clock.stop = result.as_ref().err().copied();
+        result
+    }
+
     /// Runs `job` to completion: alone at first, then, if it is still running after
     /// `Config::solo_nodes` nodes, on every thread at once, taking the first thread's answer.
-    pub(super) fn race<R: Send>(&mut self, job: impl Fn(&mut Self) -> R + Sync) -> Result<R, Stop> {
-        if let Some(Halt::Limit(s)) = self.stopped {
-            return Err(s);
-        }
+    fn race_threads<R: Send>(&mut self, job: impl Fn(&mut Self) -> R + Sync) -> Result<R, Stop> {
         if !self.helpers.is_empty() {
             self.solo_until = Some(self.nodes + self.config.solo_nodes);
         }
         let solo = job(self);
         self.solo_until = None;
-        match self.stopped {
+        match self.stopped.take() {
             None => return Ok(solo),
             Some(Halt::Limit(s)) => return Err(s),
-            Some(Halt::Yield | Halt::Answered) => self.stopped = None,
+            Some(Halt::Yield | Halt::Answered) => {}
         }
         // Every thread on the full table from here on.
         self.grow();
@@ -176,9 +197,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
                 Some(Halt::Yield | Halt::Answered) => {}
             }
         }
-        let stopped = limit.unwrap_or(Stop::Time);
-        self.stopped = Some(Halt::Limit(stopped));
-        Err(stopped)
+        Err(limit.unwrap_or(Stop::Time))
     }
 
     /// One thread's part of [`AlphaBeta::race`]: the job, then the signal that stops the others.

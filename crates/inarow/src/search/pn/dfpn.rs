@@ -89,7 +89,7 @@ use super::{
 use crate::error::Error;
 use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
 use crate::limits::Instant;
-use crate::limits::{Limits, MAX_DEPTH, Stop};
+use crate::limits::{Clock, MAX_DEPTH, Stop};
 use crate::memory::{Zeroable, zeroed};
 use crate::search::cover;
 use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
@@ -195,32 +195,31 @@ pub struct DfPn<G: Tactics> {
 
 impl<G: Tactics> DfPn<G> {
     /// A search with a table of about `mem_bytes` bytes (32 bytes an entry, at least one
-    /// bucket), stopping at `limits` (counted from now, over every later `prove`, until
-    /// [`DfPn::set_limits`]).
+    /// bucket).
     ///
     /// # Panics
     /// Where [`DfPn::try_new`] returns an error.
-    pub fn new(mem_bytes: usize, limits: Limits) -> Self {
-        Self::try_new(mem_bytes, limits).unwrap_or_else(|e| panic!("{e}"))
+    pub fn new(mem_bytes: usize) -> Self {
+        Self::try_new(mem_bytes).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Like [`DfPn::new`], but a table the machine cannot hold is an error.
     ///
     /// # Errors
     /// [`Error::Memory`] when the table cannot be allocated.
-    pub fn try_new(mem_bytes: usize, limits: Limits) -> Result<Self, Error> {
-        Self::try_with_entries(mem_bytes / size_of::<Entry>(), limits)
+    pub fn try_new(mem_bytes: usize) -> Result<Self, Error> {
+        Self::try_with_entries(mem_bytes / size_of::<Entry>())
     }
 
     /// A search with a table of about `entries` entries (rounded down to whole buckets).
     ///
     /// # Panics
     /// When the table cannot be allocated.
-    pub fn with_entries(entries: usize, limits: Limits) -> Self {
-        Self::try_with_entries(entries, limits).unwrap_or_else(|e| panic!("{e}"))
+    pub fn with_entries(entries: usize) -> Self {
+        Self::try_with_entries(entries).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn try_with_entries(entries: usize, limits: Limits) -> Result<Self, Error> {
+    fn try_with_entries(entries: usize) -> Result<Self, Error> {
         let mem_bytes = entries * size_of::<Entry>();
         // A sixteenth of the budget for the threat memo, in a power of two of slots.
         let memo_slots = if G::THREATS {
@@ -260,7 +259,7 @@ impl<G: Tactics> DfPn<G> {
             slice_end: None,
             sliced_out: false,
             path: HashSet::default(),
-            book: Bookkeeping::new(mem_bytes, limits),
+            book: Bookkeeping::new(mem_bytes),
         })
     }
 
@@ -367,10 +366,16 @@ impl<G: Tactics> DfPn<G> {
     ///
     /// # Errors
     /// The [`Stop`] that ended the search before it answered.
-    pub fn search_below(&mut self, pos: &G, attacker: Player, goal: Goal) -> Result<Verdict, Stop> {
+    pub fn search_below(
+        &mut self,
+        pos: &G,
+        attacker: Player,
+        goal: Goal,
+        clock: &mut Clock,
+    ) -> Result<Verdict, Stop> {
         let started = Instant::now();
         self.begin(Question::new(attacker, goal), &[]);
-        let r = self.mid(pos, pos.canonical_key(), INF, INF, 0);
+        let r = self.mid(pos, pos.canonical_key(), INF, INF, 0, clock);
         self.book.end_proof(started);
         let (pn, dn, _) = r?;
         Ok(root_verdict(pn, dn))
@@ -398,7 +403,7 @@ impl<G: Tactics> DfPn<G> {
         self.kids.clear();
     }
 
-    fn prove_root(&mut self, pos: &G) -> Result<Verdict, Stop> {
+    fn prove_root(&mut self, pos: &G, clock: &mut Clock) -> Result<Verdict, Stop> {
         if self.path.contains(&pos.key()) {
             return Ok(self.question.repeated(pos, self.book.rule));
         }
@@ -409,7 +414,7 @@ impl<G: Tactics> DfPn<G> {
         if let Some(v) = self.lookup(key).and_then(verdict_of) {
             return Ok(v);
         }
-        let (pn, dn, _) = self.mid(pos, key, INF, INF, 0)?;
+        let (pn, dn, _) = self.mid(pos, key, INF, INF, 0, clock)?;
         Ok(root_verdict(pn, dn))
     }
 
@@ -550,7 +555,7 @@ impl<G: Tactics> DfPn<G> {
     /// Pushes the children of `pos` on the kid stack (a separate frame, so that the move list
     /// is off the stack before the search recurses).
     #[inline(never)]
-    fn make_kids(&mut self, pos: &G) -> Result<(), Stop> {
+    fn make_kids(&mut self, pos: &G, clock: &mut Clock) -> Result<(), Stop> {
         let base = self.kids.len();
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
@@ -591,7 +596,7 @@ impl<G: Tactics> DfPn<G> {
                     // Searched or judged before: what the table knows beats a new judgement.
                     (pn, dn, if pn == 0 || dn == 0 { FINAL } else { 0 })
                 } else {
-                    if let Err(stop) = self.book.clock.poll() {
+                    if let Err(stop) = clock.poll() {
                         self.line = line;
                         return Err(stop);
                     }
@@ -639,25 +644,23 @@ impl<G: Tactics> DfPn<G> {
         th_pn: u32,
         th_dn: u32,
         depth: u32,
+        clock: &mut Clock,
     ) -> Result<(u32, u32, bool), Stop> {
         if depth >= self.max_depth {
             return Err(Stop::Depth);
         }
-        self.book.clock.tick()?;
-        if self
-            .slice_end
-            .is_some_and(|end| self.book.clock.ticks > end)
-        {
+        clock.tick()?;
+        if self.slice_end.is_some_and(|end| clock.ticks > end) {
             self.sliced_out = true;
             return Err(Stop::Nodes);
         }
         self.book.count_expansion();
-        let first_tick = self.book.clock.ticks;
+        let first_tick = clock.ticks;
         let or = self.question.is_or(pos);
         let exact = pos.key();
         self.path.insert(exact);
         let base = self.kids.len();
-        self.make_kids(pos)?;
+        self.make_kids(pos, clock)?;
         debug_assert!(self.kids.len() > base, "an open position has a safe move");
         // `a` is the number a child must make small for this node to be solved by it alone
         // (proof at OR nodes, disproof at AND nodes); `b` the number summed over children.
@@ -714,7 +717,7 @@ impl<G: Tactics> DfPn<G> {
                 (child_b, child_a)
             };
             let child = pos.play(kid.mv);
-            let (cp, cd, tainted) = self.mid(&child, kid.key, cth_pn, cth_dn, depth + 1)?;
+            let (cp, cd, tainted) = self.mid(&child, kid.key, cth_pn, cth_dn, depth + 1, clock)?;
             let k = &mut self.kids[best];
             k.pn = cp;
             k.dn = cd;
@@ -735,8 +738,8 @@ impl<G: Tactics> DfPn<G> {
             }
         };
         if !(solved && tainted) {
-            let work = (self.book.clock.ticks - first_tick + 1 + LEAF_WORK as u64)
-                .min(u32::MAX as u64) as u32;
+            let work =
+                (clock.ticks - first_tick + 1 + LEAF_WORK as u64).min(u32::MAX as u64) as u32;
             self.store(key, pn, dn, work);
         }
         self.kids.truncate(base);
@@ -750,18 +753,19 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
         DfPn::clear(self);
     }
 
-    fn set_limits(&mut self, limits: Limits) {
-        self.book.set_limits(limits);
-    }
-
     /// The table is kept between calls with the same history (as a set), whatever the question
     /// (each entry says which it answers), and forgotten when the history changes: a result is
     /// only ever reused under the history and the question it was found with.
-    fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop> {
+    fn answer(
+        &mut self,
+        line: &GameLine<G>,
+        question: Question,
+        clock: &mut Clock,
+    ) -> Result<Verdict, Stop> {
         let started = Instant::now();
         let before: Vec<u128> = line.earlier_keys().collect();
         self.begin(question, &before);
-        let r = self.prove_root(line.position());
+        let r = self.prove_root(line.position(), clock);
         self.book.end_proof(started);
         self.book.note_bytes(self.bytes());
         r
@@ -774,10 +778,11 @@ impl<G: Tactics> Prover<G> for DfPn<G> {
         line: &GameLine<G>,
         question: Question,
         budget: u64,
+        clock: &mut Clock,
     ) -> Result<Option<Verdict>, Stop> {
-        self.slice_end = Some(self.book.clock.ticks.saturating_add(budget));
+        self.slice_end = Some(clock.ticks.saturating_add(budget));
         self.sliced_out = false;
-        let r = self.answer(line, question);
+        let r = self.answer(line, question, clock);
         self.slice_end = None;
         match r {
             Err(Stop::Nodes) if self.sliced_out => Ok(None),
@@ -829,6 +834,7 @@ fn place(bucket: &mut [Entry], entry: Entry) -> bool {
 pub(crate) mod tests {
     use super::*;
     use crate::game::{Cyclic, Game, Notation, Repeating, Status};
+    use crate::search::Limits;
     use crate::search::pn::testing::{BOARDS, Reference, Rng, board, random_positions};
     use crate::search::pn::{FIRST_SLICE, weak_value};
 
@@ -1004,7 +1010,7 @@ pub(crate) mod tests {
     }
 
     fn dfpn_weak<G: Tactics>(solver: &mut DfPn<G>, pos: &G) -> i32 {
-        weak_value(|goal| solver.prove(pos, goal)).expect("no limits")
+        weak_value(|goal| solver.prove(pos, goal, &mut Clock::default())).expect("no limits")
     }
 
     #[test]
@@ -1012,7 +1018,7 @@ pub(crate) mod tests {
         for &(w, h, k) in BOARDS {
             let start = board(w, h, k);
             let mut reference = Reference::new(&start);
-            let mut solver = DfPn::new(1 << 20, Limits::default());
+            let mut solver = DfPn::new(1 << 20);
             let mut positions = vec![(start, Vec::new())];
             positions.extend(random_positions(start, 40, 1, w * h - 2, 7 + w as u64));
             for (pos, moves) in positions {
@@ -1028,7 +1034,7 @@ pub(crate) mod tests {
         // 64 entries: replacement runs all the time.
         let start = board(4, 4, 4);
         let mut reference = Reference::new(&start);
-        let mut solver = DfPn::with_entries(64, Limits::default());
+        let mut solver = DfPn::with_entries(64);
         assert_eq!(solver.table_entries(), 64);
         for (pos, moves) in random_positions(start, 30, 0, 10, 3) {
             assert_eq!(
@@ -1046,9 +1052,9 @@ pub(crate) mod tests {
             nodes: Some(100),
             ..Limits::default()
         };
-        let mut solver = DfPn::new(1 << 16, limits);
+        let mut solver = DfPn::new(1 << 16);
         assert_eq!(
-            solver.prove(&start, Goal::Win),
+            solver.prove(&start, Goal::Win, &mut Clock::new(limits)),
             Err(Stop::Nodes),
             "5x4 needs more than 100 nodes"
         );
@@ -1058,12 +1064,18 @@ pub(crate) mod tests {
     #[test]
     fn depth_limit_stops() {
         let start = board(5, 4, 4);
-        let mut solver = DfPn::new(1 << 20, Limits::default());
+        let mut solver = DfPn::new(1 << 20);
         solver.set_max_depth(4);
-        assert_eq!(solver.prove(&start, Goal::Win), Err(Stop::Depth));
-        let mut solver = DfPn::new(1 << 20, Limits::default());
+        assert_eq!(
+            solver.prove(&start, Goal::Win, &mut Clock::default()),
+            Err(Stop::Depth)
+        );
+        let mut solver = DfPn::new(1 << 20);
         solver.set_max_depth(20);
-        assert_eq!(solver.prove(&start, Goal::Win), Ok(Verdict::Disproven));
+        assert_eq!(
+            solver.prove(&start, Goal::Win, &mut Clock::default()),
+            Ok(Verdict::Disproven)
+        );
     }
 
     #[test]
@@ -1073,8 +1085,7 @@ pub(crate) mod tests {
         for i in 0..60_000 {
             let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
-            let mut solver =
-                DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());
+            let mut solver = DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 });
             let got = dfpn_weak(&mut solver, &g);
             assert_eq!(got, want, "graph {:?}", g.graph);
             if want == 0 && !g.graph.end.contains(&Some(Status::Draw)) {
@@ -1102,8 +1113,7 @@ pub(crate) mod tests {
         }
         for i in 0..20_000 {
             let g = GraphGame::random_nth(&mut rng, i);
-            let mut solver =
-                DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());
+            let mut solver = DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 });
             let lines = lines_to_ask(g);
             for line in &lines {
                 let pos = line.position();
@@ -1128,7 +1138,7 @@ pub(crate) mod tests {
                             Verdict::Disproven
                         };
                         assert_eq!(
-                            solver.prove_for(line, attacker, goal),
+                            solver.prove_for(line, attacker, goal, &mut Clock::default()),
                             Ok(want),
                             "{attacker:?} {goal:?} round {round} after {:?}, graph {:?}",
                             line.moves(),
@@ -1161,8 +1171,7 @@ pub(crate) mod tests {
         let mut rng = Rng::new(29);
         for i in 0..20_000 {
             let g = GraphGame::random_nth(&mut rng, i);
-            let mut solver =
-                DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 }, Limits::default());
+            let mut solver = DfPn::with_entries(if i % 2 == 0 { 1024 } else { 8 });
             let lines = lines_to_ask(g);
             let slice = 1 + (i % 5) as u64;
             for line in &lines {
@@ -1174,8 +1183,15 @@ pub(crate) mod tests {
                     let question = Question::new(me, goal);
                     // The race's doubling budgets, from a few expansions.
                     match budget {
-                        Some(b) => solver.answer_within(line, question, slice * b / FIRST_SLICE),
-                        None => solver.answer(line, question).map(Some),
+                        Some(b) => solver.answer_within(
+                            line,
+                            question,
+                            slice * b / FIRST_SLICE,
+                            &mut Clock::default(),
+                        ),
+                        None => solver
+                            .answer(line, question, &mut Clock::default())
+                            .map(Some),
                     }
                 });
                 assert_eq!(
@@ -1222,8 +1238,11 @@ pub(crate) mod tests {
     fn graph_history_interaction() {
         let g = ghi_graph();
         assert_eq!(g.reference(&mut Vec::new()), 1);
-        let mut solver = DfPn::new(1 << 12, Limits::default());
-        assert_eq!(solver.prove(&g, Goal::Win), Ok(Verdict::Proven));
+        let mut solver = DfPn::new(1 << 12);
+        assert_eq!(
+            solver.prove(&g, Goal::Win, &mut Clock::default()),
+            Ok(Verdict::Proven)
+        );
         assert_eq!(dfpn_weak(&mut solver, &g), 1);
 
         // B after a line through E (A, D, E, B): D's only move repeats E, a draw, so B is no
@@ -1233,21 +1252,21 @@ pub(crate) mod tests {
         let first = Player::First;
         for _ in 0..2 {
             assert_eq!(
-                solver.prove_for(&through_e, first, Goal::Win),
+                solver.prove_for(&through_e, first, Goal::Win, &mut Clock::default()),
                 Ok(Verdict::Disproven)
             );
             assert_eq!(
-                solver.prove_for(&at_once, first, Goal::Win),
+                solver.prove_for(&at_once, first, Goal::Win, &mut Clock::default()),
                 Ok(Verdict::Proven)
             );
         }
-        let mut fresh = DfPn::new(1 << 12, Limits::default());
+        let mut fresh = DfPn::new(1 << 12);
         assert_eq!(
-            fresh.prove_for(&through_e, first, Goal::Win),
+            fresh.prove_for(&through_e, first, Goal::Win, &mut Clock::default()),
             Ok(Verdict::Disproven)
         );
         assert_eq!(
-            fresh.prove_for(&GameLine::new(g), first, Goal::Win),
+            fresh.prove_for(&GameLine::new(g), first, Goal::Win, &mut Clock::default()),
             Ok(Verdict::Proven)
         );
     }

@@ -24,7 +24,7 @@ use super::prover::Question;
 use super::{Prover, Verdict, order_moves};
 use crate::certificate::{Certificate, ThreatLine, class_of};
 use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tactics};
-use crate::limits::Stop;
+use crate::limits::{Clock, Stop};
 use crate::search::cover::{self, Witness};
 use crate::search::threats::replays;
 use std::collections::hash_map::Entry;
@@ -70,14 +70,15 @@ pub fn extract_for_verdict<G: Tactics>(
     root: &G,
     goal: Goal,
     verdict: Verdict,
+    clock: &mut Clock,
 ) -> Result<Certificate<G>, ExtractError> {
     let (prover, goal) = prover_of(root, goal, verdict);
-    extract_proof(solver, root, prover, goal)
+    extract_proof(solver, root, prover, goal, clock)
 }
 
 /// Extracts a strategy by which `prover` reaches `goal` from `root`, using `solver` (its
 /// table, and further proofs where the table does not know) to choose the prover's moves, and
-/// its repetition rule. The solver's limits apply.
+/// its repetition rule, under the limits of `clock`.
 ///
 /// # Errors
 /// [`ExtractError::Stopped`] when the solver stops at a limit; [`ExtractError::NotProven`] when
@@ -87,10 +88,12 @@ pub fn extract_proof<G: Tactics>(
     root: &G,
     prover: Player,
     goal: Goal,
+    clock: &mut Clock,
 ) -> Result<Certificate<G>, ExtractError> {
     let rule = solver.repetition_rule();
     let mut ex = Extractor {
         solver,
+        clock,
         question: Question::new(prover, goal),
         rule,
         chosen: HashMap::new(),
@@ -134,6 +137,8 @@ enum Undo {
 
 struct Extractor<'a, G: Tactics> {
     solver: &'a mut DfPn<G>,
+    /// The limits of the extraction's further proofs.
+    clock: &'a mut Clock,
     /// The prover (the attacker) and its goal.
     question: Question,
     rule: RepetitionRule<G>,
@@ -229,7 +234,7 @@ impl<G: Tactics> Extractor<'_, G> {
                 // rather than try each move to its end in turn. (A failure leaves the moves
                 // that rely on this walk's repetitions.)
                 self.solver
-                    .search_below(pos, prover, goal)
+                    .search_below(pos, prover, goal, self.clock)
                     .map_err(Fail::Stop)?;
                 (known, rest) = safe
                     .iter()
@@ -252,7 +257,7 @@ impl<G: Tactics> Extractor<'_, G> {
                     // judges the repetitions itself.
                     None => self
                         .solver
-                        .prove_for(&GameLine::new(child), prover, goal)
+                        .prove_for(&GameLine::new(child), prover, goal, self.clock)
                         .map_err(Fail::Stop)?,
                 };
                 if verdict == Verdict::Disproven {
@@ -352,7 +357,6 @@ mod tests {
     use crate::certificate::{VerifySummary, verify, write};
     use crate::error::Error;
     use crate::game::{Game, Notation, play_moves};
-    use crate::limits::Limits;
     use crate::search::pn::dfpn::tests::{Graph, GraphGame};
     use crate::search::pn::testing::{BOARDS, Board, Reference, Rng, board, random_positions};
 
@@ -365,10 +369,14 @@ mod tests {
         moves: &[G::Move],
     ) -> (i32, Vec<(String, VerifySummary)>) {
         let pos = moves.iter().fold(*start, |p, &m| p.play(m));
-        let win = solver.prove(&pos, Goal::Win).expect("no limits");
+        let win = solver
+            .prove(&pos, Goal::Win, &mut Clock::default())
+            .expect("no limits");
         let mut answers = vec![(Goal::Win, win)];
         if win == Verdict::Disproven {
-            let notlose = solver.prove(&pos, Goal::NotLose).expect("no limits");
+            let notlose = solver
+                .prove(&pos, Goal::NotLose, &mut Clock::default())
+                .expect("no limits");
             answers.push((Goal::NotLose, notlose));
         }
         let weak = match answers[..] {
@@ -378,7 +386,7 @@ mod tests {
         };
         let mut certificates = Vec::new();
         for (goal, verdict) in answers {
-            let proof = extract_for_verdict(solver, &pos, goal, verdict)
+            let proof = extract_for_verdict(solver, &pos, goal, verdict, &mut Clock::default())
                 .unwrap_or_else(|e| panic!("{e} after {moves:?}"));
             let text = write(start, moves, &proof);
             let summary = verify(*start, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -457,7 +465,7 @@ mod tests {
         for &(w, h, k) in BOARDS {
             let start = board(w, h, k);
             let mut reference = Reference::new(&start);
-            let mut solver = DfPn::new(1 << 22, Limits::default());
+            let mut solver = DfPn::new(1 << 22);
             let mut positions = random_positions(start, 12, 3, w * h - 2, 99 + w as u64);
             positions.push((start, Vec::new()));
             for (i, (pos, moves)) in positions.into_iter().enumerate() {
@@ -501,7 +509,7 @@ mod tests {
         for &(w, h, k) in BOARDS {
             let start = board(w, h, k);
             let mut reference = Reference::new(&start);
-            let mut solver = DfPn::with_entries(8, Limits::default());
+            let mut solver = DfPn::with_entries(8);
             for (pos, moves) in random_positions(start, 4, 2, w * h - 4, 5 + w as u64) {
                 let (weak, _) = certify(&mut solver, &start, &moves);
                 assert_eq!(weak, reference.weak(&pos), "{w}x{h} k{k} after {moves:?}");
@@ -512,7 +520,7 @@ mod tests {
     #[test]
     fn headers_are_checked() {
         let start = board(4, 4, 3);
-        let mut solver = DfPn::new(1 << 20, Limits::default());
+        let mut solver = DfPn::new(1 << 20);
         let moves = play_moves(start, "12").unwrap().1;
         let (_, certificates) = certify(&mut solver, &start, &moves);
         let (text, summary) = &certificates[0];
@@ -567,7 +575,7 @@ mod tests {
         for i in 0..1500 {
             let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
-            let mut solver = DfPn::new(1 << 12, Limits::default());
+            let mut solver = DfPn::new(1 << 12);
             let (weak, _) = certify(&mut solver, &g, &[]);
             assert_eq!(weak, want, "{:?}", g.graph);
         }

@@ -3,7 +3,7 @@
 //! certificates from a df-pn table). This module holds what they share: the answer
 //! ([`Verdict`]), statistics ([`PnStats`]), the [`Prover`] interface, the arithmetic of proof and
 //! disproof numbers, move ordering and key hashing; `prover` holds the bookkeeping around a
-//! search (the question, the leaf evaluation, the limits and statistics).
+//! search (the question, the leaf evaluation, the memory budget and statistics).
 //!
 //! Proof-number searches answer a yes/no question on an AND/OR graph. Here the question is
 //! "can the *attacker* (a fixed player, usually the side to move at the root) reach the goal
@@ -26,7 +26,7 @@ pub use pn2::Pn2;
 pub use pns::Pns;
 
 use crate::game::{Game, GameLine, Goal, MoveList, Player, RankedMove, Tactics};
-use crate::limits::{Limits, Stop};
+use crate::limits::{Clock, Stop};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 
@@ -74,17 +74,20 @@ pub struct PnStats {
 }
 
 /// What the proof-number searches share; the engine and the certificate extractor drive any of
-/// them through it.
+/// them through it. Every proof runs under the caller's `clock`: the proofs of one call (the
+/// two of a weak value, a proof and its certificate) share its deadline and node budget.
 pub trait Prover<G: Game>: Send {
-    /// Sets the limits that apply from now on (across later proofs, until set again).
-    fn set_limits(&mut self, limits: Limits);
-
     /// The answer to `question` at the end of `line`, whose earlier positions count for the
     /// repetition rule.
     ///
     /// # Errors
     /// The [`Stop`] that ended the search before it answered.
-    fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop>;
+    fn answer(
+        &mut self,
+        line: &GameLine<G>,
+        question: Question,
+        clock: &mut Clock,
+    ) -> Result<Verdict, Stop>;
 
     /// Whether `attacker` can reach `goal` at the end of `line`.
     ///
@@ -95,8 +98,9 @@ pub trait Prover<G: Game>: Send {
         line: &GameLine<G>,
         attacker: Player,
         goal: Goal,
+        clock: &mut Clock,
     ) -> Result<Verdict, Stop> {
-        self.answer(line, Question::new(attacker, goal))
+        self.answer(line, Question::new(attacker, goal), clock)
     }
 
     /// [`Prover::answer`] within about `budget` more expanded nodes: `None` when they run out
@@ -111,9 +115,10 @@ pub trait Prover<G: Game>: Send {
         line: &GameLine<G>,
         question: Question,
         budget: u64,
+        clock: &mut Clock,
     ) -> Result<Option<Verdict>, Stop> {
         let _ = budget;
-        self.answer(line, question).map(Some)
+        self.answer(line, question, clock).map(Some)
     }
 
     /// What the search did so far.
@@ -127,8 +132,8 @@ pub trait Prover<G: Game>: Send {
     ///
     /// # Errors
     /// The [`Stop`] that ended the search before it answered.
-    fn prove(&mut self, pos: &G, goal: Goal) -> Result<Verdict, Stop> {
-        self.prove_for(&GameLine::new(*pos), pos.side_to_move(), goal)
+    fn prove(&mut self, pos: &G, goal: Goal, clock: &mut Clock) -> Result<Verdict, Stop> {
+        self.prove_for(&GameLine::new(*pos), pos.side_to_move(), goal, clock)
     }
 }
 
@@ -313,6 +318,7 @@ impl From<u128> for Key {
 #[cfg(test)]
 pub(crate) mod testing {
     use crate::game::{Connect, Game, Grid, MoveList, Runtime, Status};
+    use crate::limits::Clock;
     use crate::search::minimax::Minimax;
     use crate::search::{AlphaBeta, Config};
     use std::collections::HashMap;
@@ -405,7 +411,10 @@ pub(crate) mod testing {
                     .unwrap_or_else(|e| e.into_inner());
                 memos.entry(pos.name()).or_default().value(pos).signum()
             };
-            let alphabeta = self.alphabeta.solve(pos, true).expect("no limits");
+            let alphabeta = self
+                .alphabeta
+                .solve(pos, true, &mut Clock::default())
+                .expect("no limits");
             assert_eq!(exhaustive, alphabeta, "minimax and alpha-beta disagree");
             exhaustive
         }

@@ -17,7 +17,7 @@ use super::pns::{Interrupt, Pns, WhenFull};
 use super::prover::{Bookkeeping, Question};
 use super::{PnStats, Prover, Verdict};
 use crate::game::{GameLine, RepetitionRule, Tactics};
-use crate::limits::{Limits, Stop};
+use crate::limits::{Clock, Stop};
 
 /// The fewest expansions a second-level search may make.
 pub const PN2_MIN_EXPANSIONS: u64 = 64;
@@ -34,9 +34,9 @@ pub struct Pn2<G: Tactics> {
 impl<G: Tactics> Pn2<G> {
     /// Like [`Pns::new`]; both levels share the memory budget and the limits (which count the
     /// expansions of both levels).
-    pub fn new(mem_bytes: usize, limits: Limits, heuristic_init: bool) -> Self {
+    pub fn new(mem_bytes: usize, heuristic_init: bool) -> Self {
         Pn2 {
-            level1: Pns::new(mem_bytes, limits, heuristic_init),
+            level1: Pns::new(mem_bytes, heuristic_init),
             level2: Tree::new(heuristic_init),
             level2_max: 1 << 20,
         }
@@ -82,6 +82,7 @@ impl<G: Tactics> Level2<'_, G> {
         level1: &Tree<G>,
         child: &G,
         book: &mut Bookkeeping<G>,
+        clock: &mut Clock,
         outer_bytes: usize,
     ) -> Result<(u32, u32), Interrupt> {
         let limit = (level1.live as u64).max(PN2_MIN_EXPANSIONS).min(self.max);
@@ -91,6 +92,7 @@ impl<G: Tactics> Level2<'_, G> {
             &level1.path,
             limit,
             book,
+            clock,
             None,
             outer_bytes + level1.bytes(),
             WhenFull::Return,
@@ -99,18 +101,19 @@ impl<G: Tactics> Level2<'_, G> {
 }
 
 impl<G: Tactics> Prover<G> for Pn2<G> {
-    fn set_limits(&mut self, limits: Limits) {
-        self.level1.set_limits(limits);
-    }
-
-    fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop> {
+    fn answer(
+        &mut self,
+        line: &GameLine<G>,
+        question: Question,
+        clock: &mut Clock,
+    ) -> Result<Verdict, Stop> {
         let level2 = Level2 {
             tree: &mut self.level2,
             max: self.level2_max,
         };
         let before: Vec<u128> = line.earlier_keys().collect();
         self.level1
-            .run(Some(level2), line.position(), question, &before)
+            .run(Some(level2), line.position(), question, &before, clock)
     }
     /// What the search did so far (both levels).
     fn stats(&self) -> PnStats {

@@ -18,7 +18,7 @@ use super::prover::{Bookkeeping, Eval, Question};
 use super::{Key, PnStats, Prover, Verdict, order_moves, root_verdict, solved_numbers};
 use crate::game::{GameLine, MoveList, RepetitionRule, Tactics};
 use crate::limits::Instant;
-use crate::limits::{Limits, Stop};
+use crate::limits::{Clock, Stop};
 
 /// Why a search returned early.
 pub(super) enum Interrupt {
@@ -53,6 +53,7 @@ impl<G: Tactics> Tree<G> {
         history: &[u128],
         max_expansions: u64,
         book: &mut Bookkeeping<G>,
+        clock: &mut Clock,
         mut level2: Option<Level2<'_, G>>,
         outer_bytes: usize,
         when_full: WhenFull,
@@ -93,7 +94,7 @@ impl<G: Tactics> Tree<G> {
                 }
                 x = self.best_kid(x);
             }
-            book.clock.tick()?;
+            clock.tick()?;
             let pos = self.nodes[x as usize].pos;
             moves.clear();
             pos.safe_moves(&mut moves);
@@ -137,13 +138,13 @@ impl<G: Tactics> Tree<G> {
                     }
                     continue;
                 }
-                book.clock.poll()?;
+                clock.poll()?;
                 let mut child_moves = MoveList::new();
                 let numbers = match self.question.evaluate_into(&child, &mut child_moves) {
                     Eval::Solved(v) => solved_numbers(v),
                     Eval::Open(n) => match level2.as_mut() {
                         None => self.leaf_numbers(&child, n),
-                        Some(l2) => l2.leaf_numbers(self, &child, book, outer_bytes)?,
+                        Some(l2) => l2.leaf_numbers(self, &child, book, clock, outer_bytes)?,
                     },
                 };
                 let y = self.alloc_node(child, numbers, x);
@@ -170,15 +171,13 @@ pub struct Pns<G: Tactics> {
 }
 
 impl<G: Tactics> Pns<G> {
-    /// A search that may hold `mem_bytes` bytes of nodes and map, stops at `limits` (counted
-    /// from now, over every later `prove`, until [`Pns::set_limits`]), and with
-    /// `heuristic_init` starts a leaf with `n` safe moves at (pn, dn) = (1, n) when the attacker
+    /// A search that may hold `mem_bytes` bytes of nodes and map, and with `heuristic_init` starts a leaf with `n` safe moves at (pn, dn) = (1, n) when the attacker
     /// moves there and (n, 1) when the opponent does (Allis' mobility initialisation), instead
     /// of (1, 1).
-    pub fn new(mem_bytes: usize, limits: Limits, heuristic_init: bool) -> Self {
+    pub fn new(mem_bytes: usize, heuristic_init: bool) -> Self {
         Pns {
             tree: Tree::new(heuristic_init),
-            book: Bookkeeping::new(mem_bytes, limits),
+            book: Bookkeeping::new(mem_bytes),
         }
     }
 
@@ -195,6 +194,7 @@ impl<G: Tactics> Pns<G> {
         pos: &G,
         question: Question,
         history: &[u128],
+        clock: &mut Clock,
     ) -> Result<Verdict, Stop> {
         let started = Instant::now();
         let mut dag = true;
@@ -206,6 +206,7 @@ impl<G: Tactics> Pns<G> {
                 history,
                 u64::MAX,
                 &mut self.book,
+                clock,
                 l2,
                 0,
                 WhenFull::Stop,
@@ -224,13 +225,14 @@ impl<G: Tactics> Pns<G> {
 }
 
 impl<G: Tactics> Prover<G> for Pns<G> {
-    fn set_limits(&mut self, limits: Limits) {
-        self.book.set_limits(limits);
-    }
-
-    fn answer(&mut self, line: &GameLine<G>, question: Question) -> Result<Verdict, Stop> {
+    fn answer(
+        &mut self,
+        line: &GameLine<G>,
+        question: Question,
+        clock: &mut Clock,
+    ) -> Result<Verdict, Stop> {
         let before: Vec<u128> = line.earlier_keys().collect();
-        self.run(None, line.position(), question, &before)
+        self.run(None, line.position(), question, &before, clock)
     }
     fn stats(&self) -> PnStats {
         self.book.stats
@@ -241,6 +243,7 @@ impl<G: Tactics> Prover<G> for Pns<G> {
 mod tests {
     use super::*;
     use crate::game::{Game, Goal, Player};
+    use crate::search::Limits;
     use crate::search::pn::Pn2;
     use crate::search::pn::dfpn::tests::{GraphGame, ghi_graph};
     use crate::search::pn::testing::{BOARDS, Reference, Rng, board, random_positions};
@@ -258,11 +261,13 @@ mod tests {
             for (i, (pos, moves)) in positions.into_iter().enumerate() {
                 let want = reference.weak(&pos);
                 let heuristic = i % 2 == 1;
-                let mut pns = Pns::new(64 * MIB, Limits::default(), heuristic);
-                let got = weak_value(|g| pns.prove(&pos, g)).expect("no limits");
+                let mut pns = Pns::new(64 * MIB, heuristic);
+                let got =
+                    weak_value(|g| pns.prove(&pos, g, &mut Clock::default())).expect("no limits");
                 assert_eq!(got, want, "PNS, {w}x{h} k{k} after {moves:?}");
-                let mut pn2 = Pn2::new(64 * MIB, Limits::default(), heuristic);
-                let got = weak_value(|g| pn2.prove(&pos, g)).expect("no limits");
+                let mut pn2 = Pn2::new(64 * MIB, heuristic);
+                let got =
+                    weak_value(|g| pn2.prove(&pos, g, &mut Clock::default())).expect("no limits");
                 assert_eq!(got, want, "PN2, {w}x{h} k{k} after {moves:?}");
                 assert!(pns.stats().expanded > 0 || pns.stats().peak_bytes == 0);
             }
@@ -273,8 +278,11 @@ mod tests {
     fn memory_budget_stops_the_search() {
         let start = board(5, 4, 4);
         let budget = 64 << 10;
-        let mut pns = Pns::new(budget, Limits::default(), false);
-        assert_eq!(pns.prove(&start, Goal::NotLose), Err(Stop::Memory));
+        let mut pns = Pns::new(budget, false);
+        assert_eq!(
+            pns.prove(&start, Goal::NotLose, &mut Clock::default()),
+            Err(Stop::Memory)
+        );
         let stats = pns.stats();
         assert!(
             stats.peak_bytes <= budget,
@@ -284,16 +292,22 @@ mod tests {
         assert!(stats.expanded > 100);
         // PN² holds far fewer nodes for the same work, so a budget that stops PNS lets it
         // finish.
-        let mut pns = Pns::new(MIB, Limits::default(), false);
-        let mut pn2 = Pn2::new(MIB, Limits::default(), false);
+        let mut pns = Pns::new(MIB, false);
+        let mut pn2 = Pn2::new(MIB, false);
         let pos = crate::game::play_moves(board(5, 4, 4), "33").unwrap().0;
-        assert_eq!(pns.prove(&pos, Goal::NotLose), Err(Stop::Memory));
+        assert_eq!(
+            pns.prove(&pos, Goal::NotLose, &mut Clock::default()),
+            Err(Stop::Memory)
+        );
         assert!(
             pns.stats().peak_bytes <= MIB,
             "peak {}",
             pns.stats().peak_bytes
         );
-        assert_eq!(pn2.prove(&pos, Goal::NotLose), Ok(Verdict::Proven));
+        assert_eq!(
+            pn2.prove(&pos, Goal::NotLose, &mut Clock::default()),
+            Ok(Verdict::Proven)
+        );
         assert!(pn2.stats().peak_bytes <= MIB);
     }
 
@@ -304,16 +318,19 @@ mod tests {
             nodes: Some(50),
             ..Limits::default()
         };
-        let mut pns = Pns::new(64 * MIB, limits.clone(), false);
-        assert_eq!(pns.prove(&start, Goal::Win), Err(Stop::Nodes));
-        let mut pn2 = Pn2::new(64 * MIB, limits, false);
-        assert_eq!(pn2.prove(&start, Goal::Win), Err(Stop::Nodes));
+        let mut pns = Pns::new(64 * MIB, false);
+        let nodes = pns.prove(&start, Goal::Win, &mut Clock::new(limits.clone()));
+        assert_eq!(nodes, Err(Stop::Nodes));
+        let mut pn2 = Pn2::new(64 * MIB, false);
+        let nodes = pn2.prove(&start, Goal::Win, &mut Clock::new(limits));
+        assert_eq!(nodes, Err(Stop::Nodes));
         let limits = Limits {
             time: Some(std::time::Duration::ZERO),
             ..Limits::default()
         };
-        let mut pns = Pns::new(64 * MIB, limits, false);
-        assert_eq!(pns.prove(&start, Goal::Win), Err(Stop::Time));
+        let mut pns = Pns::new(64 * MIB, false);
+        let time = pns.prove(&start, Goal::Win, &mut Clock::new(limits));
+        assert_eq!(time, Err(Stop::Time));
     }
 
     #[test]
@@ -321,9 +338,18 @@ mod tests {
         let pos = board(4, 4, 4);
         let mut tree = Tree::new(false);
         tree.reset(Question::new(pos.side_to_move(), Goal::NotLose), true);
-        let mut book = Bookkeeping::new(1 << 30, Limits::default());
+        let mut book = Bookkeeping::new(1 << 30);
         let (pn, _) = tree
-            .search(&pos, &[], u64::MAX, &mut book, None, 0, WhenFull::Stop)
+            .search(
+                &pos,
+                &[],
+                u64::MAX,
+                &mut book,
+                &mut Clock::default(),
+                None,
+                0,
+                WhenFull::Stop,
+            )
             .unwrap_or_else(|_| panic!("no limits"));
         assert_eq!(pn, 0);
         assert!(
@@ -340,17 +366,17 @@ mod tests {
         for i in 0..3000 {
             let g = GraphGame::random_nth(&mut rng, i);
             let want = g.reference(&mut Vec::new());
-            let mut pns = Pns::new(MIB, Limits::default(), i % 3 == 0);
+            let mut pns = Pns::new(MIB, i % 3 == 0);
             assert_eq!(
-                weak_value(|goal| pns.prove(&g, goal)),
+                weak_value(|goal| pns.prove(&g, goal, &mut Clock::default())),
                 Ok(want),
                 "PNS on {:?}",
                 g.graph
             );
-            let mut pn2 = Pn2::new(MIB, Limits::default(), i % 3 == 0);
+            let mut pn2 = Pn2::new(MIB, i % 3 == 0);
             pn2.set_level2_max(1 + i as u64 % 4);
             assert_eq!(
-                weak_value(|goal| pn2.prove(&g, goal)),
+                weak_value(|goal| pn2.prove(&g, goal, &mut Clock::default())),
                 Ok(want),
                 "PN2 on {:?}",
                 g.graph
@@ -359,13 +385,16 @@ mod tests {
         let g = ghi_graph();
         // B after a line through E: a draw by repetition, not the win B is reached at once.
         let through_e = GameLine::from_moves(g, &[3, 4, 1]);
-        let mut pns = Pns::new(MIB, Limits::default(), false);
+        let mut pns = Pns::new(MIB, false);
         for _ in 0..2 {
             assert_eq!(
-                pns.prove_for(&through_e, Player::First, Goal::Win),
+                pns.prove_for(&through_e, Player::First, Goal::Win, &mut Clock::default()),
                 Ok(Verdict::Disproven)
             );
-            assert_eq!(pns.prove(&g, Goal::Win), Ok(Verdict::Proven));
+            assert_eq!(
+                pns.prove(&g, Goal::Win, &mut Clock::default()),
+                Ok(Verdict::Proven)
+            );
         }
     }
 }

@@ -1,15 +1,15 @@
 //! What every prover of the family does around its search proper, written once: the question it
 //! answers ([`Question`]: an attacker and a goal, with the verdicts and first proof and disproof
-//! numbers that the rules give a position for it) and its [`Bookkeeping`] (the limits, the
-//! memory budget, the repetition rule and the statistics). [`Pns`](super::Pns),
-//! [`Pn2`](super::Pn2) and [`DfPn`](super::DfPn) keep only their algorithms.
+//! numbers that the rules give a position for it) and its [`Bookkeeping`] (the memory budget,
+//! the repetition rule and the statistics; the limits are the caller's, lent to each proof as a
+//! [`Clock`](crate::limits::Clock)). [`Pns`](super::Pns), [`Pn2`](super::Pn2) and
+//! [`DfPn`](super::DfPn) keep only their algorithms.
 
 use super::{PnStats, Verdict};
 use crate::game::{
     Game, Goal, MoveList, Player, RankedMove, RepetitionRule, Status, Tactics, repetition_draw,
 };
 use crate::limits::Instant;
-use crate::limits::{Clock, Limits};
 
 /// "Can `attacker` reach `goal`?": positions where the attacker moves are OR nodes, the others
 /// AND nodes.
@@ -124,8 +124,6 @@ impl Question {
 
 /// What a prover keeps around its search, the same for every algorithm of the family.
 pub(crate) struct Bookkeeping<G> {
-    /// The limits, counted over every proof since they were set.
-    pub(crate) clock: Clock,
     /// The bytes the search's own structures may hold.
     pub(crate) mem_bytes: usize,
     /// How a position repeated on the path (or from the history) ends.
@@ -135,19 +133,13 @@ pub(crate) struct Bookkeeping<G> {
 }
 
 impl<G> Bookkeeping<G> {
-    /// A memory budget of `mem_bytes`, `limits` counted from now, a repetition a draw.
-    pub(crate) fn new(mem_bytes: usize, limits: Limits) -> Self {
+    /// A memory budget of `mem_bytes`, a repetition a draw.
+    pub(crate) fn new(mem_bytes: usize) -> Self {
         Bookkeeping {
-            clock: Clock::new(limits),
             mem_bytes,
             rule: repetition_draw::<G>,
             stats: PnStats::default(),
         }
-    }
-
-    /// Sets the limits that apply from now on.
-    pub(crate) fn set_limits(&mut self, limits: Limits) {
-        self.clock = Clock::new(limits);
     }
 
     /// One more expansion.
