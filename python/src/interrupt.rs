@@ -3,7 +3,7 @@
 //! Python's own SIGINT handler only marks the signal; the `KeyboardInterrupt` is raised when the
 //! interpreter next runs Python code, which it does not while a search holds the thread. So for
 //! the time of a call, [`watch`] puts a handler in front of the one in place (Python's): it
-//! cancels the search's interrupt token ([`inarow::engine::Limits::interrupt`]) and then calls the
+//! cancels the search's interrupt token ([`inarow::limits::Limits::interrupt`]) and then calls the
 //! previous handler, which marks the signal for Python as before. The search stops at its next
 //! check of the limits; the binding then asks Python to handle the signal
 //! (`Python::check_signals`), which raises `KeyboardInterrupt` (or runs the user's handler).
@@ -19,7 +19,7 @@
 //! process: the handler only reads them (it may neither allocate nor lock), and each call
 //! clears its slot's token as it takes it.
 
-use inarow::engine::Cancel;
+use inarow::limits::Cancel;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 

@@ -13,9 +13,9 @@ mod values;
 
 use errors::{IntoPy, input};
 use inarow::draw;
-use inarow::engine::agent::Level;
-use inarow::engine::{Cancel, Limits};
 use inarow::game::{Player, Status};
+use inarow::limits::{Cancel, Limits};
+use inarow::session::Level;
 use inarow::session::{self, Ask, Rules, Session, Settings, Source};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;

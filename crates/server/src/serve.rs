@@ -1,7 +1,7 @@
 //! The server: it only reads requests, calls the session and writes JSON, each position's from
 //! its structured view ([`inarow::wire`]); the page (`web/index.html`) draws the board from the
 //! API without knowing any rules. The kind of the library's errors
-//! ([`Error`](inarow::engine::Error)) sets the status of an answer ([`status`]).
+//! ([`Error`](inarow::Error)) sets the status of an answer ([`status`]).
 
 use inarow::wire;
 
@@ -13,8 +13,9 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use inarow::engine::{Cancel, Error, Limits};
+use inarow::Error;
 use inarow::game::one_line;
+use inarow::limits::{Cancel, Limits};
 use inarow::session::{self, Session, Settings};
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -32,9 +32,11 @@ mod pool;
 mod solver;
 mod typed;
 
+use crate::engine::agent::Agent;
 pub use crate::engine::agent::Valuation;
-use crate::engine::agent::{Agent, Level};
-use crate::engine::{Algorithm, Config, Driver, Engine, Options, Report};
+/// The types of [`Settings`]' fields, so that a front names them from here.
+pub use crate::engine::{Algorithm, Driver, agent::Level};
+use crate::engine::{Config, Engine, Options, Report};
 use crate::error::Error;
 use crate::game::view::{MoveView, PositionView};
 use crate::game::{
