@@ -169,7 +169,12 @@ mod tests {
         let start: Connect<u64, Runtime> =
             Connect::new(Runtime::new(Grid::new(5, 4, 4).expect("a board")));
         let mut solver = AlphaBeta::new(&start, Config::default());
-        assert_eq!(solver.solve(&start, false), Ok(0), "5x4 is a draw");
+        let mut clock = crate::limits::Clock::default();
+        assert_eq!(
+            solver.solve(&start, false, &mut clock),
+            Ok(0),
+            "5x4 is a draw"
+        );
         let profile = solver.profile().expect("built with the feature");
         for (ply, c) in profile.plies.iter().enumerate() {
             let ends = c.known
