@@ -203,7 +203,6 @@ pub fn _dataset<'py>(
         weak: false,
         table_mb: TABLE_MB,
         threads: 1,
-        book: true,
         ..Settings::default()
     };
     let workers = threads.min(count).max(1);

@@ -16,7 +16,7 @@ use inarow::draw;
 use inarow::game::{Player, Status};
 use inarow::limits::{Cancel, Limits};
 use inarow::session::Level;
-use inarow::session::{self, Ask, Rules, Session, Settings, Source};
+use inarow::session::{self, Ask, BookSource, Rules, Session, Settings, Source};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -85,7 +85,6 @@ fn with_shared_solver<R>(
         weak,
         table_mb: TABLE_MB,
         threads: 1,
-        book: true,
         ..Settings::default()
     };
     IDLE.with_solver(rules, &settings, f)
@@ -232,6 +231,7 @@ impl Position {
                 },
                 best_moves,
                 pv,
+                ..Ask::default()
             };
             with_shared_solver(rules, weak, |solver| {
                 solver.solve(line, &ask).map(Solution::from)
@@ -494,7 +494,7 @@ impl Solver {
             weak,
             table_mb,
             threads: self::threads(threads)?,
-            book,
+            book: book_source(book),
             ..Settings::default()
         };
         let solver = py.detach(|| rules.solver(&settings, seed)).py_err()?;
@@ -527,7 +527,7 @@ impl Solver {
 
     #[getter]
     fn book(&self) -> bool {
-        self.settings.book
+        self.settings.book == BookSource::Builtin
     }
 
     /// How it plays: `best`, `alphabeta`, `mcts`, `depthN` or `random`.
@@ -559,6 +559,7 @@ impl Solver {
                 },
                 best_moves,
                 pv,
+                ..Ask::default()
             };
             solver.solve(line.as_ref(), &ask).map(Solution::from)
         })?
@@ -654,7 +655,7 @@ impl Solver {
             s.table_mb,
             py_bool(s.weak),
             s.threads,
-            py_bool(s.book),
+            py_bool(s.book == BookSource::Builtin),
             if s.level == Level::Best {
                 String::new()
             } else {
@@ -708,7 +709,7 @@ fn solve_many(
         weak,
         table_mb,
         threads: 1,
-        book,
+        book: book_source(book),
         ..Settings::default()
     };
     let workers = threads.min(sources.len());
@@ -720,6 +721,7 @@ fn solve_many(
             },
             best_moves,
             pv,
+            ..Ask::default()
         };
         let mut solvers = IDLE
             .take(rules.as_ref(), &settings, workers)
@@ -787,4 +789,13 @@ fn _inarow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InternalError", py.get_type::<errors::InternalError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// Python's `book=` flag: the game's built-in book, or none.
+fn book_source(book: bool) -> BookSource {
+    if book {
+        BookSource::Builtin
+    } else {
+        BookSource::Off
+    }
 }

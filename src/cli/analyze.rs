@@ -6,10 +6,7 @@
 use super::args::SolverArgs;
 use super::io::{Outcome, long_search_notice, show_moves, with_progress_noting};
 use clap::Args;
-use inarow::engine::agent::Agent;
-use inarow::session::{self, Settings};
 use inarow::wire;
-use inarow::with_game;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -25,15 +22,12 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
-    let options = args.solver.options()?;
     let limits = args.solver.limits()?;
-    let rules = session::rules(&args.solver.game.game)?;
+    let rules = args.solver.rules()?;
+    let settings = args.solver.settings(rules.as_ref(), true)?;
     let given = args.moves.trim().trim_start_matches('-');
     let pos = rules.read(given)?;
-    let mut solver = with_game!(args.solver.game.start()?, start => {
-        let agent = Agent::with_engine(args.solver.engine(&start, true)?, &options, 1)?;
-        session::solver_around(start, Settings::default(), agent)
-    });
+    let mut solver = rules.solver(&settings, 1)?;
     let notice = long_search_notice(pos.rough_solve_seconds(), &args.moves, &limits);
     let label = format!("analysing {}", show_moves(&args.moves));
     let analysis = with_progress_noting(&label, notice, || solver.analyze(pos.as_ref(), &limits))?;

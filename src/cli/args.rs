@@ -3,14 +3,14 @@
 //! values.
 
 use clap::Args;
-use inarow::engine::Error;
-use inarow::engine::knowledge::book::Book;
-use inarow::engine::knowledge::database;
-use inarow::engine::{
-    Algorithm, Config, Driver, Engine, Handicap, Limits, Options, Scheme, ThreatBudget,
+use inarow::Error;
+use inarow::engine::{Engine, Limits, Options};
+use inarow::game::{AnyGame, GameSpec, Repetition, Tactics};
+use inarow::session::{
+    self, Algorithm, BookSource, Driver, Handicap, Rules, Scheme, Settings, Techniques,
+    ThreatBudget,
 };
-use inarow::game::{AnyGame, GameSpec, Tactics};
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -78,38 +78,28 @@ pub struct KnowledgeArgs {
 }
 
 impl KnowledgeArgs {
-    /// The engine for `start`'s game, with the book and the database if they were given, and
-    /// with the game's built-in book if `builtin` and no other was asked for.
-    pub(super) fn engine<G: Tactics>(
+    /// The book and the database as the session takes them; `builtin`: the game's built-in
+    /// book unless told otherwise (`analyze`, `play`, `match`; `solve` and `bench` search).
+    pub(super) fn apply(
         &self,
-        start: &G,
-        options: Options,
+        settings: &mut Settings,
+        rules: &dyn Rules,
         builtin: bool,
-    ) -> Result<Engine<G>, Error> {
-        let mut engine = Engine::try_new(start, options)?;
-        match self.book.as_deref() {
-            Some("builtin") => {
-                let book = Book::builtin_for(start).ok_or_else(|| {
-                    Error::Unsupported(format!(
-                        "--book builtin: there is no built-in book for {} (only for connect4)",
-                        start.name()
-                    ))
-                })?;
-                engine.set_book(start, book)?;
+    ) -> Result<(), Error> {
+        settings.book = match self.book.as_deref() {
+            Some("builtin") if !rules.has_builtin_book() => {
+                return Err(Error::Unsupported(format!(
+                    "--book builtin: there is no built-in book for {} (only for connect4)",
+                    rules.name()
+                )));
             }
-            Some(path) => {
-                let book = Book::load(Path::new(path), &start.name())?;
-                engine.set_book(start, Arc::new(book))?;
-            }
-            None if builtin && !self.no_book => {
-                engine.use_builtin_book(start);
-            }
-            None => {}
-        }
-        if let Some(path) = &self.db {
-            engine.set_database(database::open(Path::new(path), start)?);
-        }
-        Ok(engine)
+            Some("builtin") => BookSource::Builtin,
+            Some(path) => BookSource::File(PathBuf::from(path)),
+            None if builtin && !self.no_book => BookSource::Builtin,
+            None => BookSource::Off,
+        };
+        settings.database = self.db.as_deref().map(PathBuf::from);
+        Ok(())
     }
 }
 
@@ -201,7 +191,14 @@ pub struct RuleArgs {
 }
 
 impl SolverArgs {
-    pub(super) fn options(&self) -> Result<Options, Error> {
+    /// The game under the repetition rule asked for.
+    pub(super) fn rules(&self) -> Result<Arc<dyn Rules>, Error> {
+        session::rules_under(&self.game.game, Repetition::new(self.rules.repetition)?)
+    }
+
+    /// The solver these flags describe, completely; `builtin`: the game's built-in book unless
+    /// told otherwise.
+    pub(super) fn settings(&self, rules: &dyn Rules, builtin: bool) -> Result<Settings, Error> {
         let algorithm = self
             .algo
             .as_deref()
@@ -218,39 +215,52 @@ impl SolverArgs {
                 "--threads {threads}: only the alpha-beta algorithms run on several threads"
             )));
         }
-        Ok(Options {
+        let defaults = Techniques::default();
+        let mut settings = Settings {
+            weak: self.weak,
+            distance: self.distance,
+            table_mb: self.tt_mb,
+            memory_mb: self.mem_mb,
+            threads,
             algorithm,
-            mem_mb: self.mem_mb,
-            heuristic_init: !self.no_pn_heuristic,
-            config: Config {
-                driver,
-                tt_mb: self.tt_mb,
+            driver,
+            techniques: Techniques {
                 scheme: self.tt_scheme,
                 symmetry: !self.no_symmetry,
                 threat_order: !self.no_threat_order,
                 tt_move: !self.no_tt_move,
                 history: self.history,
                 etc: !self.no_etc,
-                threads,
-                threat_search: threat_budget(Config::default().threat_search, self),
-                victor_plies: self.victor_plies.or(Config::default().victor_plies),
-                ..Config::default()
+                threat_search: threat_budget(defaults.threat_search, self),
+                dfpn_threats: threat_budget(defaults.dfpn_threats, self),
+                victor_plies: self.victor_plies.or(defaults.victor_plies),
+                pn_heuristic: !self.no_pn_heuristic,
+                handicap: Handicap {
+                    max_plies: self.handicap_depth,
+                    backward_moves: self.handicap_pops,
+                },
             },
-            dfpn_threats: threat_budget(Some(ThreatBudget::default()), self),
-            weak: self.weak,
-            distance: self.distance,
-            repetition: self.rules.repetition,
-            handicap: Handicap {
-                max_plies: self.handicap_depth,
-                backward_moves: self.handicap_pops,
-            },
-        })
+            ..Settings::default()
+        };
+        self.knowledge.apply(&mut settings, rules, builtin)?;
+        Ok(settings)
+    }
+
+    /// The engine's options these flags describe (no book), for the commands that still drive
+    /// the typed engine.
+    pub(super) fn options(&self) -> Result<Options, Error> {
+        let rules = self.rules()?;
+        Ok(self
+            .settings(rules.as_ref(), false)?
+            .engine_options(rules.repetition()))
     }
 
     /// The engine for `start`'s game; with its built-in book, if `builtin` and not told
     /// otherwise.
     pub(super) fn engine<G: Tactics>(&self, start: &G, builtin: bool) -> Result<Engine<G>, Error> {
-        self.knowledge.engine(start, self.options()?, builtin)
+        let rules = self.rules()?;
+        let settings = self.settings(rules.as_ref(), builtin)?;
+        settings.engine(start, rules.repetition())
     }
 
     /// `--time`, `--nodes` and Ctrl-C.
@@ -266,9 +276,10 @@ impl SolverArgs {
     /// The engine of one worker of a job-level search: one thread (the workers are the
     /// threads), no built-in book.
     pub(super) fn worker_engine<G: Tactics>(&self, start: &G) -> Result<Engine<G>, Error> {
-        let mut options = self.options()?;
-        options.config.threads = 1;
-        self.knowledge.engine(start, options, false)
+        let rules = self.rules()?;
+        let mut settings = self.settings(rules.as_ref(), false)?;
+        settings.threads = 1;
+        settings.engine(start, rules.repetition())
     }
 }
 

@@ -8,13 +8,14 @@
 use super::args::SolverArgs;
 use super::io::{Outcome, progress_bar};
 use clap::{Args, ValueEnum};
+use inarow::engine::Options;
 use inarow::engine::bench::{
-    BUILTIN_SUITE, Verdict, VictorRule, bench_text, pentago_analysis, run_analysis, run_builtin,
+    BUILTIN_SUITE, Verdict, VictorRule, pentago_analysis, run_analysis, run_builtin,
     run_conversions, run_full, run_pentago, run_victor,
 };
-use inarow::engine::{Engine, Limits, Options};
-use inarow::game::{Notation, Tactics, one_line};
-use inarow::with_game;
+use inarow::game::one_line;
+use inarow::limits::Limits;
+use inarow::session::Solver;
 use std::path::Path;
 
 /// The suites `inarow bench` runs without files.
@@ -77,20 +78,19 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
             Suite::Victor => victor(),
         };
     }
-    with_game!(args.solver.game.start()?, start => {
-        let mut engine = args.solver.engine(&start, false)?;
-        let mut outcome = Outcome::Done;
-        for file in &args.files {
-            match bench_file(start, &mut engine, file, args.limit, &limits) {
-                Ok(file_outcome) => outcome = outcome.and(file_outcome),
-                Err(e) => {
-                    eprintln!("inarow: {}", one_line(&e));
-                    outcome = outcome.and(Outcome::BadInput);
-                }
+    let rules = args.solver.rules()?;
+    let mut solver = rules.solver(&args.solver.settings(rules.as_ref(), false)?, 1)?;
+    let mut outcome = Outcome::Done;
+    for file in &args.files {
+        match bench_file(solver.as_mut(), file, args.limit, &limits) {
+            Ok(file_outcome) => outcome = outcome.and(file_outcome),
+            Err(e) => {
+                eprintln!("inarow: {}", one_line(&e));
+                outcome = outcome.and(Outcome::BadInput);
             }
         }
-        Ok(outcome)
-    })
+    }
+    Ok(outcome)
 }
 
 /// The built-in suite (the options' game is not used: the suite names its boards).
@@ -114,9 +114,8 @@ fn builtin(options: &Options, limits: &Limits) -> Result<Outcome, String> {
 
 /// Benchmarks one file: [`Outcome::Failed`] when some line's answer was wrong, else
 /// [`Outcome::BadInput`] when some line could not be read.
-fn bench_file<G: Tactics + Notation>(
-    start: G,
-    engine: &mut Engine<G>,
+fn bench_file(
+    solver: &mut dyn Solver,
     file: &str,
     limit: Option<usize>,
     limits: &Limits,
@@ -124,7 +123,7 @@ fn bench_file<G: Tactics + Notation>(
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let bar = progress_bar(lines.min(limit.unwrap_or(usize::MAX)), file);
-    let (tally, problems) = bench_text(start, engine, file, &text, limit, limits, || bar.inc(1));
+    let (tally, problems) = solver.bench(file, &text, limit, limits, &mut || bar.inc(1))?;
     bar.finish_and_clear();
     for p in &problems {
         eprintln!("inarow: {p}");

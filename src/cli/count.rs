@@ -1,13 +1,11 @@
 //! `inarow count`: the exact number of legal positions of a game, per number of discs
 //! (`discs N positions`), then `total N`. A game whose positions are counted by formula
-//! ([`Variant::count_by_formula`]: Pentago's, Irving's board counts) prints its columns
+//! ([`inarow::session::Rules::count_by_formula`]: Pentago's, Irving's board counts) prints its columns
 //! instead (`discs N boards classes8 classes2048`).
 
 use super::io::Outcome;
 use clap::Args;
-use inarow::engine::count;
-use inarow::game::{CountByFormula, Game, GameSpec, Variant};
-use inarow::with_game;
+use inarow::session::{self, CountByFormula};
 
 #[derive(Args)]
 pub struct CountArgs {
@@ -21,30 +19,26 @@ pub struct CountArgs {
 }
 
 pub fn run(args: CountArgs) -> Result<Outcome, String> {
-    let spec: GameSpec = args.game.parse()?;
-    with_game!(spec.start(), start => {
-        if let Some(formula) = start.count_by_formula() {
-            return print_formula(&start.name(), &formula);
-        }
-        let bytes = args
-            .mem_mb
-            .checked_mul(1 << 20)
-            .ok_or_else(|| format!("--mem-mb {} is too large", args.mem_mb))?;
-        let bar = indicatif::ProgressBar::new_spinner();
-        let census = count(start, bytes, |n| bar.set_message(format!("{n} positions")));
-        bar.finish_and_clear();
-        let census = census?;
-        println!("# {}: legal positions by number of discs", start.name());
-        for (discs, n) in census.by_discs.iter().enumerate() {
-            println!("discs {discs} {n}");
-        }
-        println!("total {}", census.total);
-        Ok(Outcome::Done)
-    })
+    let rules = session::rules(&args.game)?;
+    if let Some(formula) = rules.count_by_formula() {
+        return print_formula(&rules.name(), &formula);
+    }
+    let bytes = args
+        .mem_mb
+        .checked_mul(1 << 20)
+        .ok_or_else(|| format!("--mem-mb {} is too large", args.mem_mb))?;
+    let bar = indicatif::ProgressBar::new_spinner();
+    let census = rules.count(bytes, &mut |n| bar.set_message(format!("{n} positions")));
+    bar.finish_and_clear();
+    let census = census?;
+    println!("# {}: legal positions by number of discs", rules.name());
+    for (discs, n) in census.by_discs.iter().enumerate() {
+        println!("discs {discs} {n}");
+    }
+    println!("total {}", census.total);
+    Ok(Outcome::Done)
 }
 
-/// A count by formula: a row of its columns for each number of stones, then the total of the
-/// first column.
 fn print_formula(game: &str, formula: &CountByFormula) -> Result<Outcome, String> {
     println!("# {game}: {}", formula.columns);
     let mut total = 0;

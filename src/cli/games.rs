@@ -1,10 +1,9 @@
 //! `inarow games`: every game spec with how its moves are written (each game's
-//! [`Notation::describe_moves`]).
+//! [`inarow::session::Rules::describe_moves`]).
 
 use super::io::Outcome;
 use clap::Args;
-use inarow::game::{GameSpec, Notation};
-use inarow::with_game;
+use inarow::session;
 
 #[derive(Args)]
 pub struct GamesArgs {}
@@ -35,8 +34,7 @@ const GAMES: [(&str, &str); 5] = [
 
 pub fn run(_: GamesArgs) -> Result<Outcome, String> {
     for (name, about) in GAMES {
-        let spec: GameSpec = name.parse()?;
-        let moves = with_game!(spec.start(), start => start.describe_moves());
+        let moves = session::rules(name)?.describe_moves();
         println!("{name}\n  {about}\n  moves: {moves}");
     }
     println!("\nA move string of '-' or \"\" is the empty board. Example: inarow play --game cube");

@@ -7,10 +7,8 @@ use super::args::{GameArg, LimitArgs};
 use super::io::{Outcome, progress_bar};
 use clap::Args;
 use inarow::engine::bench::Tally;
-use inarow::engine::bench::positions::reasonable_lines;
-use inarow::engine::{Config, Engine, Limits, Options};
-use inarow::game::{Notation, Player, Tactics, format_moves};
-use inarow::with_game;
+use inarow::game::Player;
+use inarow::session::{self, Ask, BookSource, Settings};
 use std::io::Write;
 
 #[derive(Args)]
@@ -35,43 +33,39 @@ pub struct GenArgs {
 }
 
 pub fn run(args: GenArgs) -> Result<Outcome, String> {
-    let options = Options {
-        config: Config {
-            tt_mb: args.tt_mb,
-            ..Config::default()
-        },
-        ..Options::default()
-    };
     let limits = args.limits.limits()?;
-    with_game!(args.game.start()?, start => generate(start, &args, options, &limits))
-}
-
-fn generate<G: Tactics + Notation>(
-    start: G,
-    args: &GenArgs,
-    options: Options,
-    limits: &Limits,
-) -> Result<Outcome, String> {
-    let lines = reasonable_lines(start, args.stones, args.count, args.seed)?;
-    let mut engine = Engine::try_new(&start, options)?;
-    engine.ready();
+    let rules = session::rules(&args.game.game)?;
+    let positions = rules.reasonable_positions(args.stones, args.count, args.seed)?;
+    let settings = Settings {
+        table_mb: args.tt_mb,
+        book: BookSource::Off,
+        ..Settings::default()
+    };
+    let mut solver = rules.solver(&settings, 1)?;
     let bar = progress_bar(
-        lines.len(),
-        &format!("{} {} stones", start.name(), args.stones),
+        positions.len(),
+        &format!("{} {} stones", rules.name(), args.stones),
     );
     let mut out = std::io::stdout().lock();
     let mut outcome = Outcome::Done;
     let mut tally = Tally::default();
-    for line in &lines {
-        let pos = line.iter().fold(start, |p, &m| p.play(m));
-        engine.reset();
-        let (report, two_valued) = if pos.side_to_move() == Player::First {
-            (engine.wins(&pos, limits), true)
-        } else {
-            (engine.solve(&pos, limits), false)
+    for pos in &positions {
+        solver.reset();
+        // The first player's positions ask the two-valued question, as the cube's sets do.
+        let win_only = pos.to_move() == Player::First;
+        let ask = Ask {
+            limits: limits.clone(),
+            win_only,
+            ..Ask::default()
         };
-        tally.record(&report, report.score.unwrap_or(i32::MIN));
-        let result = report.score.map(|s| match (two_valued, s) {
+        let solution = solver.solve(pos.as_ref(), &ask)?;
+        tally.record_solve(
+            solution.score,
+            solution.nodes,
+            solution.seconds,
+            solution.score.unwrap_or(i32::MIN),
+        );
+        let result = solution.score.map(|s| match (win_only, s) {
             (true, 0) => "nowin".to_string(),
             (true, _) => "win".to_string(),
             (false, s) => s.to_string(),
@@ -81,13 +75,13 @@ fn generate<G: Tactics + Notation>(
             "?".to_string()
         });
         bar.inc(1);
-        bar.suspend(|| writeln!(out, "{} {result}", format_moves(start, line)))
+        bar.suspend(|| writeln!(out, "{} {result}", pos.moves()))
             .map_err(|e| format!("cannot write: {e}"))?;
     }
     bar.finish_and_clear();
     // What solving them took, as `bench` would print it (on standard error: standard output
     // is the benchmark file).
-    let name = format!("gen:{}:{}", start.name(), args.stones);
+    let name = format!("gen:{}:{}", rules.name(), args.stones);
     eprintln!(
         "{} seconds={:.1}",
         tally.summary(&name),

@@ -5,11 +5,11 @@
 use super::args::{GameArg, KnowledgeArgs, RuleArgs, seconds};
 use super::io::{Outcome, with_progress};
 use clap::{Args, ValueEnum};
-use inarow::engine::agent::{Agent, Level, Valuation};
-use inarow::engine::{Error, Limits, Options};
+use inarow::Error;
 use inarow::game::{Player, Repetition, Status};
+use inarow::limits::Limits;
 use inarow::session::{self, Position, Rules, Settings, Solver};
-use inarow::with_game;
+use inarow::session::{Level, Valuation};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,27 +54,20 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
     let think = seconds("--think", Some(args.think))?.expect("given");
     let repetition = Repetition::new(args.rules.repetition)?;
     let rules = session::rules_under(&args.game.game, repetition)?;
-    let options = Options {
-        repetition: repetition.occurrence(),
-        ..Options::default()
-    };
-    let (engine, advisor) = with_game!(args.game.start()?, start => {
-        // `hint` asks the strongest engine, whatever the opponent's level.
-        let advisor = Agent::with_engine(
-            args.knowledge.engine(&start, options.clone(), true)?,
-            &options,
-            args.seed,
-        )?;
-        let advisor = session::solver_around(start, Settings::default(), advisor);
-        match args.engine {
-            Level::Best => (advisor, None),
-            level => {
-                let settings = Settings { level, ..Settings::default() };
-                let agent = Agent::new(level, &start, options, args.seed)?;
-                (session::solver_around(start, settings, agent), Some(advisor))
-            }
+    // `hint` asks the strongest engine, whatever the opponent's level.
+    let mut best = Settings::default();
+    args.knowledge.apply(&mut best, rules.as_ref(), true)?;
+    let advisor = rules.solver(&best, args.seed)?;
+    let (engine, advisor) = match args.engine {
+        Level::Best => (advisor, None),
+        level => {
+            let settings = Settings {
+                level,
+                ..Settings::default()
+            };
+            (rules.solver(&settings, args.seed)?, Some(advisor))
         }
-    });
+    };
     play(rules.as_ref(), engine, advisor, args.human, think)
 }
 

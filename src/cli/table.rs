@@ -7,9 +7,9 @@
 use super::args::SolverArgs;
 use super::io::{Outcome, with_progress};
 use clap::Args;
-use inarow::engine::{Algorithm, Config, Engine, Limits, Options, Report};
-use inarow::game::{Game, GameSpec, Kind, Tactics};
-use inarow::with_game;
+use inarow::game::GameSpec;
+use inarow::session::{self, Algorithm, Ask, Rules, Settings, Solution};
+use std::sync::Arc;
 
 #[derive(Args)]
 pub struct TableArgs {
@@ -35,10 +35,7 @@ pub struct TableArgs {
 const MINIMAX_MAX_CELLS: u32 = 20;
 
 pub fn run(args: TableArgs) -> Result<Outcome, String> {
-    let mut options = args.solver.options()?;
     let limits = args.solver.limits()?;
-    // The last move of perfect play comes from the distance.
-    options.distance = !options.weak;
     let check = match args.verify.as_deref() {
         None => None,
         Some(algo) => match algo.parse::<Algorithm>() {
@@ -68,20 +65,27 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
     for height in min_side..=args.max_cells / min_side {
         for width in min_side..=args.max_cells / height {
             let spec = format!("connect4:{width}x{height}:k{k}");
-            let Ok(spec) = spec.parse::<GameSpec>() else {
-                // Too large for the bitboard, or k longer than the board.
+            // Too large for the bitboard, or k longer than the board.
+            let Ok(rules) = session::rules(&spec) else {
                 continue;
             };
-            let (solved, agrees) = with_game!(spec.start(), start => {
-                let mut engine = Engine::try_new(&start, options.clone())?;
-                let label = format!("solving {width}x{height}");
-                let report = with_progress(&label, || engine.solve(&start, &limits));
-                let verdict = match check {
-                    None => None,
-                    Some(second) => Some(second_opinion(&start, second, &options, &limits)?),
-                };
-                row(width, height, cells(&start), &report, verdict)
-            });
+            let mut settings = args.solver.settings(rules.as_ref(), false)?;
+            // The last move of perfect play comes from the distance.
+            settings.distance = !settings.weak;
+            let empty = rules.read("")?;
+            let ask = Ask {
+                limits: limits.clone(),
+                ..Ask::default()
+            };
+            let mut solver = rules.solver(&settings, 1)?;
+            let label = format!("solving {width}x{height}");
+            let solution = with_progress(&label, || solver.solve(empty.as_ref(), &ask))?;
+            let cells = width * height;
+            let verdict = match check {
+                None => None,
+                Some(second) => Some(second_opinion(&rules, cells, second, &settings, &ask)?),
+            };
+            let (solved, agrees) = row(width, height, cells, &solution, verdict);
             if !agrees {
                 outcome = Outcome::Failed;
             } else if !solved {
@@ -95,32 +99,28 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
 /// The outcome of the empty board by a second method, as `(method, outcome)`; the outcome is
 /// `?` when the method could not finish (or, for the exhaustive reference, was not tried on a
 /// board of more than [`MINIMAX_MAX_CELLS`] cells).
-fn second_opinion<G: Tactics>(
-    start: &G,
+fn second_opinion(
+    rules: &Arc<dyn Rules>,
+    cells: u32,
     algorithm: Algorithm,
-    options: &Options,
-    limits: &Limits,
+    settings: &Settings,
+    ask: &Ask,
 ) -> Result<(String, &'static str), String> {
-    if algorithm == Algorithm::Minimax && cells(start) > MINIMAX_MAX_CELLS {
+    if algorithm == Algorithm::Minimax && cells > MINIMAX_MAX_CELLS {
         return Ok((algorithm.to_string(), "?"));
     }
-    let options = Options {
+    let settings = Settings {
         algorithm: Some(algorithm),
         weak: true,
         distance: false,
-        config: Config {
-            threads: 1,
-            ..options.config.clone()
-        },
-        ..options.clone()
+        threads: 1,
+        ..settings.clone()
     };
-    let score = Engine::try_new(start, options)?.solve(start, limits).score;
+    let score = rules
+        .solver(&settings, 1)?
+        .solve(rules.read("")?.as_ref(), ask)?
+        .score;
     Ok((algorithm.to_string(), outcome_name(score)))
-}
-
-/// The cells of a board: the ply by which its game has ended.
-fn cells<G: Game>(start: &G) -> u32 {
-    G::Kind::max_plies(start).unwrap_or(0)
 }
 
 fn outcome_name(score: Option<i32>) -> &'static str {
@@ -134,14 +134,14 @@ fn outcome_name(score: Option<i32>) -> &'static str {
 
 /// Prints one row; returns whether the solve finished, and whether the second method (if any)
 /// agrees or could not tell.
-fn row<M>(
+fn row(
     width: u32,
     height: u32,
     cells: u32,
-    report: &Report<M>,
+    report: &Solution,
     check: Option<(String, &'static str)>,
 ) -> (bool, bool) {
-    let seconds = report.elapsed.as_secs_f64();
+    let seconds = report.seconds;
     let outcome = outcome_name(report.score);
     let last = match (report.score, report.plies) {
         (Some(0), _) => cells.to_string(),

@@ -4,9 +4,7 @@
 
 use super::io::Outcome;
 use clap::Args;
-use inarow::engine::{CERTIFICATE_MAGIC as MAGIC, verify};
-use inarow::game::GameSpec;
-use inarow::with_game;
+use inarow::session::{self, CERTIFICATE_MAGIC as MAGIC};
 
 #[derive(Args)]
 pub struct VerifyArgs {
@@ -29,9 +27,10 @@ pub fn run(args: VerifyArgs) -> Result<Outcome, String> {
         let game = section
             .lines()
             .find_map(|l| l.trim().strip_prefix("game "))
+            .map(str::trim)
+            .filter(|g| !g.is_empty())
             .ok_or_else(|| format!("{}: a certificate has no 'game' line", args.file))?;
-        let spec: GameSpec = game.trim().parse()?;
-        let result = with_game!(spec.start(), start => verify(start, section));
+        let result = session::rules(game)?.verify_certificate(section);
         match result {
             Ok(summary) => println!("{summary}"),
             Err(e) => {

@@ -523,7 +523,7 @@ pub fn bench(game: &str, text: &str, options: JsValue) -> Result<JsValue, JsErro
             .solver(&asked.exact_settings(), 1)
             .map_err(|e| e.to_string())?;
         let (tally, problems) = solver
-            .bench("bench", text, &asked.limits())
+            .bench("bench", text, None, &asked.limits(), &mut || {})
             .map_err(|e| e.to_string())?;
         let n = tally.n.max(1) as f64;
         Ok(json!({

@@ -9,7 +9,7 @@ use divan::{Bencher, black_box};
 use inarow::engine::agent::{Agent, Level};
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Connect, GameLine, Standard, read_line};
-use inarow::session::{Ask, Session, Settings, Source, rules};
+use inarow::session::{Ask, BookSource, Session, Settings, Source, rules};
 
 fn main() {
     divan::main();
@@ -37,7 +37,7 @@ fn options() -> Options {
 fn settings() -> Settings {
     Settings {
         table_mb: 16,
-        book: false,
+        book: BookSource::Off,
         ..Settings::default()
     }
 }

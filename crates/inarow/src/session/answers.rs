@@ -11,6 +11,9 @@ pub struct Ask {
     pub best_moves: bool,
     /// A line of perfect play (with the best moves).
     pub pv: bool,
+    /// Only whether the side to move wins: score 1 (it wins) or 0 (it does not), by the
+    /// two-valued search, cheaper than the value (no best moves, no line).
+    pub win_only: bool,
 }
 
 /// The value of a position for the side to move, as a solve found it.

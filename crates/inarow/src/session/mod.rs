@@ -32,12 +32,16 @@ mod pool;
 mod solver;
 mod typed;
 
+pub use crate::certificate::{MAGIC as CERTIFICATE_MAGIC, VerifySummary};
 use crate::engine::agent::Agent;
 pub use crate::engine::agent::Valuation;
+use crate::engine::knowledge::{book::Book, database};
 /// The types of [`Settings`]' fields, so that a front names them from here.
 pub use crate::engine::{Algorithm, Driver, agent::Level};
+pub use crate::engine::{Census, Handicap, Scheme, ThreatBudget};
 use crate::engine::{Config, Engine, Options, Report};
 use crate::error::Error;
+pub use crate::game::CountByFormula;
 use crate::game::view::{MoveView, PositionView};
 use crate::game::{
     Board, GameLine, GameSpec, Kind, MoveError, MoveList, Notation, Player, Repetition, Status,
@@ -50,6 +54,7 @@ pub use answers::{Ask, EngineMove, MoveAnalysis, MoveValue, PositionAnalysis, So
 pub use pool::Session;
 use solver::SolverOf;
 use std::any::Any;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -59,26 +64,36 @@ use typed::{Typed, line_of, to_solve};
 pub trait Playable: Tactics + Board {}
 impl<G: Tactics + Board> Playable for G {}
 
-/// How a solver is made: its level and its tables. Two solvers of equal settings are
+/// How a solver is made, completely: its level, its knowledge (book, database), its method and
+/// the method's techniques, its tables and threads. Two solvers of equal settings are
 /// interchangeable, so a [`Session`] hands a warm one to whoever asks with the same settings.
+/// The repetition rule is the game's ([`rules_under`]), not the solver's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// How it plays; [`Level::Best`] (the default) is the exact solver first.
     pub level: Level,
     /// Win / draw / loss only.
     pub weak: bool,
+    /// Also the number of plies to the end where it costs a second search (games whose
+    /// positions repeat); where an exact score carries it, it comes anyway.
+    pub distance: bool,
     /// The transposition table, in MiB.
     pub table_mb: usize,
     /// The memory budget of the proof-number searches and of the heuristic search, in MiB.
     pub memory_mb: usize,
     /// Search threads sharing the table (alpha-beta only; one in games whose positions repeat).
     pub threads: usize,
-    /// Answer from the game's built-in opening book and strategy.
-    pub book: bool,
+    /// The opening book answered from before any search (alpha-beta's scores: with another
+    /// method, only a book from a file is used).
+    pub book: BookSource,
+    /// A strong solution (`inarow retro build`'s file) answered from before any search.
+    pub database: Option<PathBuf>,
     /// The exact method (`None`: the game's fastest) and alpha-beta's root driver.
     pub algorithm: Option<Algorithm>,
     /// Alpha-beta's root driver.
     pub driver: Driver,
+    /// The exact searches' techniques.
+    pub techniques: Techniques,
 }
 
 impl Default for Settings {
@@ -87,13 +102,134 @@ impl Default for Settings {
         Settings {
             level: Level::Best,
             weak: false,
+            distance: false,
             table_mb: options.config.tt_mb,
             memory_mb: options.mem_mb,
             threads: 1,
-            book: true,
+            book: BookSource::Builtin,
+            database: None,
             algorithm: None,
             driver: options.config.driver,
+            techniques: Techniques::default(),
         }
+    }
+}
+
+/// Where a solver's opening book comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum BookSource {
+    /// The book that ships for the game, if there is one ([`Rules::has_builtin_book`]).
+    #[default]
+    Builtin,
+    /// No book.
+    Off,
+    /// A book file (`inarow book build`'s).
+    File(PathBuf),
+}
+
+/// The exact searches' techniques, each switchable so that they can be compared; the default
+/// is the fastest measured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// How the table chooses which entry of a bucket to replace.
+    pub scheme: Scheme,
+    /// Key the table by the smallest key over the board's symmetries.
+    pub symmetry: bool,
+    /// Order moves by threats (else the game's base order, centre first).
+    pub threat_order: bool,
+    /// Try the table's best move first.
+    pub tt_move: bool,
+    /// Break ordering ties with the history heuristic.
+    pub history: bool,
+    /// Enhanced transposition cutoffs.
+    pub etc: bool,
+    /// Threat-space search inside alpha-beta (`None`: off).
+    pub threat_search: Option<ThreatBudget>,
+    /// Threat-space search inside df-pn (`None`: off).
+    pub dfpn_threats: Option<ThreatBudget>,
+    /// Victor's rules at positions with at least this many plies left (`None`: off).
+    pub victor_plies: Option<u32>,
+    /// Start PNS / PN² leaves from the number of moves that do not lose at once (else 1 / 1).
+    pub pn_heuristic: bool,
+    /// Games that repeat: restrictions on the side to move that prove wins faster.
+    pub handicap: Handicap,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        let options = Options::default();
+        let config = options.config;
+        Techniques {
+            scheme: config.scheme,
+            symmetry: config.symmetry,
+            threat_order: config.threat_order,
+            tt_move: config.tt_move,
+            history: config.history,
+            etc: config.etc,
+            threat_search: config.threat_search,
+            dfpn_threats: options.dfpn_threats,
+            victor_plies: config.victor_plies,
+            pn_heuristic: options.heuristic_init,
+            handicap: options.handicap,
+        }
+    }
+}
+
+impl Settings {
+    /// The engine's options these settings describe, under the game's repetition rule; for
+    /// the commands that still drive the typed engine (the command line's `solve`, `bench` of
+    /// files, `book`, `retro`, `table`, `match`).
+    pub fn engine_options(&self, repetition: Repetition) -> Options {
+        let t = &self.techniques;
+        Options {
+            algorithm: self.algorithm,
+            weak: self.weak,
+            distance: self.distance,
+            mem_mb: self.memory_mb,
+            heuristic_init: t.pn_heuristic,
+            repetition: repetition.occurrence(),
+            handicap: t.handicap,
+            dfpn_threats: t.dfpn_threats,
+            config: Config {
+                driver: self.driver,
+                tt_mb: self.table_mb,
+                scheme: t.scheme,
+                symmetry: t.symmetry,
+                threat_order: t.threat_order,
+                tt_move: t.tt_move,
+                history: t.history,
+                etc: t.etc,
+                threads: self.threads,
+                threat_search: t.threat_search,
+                victor_plies: t.victor_plies,
+                ..Config::default()
+            },
+        }
+    }
+
+    /// The exact engine these settings describe for `start`'s game, with its book and
+    /// database; for the commands that still drive the typed engine.
+    pub fn engine<G: Tactics>(
+        &self,
+        start: &G,
+        repetition: Repetition,
+    ) -> Result<Engine<G>, Error> {
+        let mut engine = Engine::try_new(start, self.engine_options(repetition))?;
+        match &self.book {
+            // Books hold alpha-beta's scores.
+            BookSource::Builtin if self.algorithm.is_none_or(|a| a == Algorithm::AlphaBeta) => {
+                engine.use_builtin_book(start);
+            }
+            BookSource::Builtin | BookSource::Off => {}
+            BookSource::File(path) => {
+                let book = Book::load(path, &start.name())?;
+                engine.set_book(start, Arc::new(book))?;
+            }
+        }
+        if let Some(path) = &self.database {
+            engine.set_database(database::open(path, start)?);
+        }
+        Ok(engine)
     }
 }
 
@@ -105,6 +241,24 @@ pub trait Rules: Send + Sync {
     fn repetition(&self) -> Repetition;
     /// How a move is written, for people ("a column 1-7", ...).
     fn describe_moves(&self) -> String;
+    /// Whether a book ships for this game ([`BookSource::Builtin`] finds one).
+    fn has_builtin_book(&self) -> bool;
+    /// Checks a proof certificate of this game (`inarow-proof`, one section) with nothing but
+    /// the rules.
+    fn verify_certificate(&self, text: &str) -> Result<VerifySummary, Error>;
+    /// The game's positions counted by a formula, where it has one (Pentago's).
+    fn count_by_formula(&self) -> Option<CountByFormula>;
+    /// `count` random positions of `plies` moves, each move one that does not lose at once
+    /// (the benchmark sets' kind of position), from `seed`.
+    fn reasonable_positions(
+        &self,
+        plies: u32,
+        count: usize,
+        seed: u64,
+    ) -> Result<Vec<Arc<dyn Position>>, Error>;
+    /// Every legal position counted by enumeration within `mem_bytes`, by number of discs;
+    /// `progress(total)` after each layer.
+    fn count(&self, mem_bytes: usize, progress: &mut dyn FnMut(u64)) -> Result<Census, Error>;
     /// The position a move string (or a board, in a game that has a notation for one) reaches.
     fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error>;
     /// The position reached by these moves, one token each.
@@ -221,13 +375,15 @@ pub trait Solver: Send {
     /// The bytes the exact solver needs to answer `pos` (`None`: it needs no more than it
     /// has), and the fewest stones from which its answers fit in `bytes`.
     fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>);
-    /// Solves the `MOVES EXPECTED` lines of a benchmark text, as `inarow bench` does, each
-    /// position under `limits`.
+    /// Solves the `MOVES EXPECTED` lines of a benchmark text (the first `limit`), as `inarow
+    /// bench` does, each position under `limits`, calling `progress` after each line.
     fn bench(
         &mut self,
         name: &str,
         text: &str,
+        limit: Option<usize>,
         limits: &Limits,
+        progress: &mut dyn FnMut(),
     ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error>;
     /// Forgets what the table holds.
     fn reset(&mut self);

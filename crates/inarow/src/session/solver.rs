@@ -23,33 +23,24 @@ impl<G: Playable> SolverOf<G> {
         seed: u64,
     ) -> Result<Self, Error> {
         // The distance to the end comes free with an exact score of a bounded game; elsewhere
-        // it would take another search (or change the method), so it is not asked for.
-        let exact_method = G::SCORES_CARRY_DISTANCE && settings.algorithm.is_none();
-        let options = Options {
-            weak: settings.weak,
-            distance: exact_method && !settings.weak,
-            algorithm: settings.algorithm,
-            mem_mb: settings.memory_mb,
-            repetition: repetition.occurrence(),
-            config: Config {
-                tt_mb: settings.table_mb,
-                threads: settings.threads,
-                driver: settings.driver,
-                ..Config::default()
-            },
-            ..Options::default()
+        // it would take another search (or change the method), so it is asked only if wanted.
+        let free_distance = G::SCORES_CARRY_DISTANCE && settings.algorithm.is_none();
+        let exact = Settings {
+            distance: settings.distance || (free_distance && !settings.weak),
+            ..settings.clone()
         };
         let player = if settings.level == Level::Best {
-            let mut engine = Engine::try_new(&start, options.clone())?;
+            let mut engine = exact.engine(&start, repetition)?;
             // A solver is reused: its table is touched once now, not inside its first searches.
             engine.ready();
-            // Books hold alpha-beta's scores.
-            if settings.book && settings.algorithm.is_none_or(|a| a == Algorithm::AlphaBeta) {
-                engine.use_builtin_book(&start);
-            }
-            Agent::with_engine(engine, &options, seed)?
+            Agent::with_engine(engine, &settings.engine_options(repetition), seed)?
         } else {
-            Agent::new(settings.level, &start, options, seed)?
+            Agent::new(
+                settings.level,
+                &start,
+                settings.engine_options(repetition),
+                seed,
+            )?
         };
         Ok(SolverOf::around(start, settings.clone(), player))
     }
@@ -92,7 +83,9 @@ impl<G: Playable> SolverOf<G> {
                 seconds: 0.0,
             };
         };
-        let report = if ask.pv {
+        let report = if ask.win_only {
+            engine.wins(line, &ask.limits)
+        } else if ask.pv {
             engine.solve_detailed(line, &ask.limits)
         } else if ask.best_moves {
             engine.solve_moves(line, &ask.limits)
@@ -254,18 +247,14 @@ impl<G: Playable> Solver for SolverOf<G> {
         &mut self,
         name: &str,
         text: &str,
+        limit: Option<usize>,
         limits: &Limits,
+        progress: &mut dyn FnMut(),
     ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error> {
         let start = self.start;
         let engine = self.engine()?;
         Ok(crate::engine::bench::bench_text(
-            start,
-            engine,
-            name,
-            text,
-            None,
-            limits,
-            || {},
+            start, engine, name, text, limit, limits, progress,
         ))
     }
 

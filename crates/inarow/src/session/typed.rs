@@ -151,6 +151,47 @@ impl<G: Playable> Rules for Typed<G> {
         self.repetition
     }
 
+    fn count_by_formula(&self) -> Option<CountByFormula> {
+        self.start.count_by_formula()
+    }
+
+    fn count(&self, mem_bytes: usize, progress: &mut dyn FnMut(u64)) -> Result<Census, Error> {
+        crate::search::census::count(self.start, mem_bytes, progress)
+    }
+
+    fn verify_certificate(&self, text: &str) -> Result<VerifySummary, Error> {
+        crate::certificate::verify(self.start, text)
+    }
+
+    fn reasonable_positions(
+        &self,
+        plies: u32,
+        count: usize,
+        seed: u64,
+    ) -> Result<Vec<Arc<dyn Position>>, Error> {
+        let lines =
+            crate::engine::bench::positions::reasonable_lines(self.start, plies, count, seed)?;
+        Ok(lines
+            .iter()
+            .map(|moves| {
+                let line = moves
+                    .iter()
+                    .fold(GameLine::new(self.start), |line, &mv| line.played(mv));
+                Arc::new(LineOf {
+                    start: self.start,
+                    repetition: self.repetition,
+                    line,
+                    origin: None,
+                    given: None,
+                }) as Arc<dyn Position>
+            })
+            .collect())
+    }
+
+    fn has_builtin_book(&self) -> bool {
+        Book::builtin_for(&self.start).is_some()
+    }
+
     fn describe_moves(&self) -> String {
         self.start.describe_moves()
     }

@@ -63,12 +63,25 @@ pub struct Tally {
 impl Tally {
     /// Counts one solved position; returns whether its score was the expected one.
     pub fn record<M>(&mut self, report: &Report<M>, expected: i32) -> bool {
-        let us = report.elapsed.as_secs_f64() * 1e6;
+        let seconds = report.elapsed.as_secs_f64();
+        self.record_solve(report.score, report.nodes, seconds, expected)
+    }
+
+    /// Counts one solve by its score, nodes and seconds; returns whether its score was the
+    /// expected one.
+    pub fn record_solve(
+        &mut self,
+        score: Option<i32>,
+        nodes: u64,
+        seconds: f64,
+        expected: i32,
+    ) -> bool {
+        let us = seconds * 1e6;
         self.n += 1;
         self.total_us += us;
         self.max_us = self.max_us.max(us);
-        self.nodes += report.nodes;
-        let right = report.score == Some(expected);
+        self.nodes += nodes;
+        let right = score == Some(expected);
         if right {
             self.correct += 1;
         }
