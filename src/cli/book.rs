@@ -5,11 +5,7 @@
 use super::args::{GameArg, LimitArgs, threads};
 use super::io::{Outcome, progress_bar};
 use clap::{Args, Subcommand};
-use inarow::engine::knowledge::book::Book;
-use inarow::engine::knowledge::strategy::Strategy;
-use inarow::engine::{Config, Engine, Options};
-use inarow::game::Game;
-use inarow::with_game;
+use inarow::session::{self, BookSource, Settings};
 use std::path::Path;
 
 #[derive(Subcommand)]
@@ -71,69 +67,62 @@ pub fn run(command: BookCommand) -> Result<Outcome, String> {
 fn strategy(args: StrategyArgs) -> Result<Outcome, String> {
     let text = std::fs::read_to_string(&args.proof)
         .map_err(|e| format!("cannot read '{}': {e}", args.proof))?;
-    with_game!(args.game.start()?, start => {
-        let (strategy, summary, walk) = Strategy::from_certificate(start, &text)?;
-        strategy.write(&start, Path::new(&args.out))?;
-        println!(
-            "strategy {} game={} prover={} entries={} verified_positions={} walked={} \
-             forced={} chosen={} won_at_once={}",
-            args.out,
-            start.name(),
-            strategy.prover().name(),
-            strategy.len(),
-            summary.positions,
-            walk.positions,
-            walk.forced,
-            walk.chosen,
-            walk.won_at_once
-        );
-        Ok(Outcome::Done)
-    })
+    let rules = session::rules(&args.game.game)?;
+    let stats = rules.strategy_from_certificate(&text, Path::new(&args.out))?;
+    println!(
+        "strategy {} game={} prover={} entries={} verified_positions={} walked={} \
+         forced={} chosen={} won_at_once={}",
+        args.out,
+        rules.name(),
+        stats.prover.name(),
+        stats.entries,
+        stats.verified.positions,
+        stats.walk.positions,
+        stats.walk.forced,
+        stats.walk.chosen,
+        stats.walk.won_at_once
+    );
+    Ok(Outcome::Done)
 }
 
 fn build(args: BuildArgs) -> Result<Outcome, String> {
-    let options = Options {
-        config: Config {
-            tt_mb: args.tt_mb,
-            threads: threads(args.threads)?,
-            ..Config::default()
-        },
-        ..Options::default()
+    let settings = Settings {
+        table_mb: args.tt_mb,
+        threads: threads(args.threads)?,
+        book: BookSource::Off,
+        ..Settings::default()
     };
     let limits = args.limits.limits()?;
-    with_game!(args.game.start()?, start => {
-        let mut engine = Engine::try_new(&start, options.clone())?;
-        let perfect_to = args.perfect_to.unwrap_or(args.depth);
-        let bar = progress_bar(0, &format!("ply {}", args.depth));
-        let stats = Book::build_for_perfect_play(
-            start,
-            args.depth,
-            perfect_to,
-            Path::new(&args.out),
-            &mut engine,
-            &limits,
-            |done, total| {
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            },
-        );
-        bar.finish_and_clear();
-        let stats = stats?;
-        let extended = if perfect_to > args.depth {
-            format!(" perfect_to={perfect_to} perfect={}", stats.perfect)
-        } else {
-            String::new()
-        };
-        println!(
-            "book {} game={} depth={}{extended} entries={} solved={} resumed={} nodes={}",
-            args.out,
-            start.name(),
-            args.depth,
-            stats.entries,
-            stats.solved,
-            stats.resumed,
-            stats.nodes
-        );
-        Ok(Outcome::Done)
-    })
+    let rules = session::rules(&args.game.game)?;
+    let perfect_to = args.perfect_to.unwrap_or(args.depth);
+    let bar = progress_bar(0, &format!("ply {}", args.depth));
+    let stats = rules.build_book(
+        &settings,
+        args.depth,
+        perfect_to,
+        Path::new(&args.out),
+        &limits,
+        &mut |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    let stats = stats?;
+    let extended = if perfect_to > args.depth {
+        format!(" perfect_to={perfect_to} perfect={}", stats.perfect)
+    } else {
+        String::new()
+    };
+    println!(
+        "book {} game={} depth={}{extended} entries={} solved={} resumed={} nodes={}",
+        args.out,
+        rules.name(),
+        args.depth,
+        stats.entries,
+        stats.solved,
+        stats.resumed,
+        stats.nodes
+    );
+    Ok(Outcome::Done)
 }

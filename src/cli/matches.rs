@@ -5,12 +5,14 @@
 use super::args::{GameArg, RuleArgs, seconds};
 use super::io::Outcome;
 use clap::Args;
-use inarow::engine::Error;
-use inarow::engine::Options;
-use inarow::engine::agent::{Agent, GameResult, Level, Record, play_game};
-use inarow::game::{GameLine, Kind, Notation, Repetition, Status, Tactics, format_moves};
-use inarow::with_game;
+use inarow::Error;
+use inarow::game::{Repetition, Status};
+use inarow::limits::Limits;
+use inarow::session::{
+    self, GameResult, Level, Position, Record, Rules, Settings, Solver, play_game,
+};
 use serde::Serialize;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -61,32 +63,39 @@ pub(super) struct Series {
 
 /// Plays `series` from `start`: `a`'s wins, draws and losses, and every game (told to
 /// `on_game` as it ends).
-pub(super) fn play_series<G: Tactics + Notation>(
-    start: G,
+pub(super) fn play_series(
+    rules: &dyn Rules,
     series: &Series,
-    options: Options,
     mut on_game: impl FnMut(&JsonGame),
 ) -> Result<(Record, Vec<JsonGame>), Error> {
-    let mut a = Agent::new(series.a, &start, options.clone(), series.seed)?;
-    let mut b = Agent::new(series.b, &start, options.clone(), series.seed ^ 0x5eed)?;
-    let mut opener = Agent::new(Level::Random, &start, options.clone(), series.seed)?;
+    let solver = |level, seed| {
+        let settings = Settings {
+            level,
+            ..Settings::default()
+        };
+        rules.solver(&settings, seed)
+    };
+    let mut a = solver(series.a, series.seed)?;
+    let mut b = solver(series.b, series.seed ^ 0x5eed)?;
+    let mut opener = solver(Level::Random, series.seed)?;
     let mut record = Record::default();
     let mut games = Vec::new();
-    let max_plies = G::Kind::max_plies(&start).unwrap_or(1000);
-    let mut opening = Vec::new();
+    let max_plies = rules.max_plies().unwrap_or(1000);
+    let limits = Limits::within(series.think);
+    let empty = rules.read("")?;
+    let mut opening = empty.clone();
     for game in 0..series.games {
         if game % 2 == 0 {
-            opening = random_opening(&start, &mut opener, series.opening);
+            opening = random_opening(&empty, opener.as_mut(), series.opening)?;
         }
-        let line = GameLine::from_moves(start, &opening);
         let a_first = game % 2 == 0;
-        let players = if a_first {
-            [&mut a, &mut b]
+        let (first, second) = if a_first {
+            (&mut a, &mut b)
         } else {
-            [&mut b, &mut a]
+            (&mut b, &mut a)
         };
-        let rule = Repetition::new(options.repetition)?;
-        let (result, moves) = play_game(players, &line, series.think, rule, max_plies);
+        let players: [&mut dyn Solver; 2] = [first.as_mut(), second.as_mut()];
+        let (result, end) = play_game(players, opening.clone(), &limits, max_plies)?;
         let a_wins = match result {
             GameResult::Draw => None,
             GameResult::FirstWins => Some(a_first),
@@ -97,12 +106,11 @@ pub(super) fn play_series<G: Tactics + Notation>(
             Some(false) => record.losses += 1,
             None => record.draws += 1,
         }
-        let line: Vec<_> = opening.iter().chain(&moves).copied().collect();
         let first = if a_first { series.a } else { series.b };
         let game = JsonGame {
             number: game + 1,
             first: first.to_string(),
-            moves: format_moves(start, &line),
+            moves: end.moves(),
             result: match a_wins {
                 Some(true) => "a wins",
                 Some(false) => "b wins",
@@ -132,19 +140,12 @@ struct JsonMatch {
 
 pub fn run(args: MatchArgs) -> Result<Outcome, String> {
     let think = seconds("--time", Some(args.time))?.expect("given");
-    let repetition = args.rules.repetition;
-    with_game!(args.game.start()?, start => {
-        let options = Options { repetition, ..Options::default() };
-        play_match(start, &args, options, think)
-    })
+    let repetition = Repetition::new(args.rules.repetition)?;
+    let rules = session::rules_under(&args.game.game, repetition)?;
+    play_match(rules.as_ref(), &args, think)
 }
 
-fn play_match<G: Tactics + Notation>(
-    start: G,
-    args: &MatchArgs,
-    options: Options,
-    think: Duration,
-) -> Result<Outcome, String> {
+fn play_match(rules: &dyn Rules, args: &MatchArgs, think: Duration) -> Result<Outcome, String> {
     let series = Series {
         a: args.engine_a,
         b: args.engine_b,
@@ -153,7 +154,7 @@ fn play_match<G: Tactics + Notation>(
         opening: args.opening,
         seed: args.seed,
     };
-    let (record, games) = play_series(start, &series, options, |game| {
+    let (record, games) = play_series(rules, &series, |game| {
         if !args.json {
             println!(
                 "game {} first {}: {} {}",
@@ -164,7 +165,7 @@ fn play_match<G: Tactics + Notation>(
     let elo = record.elo();
     if args.json {
         let json = JsonMatch {
-            game: start.name(),
+            game: rules.name(),
             engine_a: args.engine_a.to_string(),
             engine_b: args.engine_b.to_string(),
             seconds_per_move: think.as_secs_f64(),
@@ -189,7 +190,7 @@ fn play_match<G: Tactics + Notation>(
         };
         println!(
             "match {} {} vs {}: games {} wins {} draws {} losses {} score {:.1}% elo {elo}",
-            start.name(),
+            rules.name(),
             args.engine_a,
             args.engine_b,
             record.games(),
@@ -203,22 +204,23 @@ fn play_match<G: Tactics + Notation>(
 }
 
 /// `plies` random moves from `start` that do not lose at once (fewer if the game ends).
-fn random_opening<G: Tactics>(start: &G, opener: &mut Agent<G>, plies: u32) -> Vec<G::Move> {
-    let mut line = Vec::new();
-    let mut p = *start;
+fn random_opening(
+    start: &Arc<dyn Position>,
+    opener: &mut dyn Solver,
+    plies: u32,
+) -> Result<Arc<dyn Position>, Error> {
+    let mut pos = start.clone();
     for _ in 0..plies {
-        if p.status() != Status::Ongoing {
+        if pos.status() != Status::Ongoing {
             break;
         }
-        let Some((mv, _)) = opener.choose(&GameLine::new(p), Duration::ZERO) else {
-            break;
-        };
+        let answer = opener.best_move(pos.as_ref(), &Limits::within(Duration::ZERO))?;
+        let next = pos.play(&answer.mv)?;
         // An opening that already ends the game teaches nothing: stop before it.
-        if p.play(mv).status() != Status::Ongoing {
+        if next.status() != Status::Ongoing {
             break;
         }
-        line.push(mv);
-        p = p.play(mv);
+        pos = next;
     }
-    line
+    Ok(pos)
 }

@@ -382,10 +382,7 @@ pub(super) fn measure_elo(
 ) -> Result<EloData, String> {
     let games = args.games.unwrap_or(if args.quick { 2 } else { 20 });
     let think = args.think.unwrap_or(if args.quick { 0.01 } else { 0.2 });
-    let start = match "connect4".parse::<GameSpec>()?.start() {
-        inarow::game::AnyGame::Connect4(inarow::game::ConnectBoard::Standard(g)) => g,
-        _ => return Err("connect4 is not the standard board".to_string()),
-    };
+    let rules = inarow::session::rules("connect4")?;
     let mut matches = Vec::new();
     let mut ladder = vec![Rung {
         level: LADDER[0].to_string(),
@@ -403,7 +400,7 @@ pub(super) fn measure_elo(
             seed: 1,
         };
         let bar = progress_bar(games as usize, &format!("{} vs {}", pair[0], pair[1]));
-        let (tally, _) = play_series(start, &series, Options::default(), |_| bar.inc(1))?;
+        let (tally, _) = play_series(rules.as_ref(), &series, |_| bar.inc(1))?;
         bar.finish_and_clear();
         let (elo, error, bound) = match tally.elo() {
             Some((e, err)) => (e, err, false),

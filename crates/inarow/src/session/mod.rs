@@ -28,6 +28,7 @@
 //! `solver`, and the warm solvers kept between requests are the [`Session`] (`pool`).
 
 mod answers;
+mod matches;
 mod pool;
 mod solver;
 mod typed;
@@ -35,6 +36,8 @@ mod typed;
 pub use crate::certificate::{MAGIC as CERTIFICATE_MAGIC, VerifySummary};
 use crate::engine::agent::Agent;
 pub use crate::engine::agent::Valuation;
+pub use crate::engine::knowledge::book::BuildStats as BookStats;
+pub use crate::engine::knowledge::strategy::WalkStats;
 use crate::engine::knowledge::{book::Book, database};
 /// The types of [`Settings`]' fields, so that a front names them from here.
 pub use crate::engine::{Algorithm, Driver, agent::Level};
@@ -51,10 +54,11 @@ use crate::limits::Limits;
 use crate::search::score::end_ply;
 use crate::with_game;
 pub use answers::{Ask, EngineMove, MoveAnalysis, MoveValue, PositionAnalysis, Solution};
+pub use matches::{GameResult, Record, play_game};
 pub use pool::Session;
 use solver::SolverOf;
 use std::any::Any;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -113,6 +117,19 @@ impl Default for Settings {
             techniques: Techniques::default(),
         }
     }
+}
+
+/// A strategy read from a certificate: whose it is, its size, what was checked and walked.
+#[derive(Clone, Debug)]
+pub struct StrategyStats {
+    /// The side the strategy wins for.
+    pub prover: Player,
+    /// Positions it holds a move for.
+    pub entries: usize,
+    /// The certificate's check.
+    pub verified: VerifySummary,
+    /// The walk of the strategy over the certificate's tree.
+    pub walk: WalkStats,
 }
 
 /// Where a solver's opening book comes from.
@@ -243,6 +260,24 @@ pub trait Rules: Send + Sync {
     fn describe_moves(&self) -> String;
     /// Whether a book ships for this game ([`BookSource::Builtin`] finds one).
     fn has_builtin_book(&self) -> bool;
+    /// The ply by which every game has ended (`None`: a game whose positions repeat).
+    fn max_plies(&self) -> Option<u32>;
+    /// Builds an opening book of every position to `depth` plies, and past it to `perfect_to`
+    /// the positions a perfect player's lines reach, by the exact engine of `settings`, into
+    /// `out` (resuming a partial file); `progress(done, total)` as positions are solved.
+    #[allow(clippy::too_many_arguments)]
+    fn build_book(
+        &self,
+        settings: &Settings,
+        depth: u32,
+        perfect_to: u32,
+        out: &Path,
+        limits: &Limits,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<BookStats, Error>;
+    /// A winning strategy from a proof certificate of the win (checked first), written to
+    /// `out`.
+    fn strategy_from_certificate(&self, text: &str, out: &Path) -> Result<StrategyStats, Error>;
     /// Checks a proof certificate of this game (`inarow-proof`, one section) with nothing but
     /// the rules.
     fn verify_certificate(&self, text: &str) -> Result<VerifySummary, Error>;

@@ -188,6 +188,43 @@ impl<G: Playable> Rules for Typed<G> {
             .collect())
     }
 
+    fn build_book(
+        &self,
+        settings: &Settings,
+        depth: u32,
+        perfect_to: u32,
+        out: &Path,
+        limits: &Limits,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<BookStats, Error> {
+        let mut engine = settings.engine(&self.start, self.repetition)?;
+        Book::build_for_perfect_play(
+            self.start,
+            depth,
+            perfect_to,
+            out,
+            &mut engine,
+            limits,
+            progress,
+        )
+    }
+
+    fn strategy_from_certificate(&self, text: &str, out: &Path) -> Result<StrategyStats, Error> {
+        let (strategy, verified, walk) =
+            crate::engine::knowledge::strategy::Strategy::from_certificate(self.start, text)?;
+        strategy.write(&self.start, out)?;
+        Ok(StrategyStats {
+            prover: strategy.prover(),
+            entries: strategy.len(),
+            verified,
+            walk,
+        })
+    }
+
+    fn max_plies(&self) -> Option<u32> {
+        G::Kind::max_plies(&self.start)
+    }
+
     fn has_builtin_book(&self) -> bool {
         Book::builtin_for(&self.start).is_some()
     }

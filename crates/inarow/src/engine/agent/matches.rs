@@ -1,9 +1,6 @@
-//! Matches between engines: one game between two ([`play_game`]) and the record of a series
-//! with the Elo difference it shows ([`Record`]).
-
-use super::Agent;
-use crate::game::{GameLine, Repetition, Status, Tactics};
-use std::time::Duration;
+//! Matches between engines: how one game ended ([`GameResult`]; the session plays it,
+//! `session::play_game`) and the record of a series with the Elo difference it shows
+//! ([`Record`]).
 
 /// How a game between two engines ended, for the first player.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -14,39 +11,6 @@ pub enum GameResult {
     Draw,
     /// The second player won.
     SecondWins,
-}
-
-/// Plays `players` (first, second) against each other from the end of `opening`, each thinking
-/// `think` a move. A game that repeats is drawn by `repetition`; one that goes on past
-/// `max_plies` more plies is called a draw. Returns the result and the moves played.
-pub fn play_game<G: Tactics>(
-    players: [&mut Agent<G>; 2],
-    opening: &GameLine<G>,
-    think: Duration,
-    repetition: Repetition,
-    max_plies: u32,
-) -> (GameResult, Vec<G::Move>) {
-    let [first, second] = players;
-    let mut line = opening.clone();
-    let mut moves = Vec::new();
-    for _ in 0..max_plies {
-        match line.status(repetition) {
-            Status::Win(crate::game::Player::First) => return (GameResult::FirstWins, moves),
-            Status::Win(_) => return (GameResult::SecondWins, moves),
-            Status::Draw => return (GameResult::Draw, moves),
-            Status::Ongoing => {}
-        }
-        let player = match line.position().side_to_move() {
-            crate::game::Player::First => &mut *first,
-            crate::game::Player::Second => &mut *second,
-        };
-        let Some((mv, _)) = player.choose(&line, think) else {
-            break;
-        };
-        moves.push(mv);
-        line.play(mv);
-    }
-    (GameResult::Draw, moves)
 }
 
 /// Wins, draws and losses of one engine against another, and the Elo difference they show.

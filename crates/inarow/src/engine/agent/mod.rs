@@ -14,7 +14,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 mod matches;
-pub use matches::{GameResult, Record, play_game};
+pub use matches::{GameResult, Record};
 
 /// How an engine plays, weakest first ([`Level::Mcts`] and [`Level::AlphaBeta`] are about even
 /// on most boards: the README's match table).
