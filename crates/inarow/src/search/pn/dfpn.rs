@@ -112,6 +112,18 @@ struct Entry {
 
 const _: () = assert!(size_of::<Entry>() == 32);
 
+impl Entry {
+    /// No position: all zeros, as the table starts.
+    const EMPTY: Entry = Entry {
+        key: 0,
+        pn: 0,
+        dn: 0,
+        work: 0,
+        generation: 0,
+        winner: 0,
+    };
+}
+
 // SAFETY: plain integers; all zeros is the empty entry.
 unsafe impl Zeroable for Entry {}
 
@@ -493,21 +505,38 @@ impl<G: Tactics> DfPn<G> {
 
     /// Doubles the table (up to the budget), moving the entries of this generation over; stays
     /// as it is if the memory cannot be had.
+    ///
+    /// In place: a new table beside the old one would hold one and a half times the memory
+    /// budget at the last doubling. A key's bucket never moves down as the table grows
+    /// (`spread` is monotone in the bucket count), so the old buckets are emptied from the top
+    /// and their entries placed at or above where they were.
     #[cold]
     fn grow(&mut self) {
-        let buckets = (self.buckets * 2).min(self.max_buckets);
-        let Some(mut table) = zeroed::<Entry>(buckets * BUCKET) else {
-            self.max_buckets = self.buckets;
+        let old = self.buckets;
+        let buckets = (old * 2).min(self.max_buckets);
+        if self
+            .table
+            .try_reserve_exact((buckets - old) * BUCKET)
+            .is_err()
+        {
+            self.max_buckets = old;
             return;
-        };
+        }
+        let empty = Entry::EMPTY;
+        self.table.resize(buckets * BUCKET, empty);
         self.live = 0;
-        for e in &self.table {
-            if e.work != 0 && e.generation == self.generation {
-                let b = bucket_of(e.key, buckets);
-                self.live += place(&mut table[b..b + BUCKET], *e) as usize;
+        for i in (0..old).rev() {
+            let here = i * BUCKET..(i + 1) * BUCKET;
+            let mut moving = [empty; BUCKET];
+            moving.copy_from_slice(&self.table[here.clone()]);
+            self.table[here].fill(empty);
+            for e in moving {
+                if e.work != 0 && e.generation == self.generation {
+                    let b = bucket_of(e.key, buckets);
+                    self.live += place(&mut self.table[b..b + BUCKET], e) as usize;
+                }
             }
         }
-        self.table = table;
         self.buckets = buckets;
     }
 
