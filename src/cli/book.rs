@@ -68,7 +68,8 @@ fn strategy(args: StrategyArgs) -> Result<Outcome, String> {
     let text = std::fs::read_to_string(&args.proof)
         .map_err(|e| format!("cannot read '{}': {e}", args.proof))?;
     let rules = session::rules(&args.game.game)?;
-    let stats = rules.strategy_from_certificate(&text, Path::new(&args.out))?;
+    let stats =
+        session::tools(rules.as_ref())?.strategy_from_certificate(&text, Path::new(&args.out))?;
     println!(
         "strategy {} game={} prover={} entries={} verified_positions={} walked={} \
          forced={} chosen={} won_at_once={}",
@@ -96,7 +97,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
     let rules = session::rules(&args.game.game)?;
     let perfect_to = args.perfect_to.unwrap_or(args.depth);
     let bar = progress_bar(0, &format!("ply {}", args.depth));
-    let stats = rules.build_book(
+    let stats = session::tools(rules.as_ref())?.build_book(
         &settings,
         args.depth,
         perfect_to,

@@ -1,6 +1,6 @@
 //! `inarow count`: the exact number of legal positions of a game, per number of discs
 //! (`discs N positions`), then `total N`. A game whose positions are counted by formula
-//! ([`inarow::session::Rules::count_by_formula`]: Pentago's, Irving's board counts) prints its columns
+//! ([`inarow::session::Tools::count_by_formula`]: Pentago's, Irving's board counts) prints its columns
 //! instead (`discs N boards classes8 classes2048`).
 
 use super::io::Outcome;
@@ -20,7 +20,8 @@ pub struct CountArgs {
 
 pub fn run(args: CountArgs) -> Result<Outcome, String> {
     let rules = session::rules(&args.game)?;
-    if let Some(formula) = rules.count_by_formula() {
+    let tools = session::tools(rules.as_ref())?;
+    if let Some(formula) = tools.count_by_formula() {
         return print_formula(&rules.name(), &formula);
     }
     let bytes = args
@@ -28,7 +29,7 @@ pub fn run(args: CountArgs) -> Result<Outcome, String> {
         .checked_mul(1 << 20)
         .ok_or_else(|| format!("--mem-mb {} is too large", args.mem_mb))?;
     let bar = indicatif::ProgressBar::new_spinner();
-    let census = rules.count(bytes, &mut |n| bar.set_message(format!("{n} positions")));
+    let census = tools.count(bytes, &mut |n| bar.set_message(format!("{n} positions")));
     bar.finish_and_clear();
     let census = census?;
     println!("# {}: legal positions by number of discs", rules.name());

@@ -35,7 +35,8 @@ pub struct GenArgs {
 pub fn run(args: GenArgs) -> Result<Outcome, String> {
     let limits = args.limits.limits()?;
     let rules = session::rules(&args.game.game)?;
-    let positions = rules.reasonable_positions(args.stones, args.count, args.seed)?;
+    let positions =
+        session::tools(rules.as_ref())?.reasonable_positions(args.stones, args.count, args.seed)?;
     let settings = Settings {
         table_mb: args.tt_mb,
         book: BookSource::Off,

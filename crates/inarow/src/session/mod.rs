@@ -262,6 +262,31 @@ pub trait Rules: Send + Sync {
     fn has_builtin_book(&self) -> bool;
     /// The ply by which every game has ended (`None`: a game whose positions repeat).
     fn max_plies(&self) -> Option<u32>;
+    /// The position a move string (or a board, in a game that has a notation for one) reaches.
+    fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error>;
+    /// The position reached by these moves, one token each.
+    fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Position>, Error>;
+    /// The settings as this game takes them: one thread in a game whose positions repeat (a
+    /// front that serves every game with one thread count fits it to each); a solver made with
+    /// more is refused.
+    fn fitted(&self, settings: Settings) -> Settings;
+    /// A solver of this game.
+    fn solver(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Solver>, Error>;
+    /// Solves every position, each from a cleared table, on the `solvers` (of this game, made
+    /// by [`Rules::solver`]) at once; a cancelled limit stops what has not started. An error
+    /// names the index of the position.
+    fn solve_many(
+        &self,
+        positions: &[Source],
+        ask: &Ask,
+        solvers: &mut [Box<dyn Solver>],
+    ) -> Result<Vec<Option<Solution>>, (usize, Error)>;
+}
+
+/// What the command line does with a game beyond playing and solving it: counting, books,
+/// certificates, benchmark positions. Apart from [`Rules`], so that a front that only plays
+/// (WebAssembly) carries none of its code; [`tools`] gives it for a game.
+pub trait Tools: Send + Sync {
     /// Builds an opening book of every position to `depth` plies, and past it to `perfect_to`
     /// the positions a perfect player's lines reach, by the exact engine of `settings`, into
     /// `out` (resuming a partial file); `progress(done, total)` as positions are solved.
@@ -294,25 +319,13 @@ pub trait Rules: Send + Sync {
     /// Every legal position counted by enumeration within `mem_bytes`, by number of discs;
     /// `progress(total)` after each layer.
     fn count(&self, mem_bytes: usize, progress: &mut dyn FnMut(u64)) -> Result<Census, Error>;
-    /// The position a move string (or a board, in a game that has a notation for one) reaches.
-    fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error>;
-    /// The position reached by these moves, one token each.
-    fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Position>, Error>;
-    /// The settings as this game takes them: one thread in a game whose positions repeat (a
-    /// front that serves every game with one thread count fits it to each); a solver made with
-    /// more is refused.
-    fn fitted(&self, settings: Settings) -> Settings;
-    /// A solver of this game.
-    fn solver(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Solver>, Error>;
-    /// Solves every position, each from a cleared table, on the `solvers` (of this game, made
-    /// by [`Rules::solver`]) at once; a cancelled limit stops what has not started. An error
-    /// names the index of the position.
-    fn solve_many(
-        &self,
-        positions: &[Source],
-        ask: &Ask,
-        solvers: &mut [Box<dyn Solver>],
-    ) -> Result<Vec<Option<Solution>>, (usize, Error)>;
+}
+
+/// The tools of `rules`' game, under its repetition rule.
+pub fn tools(rules: &dyn Rules) -> Result<Arc<dyn Tools>, Error> {
+    let spec: GameSpec = rules.name().parse()?;
+    let repetition = rules.repetition();
+    Ok(with_game!(spec.start(), start => Arc::new(Typed { start, repetition }) as Arc<dyn Tools>))
 }
 
 /// A position given to a batch: a move string, or a position already read.

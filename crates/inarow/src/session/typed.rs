@@ -142,15 +142,7 @@ pub(super) fn line_of<'a, G: Playable>(
     }
 }
 
-impl<G: Playable> Rules for Typed<G> {
-    fn name(&self) -> String {
-        self.start.name()
-    }
-
-    fn repetition(&self) -> Repetition {
-        self.repetition
-    }
-
+impl<G: Playable> Tools for Typed<G> {
     fn count_by_formula(&self) -> Option<CountByFormula> {
         self.start.count_by_formula()
     }
@@ -219,6 +211,16 @@ impl<G: Playable> Rules for Typed<G> {
             verified,
             walk,
         })
+    }
+}
+
+impl<G: Playable> Rules for Typed<G> {
+    fn name(&self) -> String {
+        self.start.name()
+    }
+
+    fn repetition(&self) -> Repetition {
+        self.repetition
     }
 
     fn max_plies(&self) -> Option<u32> {
