@@ -112,18 +112,6 @@ struct Entry {
 
 const _: () = assert!(size_of::<Entry>() == 32);
 
-impl Entry {
-    /// No position: all zeros, as the table starts.
-    const EMPTY: Entry = Entry {
-        key: 0,
-        pn: 0,
-        dn: 0,
-        work: 0,
-        generation: 0,
-        winner: 0,
-    };
-}
-
 // SAFETY: plain integers; all zeros is the empty entry.
 unsafe impl Zeroable for Entry {}
 
@@ -522,14 +510,13 @@ impl<G: Tactics> DfPn<G> {
             self.max_buckets = old;
             return;
         }
-        let empty = Entry::EMPTY;
-        self.table.resize(buckets * BUCKET, empty);
+        self.table.resize(buckets * BUCKET, EMPTY);
         self.live = 0;
         for i in (0..old).rev() {
             let here = i * BUCKET..(i + 1) * BUCKET;
-            let mut moving = [empty; BUCKET];
+            let mut moving = [EMPTY; BUCKET];
             moving.copy_from_slice(&self.table[here.clone()]);
-            self.table[here].fill(empty);
+            self.table[here].fill(EMPTY);
             for e in moving {
                 if e.work != 0 && e.generation == self.generation {
                     let b = bucket_of(e.key, buckets);
