@@ -52,6 +52,11 @@ fn follow_every_reply<G: Tactics>(
 /// book by `inarow book strategy`: the proof's and the book's paths (`NAME.proof`,
 /// `NAME.strategy`) and what the build printed.
 fn strategy_from_proof(game: &str, name: &str) -> (PathBuf, PathBuf, String) {
+    strategy_from_proof_of(game, name, "- 1")
+}
+
+/// As [`strategy_from_proof`], for a game whose `solve -` prints `solved`.
+fn strategy_from_proof_of(game: &str, name: &str, solved_as: &str) -> (PathBuf, PathBuf, String) {
     let proof = temp_file(&format!("{name}.proof"));
     let book = temp_file(&format!("{name}.strategy"));
     let (proof_path, book_path) = (proof.to_str().unwrap(), book.to_str().unwrap());
@@ -61,7 +66,7 @@ fn strategy_from_proof(game: &str, name: &str) -> (PathBuf, PathBuf, String) {
         ],
         None,
     );
-    assert_eq!(solved.stdout.trim(), "- 1", "{}", solved.stderr);
+    assert_eq!(solved.stdout.trim(), solved_as, "{}", solved.stderr);
     let built = inarow(
         &[
             "book", "strategy", "--game", game, "--proof", proof_path, "--out", book_path,
@@ -127,6 +132,69 @@ fn a_proof_becomes_a_strategy_that_answers_every_reply() {
     );
     std::fs::remove_file(&proof).ok();
     std::fs::remove_file(&book).ok();
+}
+
+/// The verifier checks one position of each mirror pair (an odd width's replies 1 and 5 to the
+/// centre are one class), so a strategy book keys by the same classes: the proofs of boards
+/// whose winner's strategy meets mirror images (a first-player and a second-player win) become
+/// books that answer every reply. (Before Connect Four gave its mirror to the book,
+/// `book strategy` stopped at "no move" on both.)
+#[test]
+fn proofs_that_merge_mirror_images_become_strategies() {
+    for (game, name, solved, prover) in [
+        ("connect4:5x4:k3", "5x4k3", "- 1", Player::First),
+        ("connect4:6x4", "6x4", "- -1", Player::Second),
+    ] {
+        let (proof, book, built) = strategy_from_proof_of(game, name, solved);
+        assert!(built.starts_with("strategy "), "{built}");
+        with_connect!(start(game), g => {
+            let strategy = Strategy::load(&book, &g.name()).expect("the book loads");
+            assert_eq!(strategy.prover(), prover);
+            let walked = strategy.check(g).expect("the rule and the book answer every reply");
+            assert!(walked.chosen > 0, "{game}: {walked:?}");
+            follow_every_reply(&strategy, g, 5, &mut SplitMix(7));
+        });
+        std::fs::remove_file(&proof).ok();
+        std::fs::remove_file(&book).ok();
+    }
+}
+
+/// Connect Four's two symmetries, as a strategy book uses them: the mirror's key is the
+/// image's, the canonical key the least of the two, a move's image leads to the image of its
+/// child, and the mirror of the mirror is the position.
+#[test]
+fn connect_fours_mirror_maps_positions_and_moves_alike() {
+    let mut rng = SplitMix(11);
+    for game in ["connect4", "connect4:5x4:k3", "connect4:9x4"] {
+        with_connect!(start(game), g => {
+            for _ in 0..200 {
+                let mut pos = g;
+                let plies = rng.below(12);
+                for _ in 0..plies {
+                    let mut moves = MoveList::new();
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() || pos.status() != Status::Ongoing {
+                        break;
+                    }
+                    pos = pos.play(moves[rng.below(moves.len())]);
+                }
+                assert_eq!(pos.symmetry_count(), 2);
+                let image = pos.image(1);
+                assert_eq!(image.key(), pos.image_key(1));
+                assert_eq!(pos.image(0), pos);
+                assert_eq!(image.image(1), pos);
+                assert_eq!(pos.canonical_key(), pos.key().min(pos.image_key(1)));
+                if pos.status() != Status::Ongoing {
+                    continue;
+                }
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                for &m in &moves {
+                    assert_eq!(image.play(pos.image_move(m, 1)), pos.play(m).image(1), "{game}");
+                }
+            }
+        });
+    }
 }
 
 /// A strategy book read from bytes and installed (as the WebAssembly package installs Qubic's,

@@ -203,6 +203,36 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
         key.min(self.mirror(key)).to_u128()
     }
 
+    /// The identity and the mirror image (columns right to left), which
+    /// [`Game::canonical_key`] merges: a strategy book keys by the same classes as the
+    /// certificates' verifier.
+    fn symmetry_count(&self) -> usize {
+        2
+    }
+
+    fn image_key(&self, i: usize) -> u128 {
+        self.image(i).key()
+    }
+
+    fn image(&self, i: usize) -> Self {
+        match i {
+            0 => *self,
+            _ => Connect {
+                current: self.mirror(self.current),
+                mask: self.mirror(self.mask),
+                threats: self.mirror(self.threats),
+                ..*self
+            },
+        }
+    }
+
+    fn image_move(&self, m: u8, i: usize) -> u8 {
+        match i {
+            0 => m,
+            _ => (self.grid().width - 1) as u8 - m,
+        }
+    }
+
     /// Stones are only added, and the mirror is the one other symmetry.
     fn images_may_meet(&self) -> bool {
         let (mine, theirs) = (self.current, self.current ^ self.mask);
