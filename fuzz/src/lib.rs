@@ -317,11 +317,11 @@ const METHODS: &[Option<&str>] = &[
     Some("tss"),
 ];
 
-/// Searches: a position of any game reached by moves the bytes choose, solved and analysed by
+/// Searches: a position of any game reached by moves the bytes choose, solved and analyzed by
 /// any method under tiny node, time and memory limits. An answer is checked against a second method
 /// on the small boards.
 ///
-/// Bytes: game, method, flags (weak, distance, two threads, analyse, a 1 ms time limit), node
+/// Bytes: game, method, flags (weak, distance, two threads, analyze, a 1 ms time limit), node
 /// limit, memory, then one byte per move.
 pub fn search(data: &[u8]) {
     let [game, method, flags, nodes, memory, line @ ..] = data else {
@@ -353,7 +353,7 @@ pub fn search(data: &[u8]) {
         nodes: Some(1 + *nodes as u64 * 200),
         ..Limits::default()
     };
-    let analyse = flags & 8 != 0;
+    let analyze = flags & 8 != 0;
     with_game!(start(spec), g => {
         let mut pos = g;
         for &b in line {
@@ -375,7 +375,7 @@ pub fn search(data: &[u8]) {
                 assert!(agree, "{spec} {method:?}: score {score}, the reference says {right}");
             }
         };
-        if analyse {
+        if analyze {
             for ms in engine.analyze(&pos, &limits) {
                 if let Some(score) = ms.score {
                     check(&pos.play(ms.mv), -score);

@@ -1,4 +1,4 @@
-"""inarow: solve, analyse and play k-in-a-row games from Python.
+"""inarow: solve, analyze and play k-in-a-row games from Python.
 
 Connect Four on any board (``"connect4"``, ``"connect4:WxH"``, ``"connect4:WxH:kK"``),
 PopOut (``"popout"``, ``"popout:WxH"``), Connect Four 3D (``"cube"``), Qubic (``"qubic"``)

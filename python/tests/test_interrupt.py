@@ -10,7 +10,7 @@ import time
 import pytest
 
 # Searches that run for many seconds at least (the empty 7x6 board without the book, 8x7 boards;
-# PopOut's empty boards are proved in under a second, so its case analyses every move of 8x7: 49 s).
+# PopOut's empty boards are proved in under a second, so its case analyzes every move of 8x7: 49 s).
 LONG = {
     "solve": 'inarow.Solver("connect4", book=False).solve("")',
     "position": 'inarow.Position("connect4:8x7", "").solve()',

@@ -148,10 +148,10 @@ fn analysis(options: &Options, limits: &Limits) -> Result<Outcome, String> {
     for t in &times {
         println!("{}", t.summary());
     }
-    let (solve, analyse, exact) = pentago_analysis(options, limits)?;
+    let (solve, analyze, exact) = pentago_analysis(options, limits)?;
     println!(
-        "analysis pentago stones=18 solve_s={solve:.3} analysis_s={analyse:.3} ratio={:.2} exact={exact}",
-        analyse / solve
+        "analysis pentago stones=18 solve_s={solve:.3} analysis_s={analyze:.3} ratio={:.2} exact={exact}",
+        analyze / solve
     );
     Ok(Outcome::Done)
 }

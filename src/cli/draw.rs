@@ -32,7 +32,7 @@ pub fn run(args: DrawArgs) -> Result<Outcome, String> {
     let mut outcome = Outcome::Done;
     let values: Vec<draw::Value> = if args.values && pos.over().is_none() {
         let session = Session::new(1, 1);
-        let label = format!("analysing {}", show_moves(&args.moves));
+        let label = format!("analyzing {}", show_moves(&args.moves));
         let analysis = with_progress_noting(&label, None, || {
             session.with_solver(rules.as_ref(), &Settings::default(), |solver| {
                 solver.analyze(pos.as_ref(), &limits)

@@ -33,7 +33,7 @@ use io::Outcome;
 #[command(
     name = "inarow",
     version,
-    about = "Solve, analyse and play k-in-a-row games"
+    about = "Solve, analyze and play k-in-a-row games"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -69,7 +69,7 @@ enum Command {
     /// Two engines play each other: wins, draws, losses and the Elo difference.
     #[command(name = "match")]
     Match(matches::MatchArgs),
-    /// A web page to play and analyse every game, with its JSON API (`/api/...`).
+    /// A web page to play and analyze every game, with its JSON API (`/api/...`).
     Serve(server::ServeArgs),
     /// Every game spec, and how its moves are written.
     Games(games::GamesArgs),

@@ -84,6 +84,10 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     if args.proof.is_some() && args.moves.len() != 1 {
         return Err("--proof needs exactly one position on the command line".to_string());
     }
+    if let Some(file) = &args.proof {
+        // Before the search, which may be long: where the certificates cannot be written.
+        writable(file)?;
+    }
     if let Some(depth) = args.jobs {
         return by_jobs(&args, depth);
     }
@@ -339,6 +343,15 @@ fn write_certificates<G: Tactics + Notation>(
         .certificate_file(&start, moves_from(&line, &start)?, limits)
         .map_err(|e| format!("no certificate written: {e}"))?;
     save_certificates(&body, file)
+}
+
+/// Whether `file` can be written, by creating (and removing) the temporary file that
+/// [`save_certificates`] writes first.
+fn writable(file: &str) -> Result<(), String> {
+    let temporary = format!("{file}.tmp");
+    std::fs::File::create(&temporary)
+        .and_then(|_| std::fs::remove_file(&temporary))
+        .map_err(|e| format!("cannot write '{file}': {e}"))
 }
 
 /// Saves certificate text: to a temporary file first, renamed when complete.

@@ -1,6 +1,6 @@
 // Browser tests of the static site (web/site/build): the same page with no inarow server,
 // served by `python3 -m http.server`, the engine in WebAssembly in its Web Workers. Each game
-// played and analysed; the values on the board are the native `inarow analyze`'s.
+// played and analyzed; the values on the board are the native `inarow analyze`'s.
 //
 // SITE: the built site (default target/site). SCREENSHOTS=docs writes docs/screenshots/static-*.png.
 import { test, before, after } from "node:test";
@@ -155,7 +155,7 @@ test("the cube from its empty board: the first values as the workers give them, 
     const summary = await (await tab.waitForFunction(() =>
       document.getElementById("board").dataset.values === "partial"
         && document.getElementById("summary").textContent, null, { timeout: 60_000 })).jsonValue();
-    assert.match(summary, /^Analysing… \d+ of 16 moves valued\.$/);
+    assert.match(summary, /^Analyzing… \d+ of 16 moves valued\.$/);
     await tab.waitForFunction(() => window.thinks.length >= 16 && document.getElementById("board").dataset.values === "estimate",
       null, { timeout: 60_000 });
     // The first cap (1 s on this page) is the whole position's, as the server's: each worker's

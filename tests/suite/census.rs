@@ -65,4 +65,8 @@ fn count_command_format_and_budget() {
     assert_eq!(r.code, Some(2));
     assert!(r.stderr.contains("memory budget"), "{}", r.stderr);
     assert_eq!(r.stderr.lines().count(), 1);
+    // A set under a MiB is told as one, not as none.
+    let r = inarow(&["count", "--game", "connect4:4x4", "--mem-mb", "0"], None);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("2^20 keys (1 MiB)"), "{}", r.stderr);
 }

@@ -1251,3 +1251,22 @@ fn play_speaks_to_a_first_time_player() {
         assert!(line.chars().count() <= 80, "{line}");
     }
 }
+
+/// `solve --proof` to a place that cannot be written says so before its search (which may take
+/// hours), not after: no score is printed.
+#[test]
+fn a_certificate_that_cannot_be_written_stops_solve_before_its_search() {
+    let file = "/nonexistent-inarow-dir/x.cert";
+    let r = inarow(
+        &["solve", "--game", "connect4:5x4:k3", "--proof", file, "-"],
+        None,
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(r.stdout, "", "no search ran");
+    assert!(
+        r.stderr.contains(&format!("cannot write '{file}'")),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+}

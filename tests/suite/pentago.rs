@@ -600,7 +600,7 @@ fn the_midgame_solver_answers_under_the_engines_limits() {
 }
 
 #[test]
-fn a_warm_engine_analyses_a_child_of_its_last_analysis_with_one_midgame_solve() {
+fn a_warm_engine_analyzes_a_child_of_its_last_analysis_with_one_midgame_solve() {
     use inarow::engine::{Engine, Options};
     // 22 stones: the child's analysis is one solve; move by move it would be one per move.
     let parent = random_positions(21, 1, 5)[0];

@@ -58,7 +58,7 @@ fn cli_error(args: &[&str]) -> String {
 }
 
 #[test]
-fn the_api_analyses_as_the_command_line_does() {
+fn the_api_analyzes_as_the_command_line_does() {
     let server = Server::start();
     for moves in ["", "12", "2332"] {
         let (code, json) = server.get(&format!("/api/analyze?game=connect4:4x4&moves={moves}"));

@@ -334,7 +334,7 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
         .moves
         .iter()
         .find(|m| m.0 == first)
-        .expect("the move is analysed");
+        .expect("the move is analyzed");
     assert_eq!(entry.1, Valuation::Proven(1), "{analysis:?}");
     assert_eq!(analysis.moves[0].0, first);
 }

@@ -74,7 +74,7 @@ test("PopOut: a 4x4 board and a 7x6 position with pops, as natively", () => {
   sameSolve("popout:4x4", "");
 });
 
-test("Connect Four 3D: the 36-stone set, solved and analysed as natively and as published", (t) => {
+test("Connect Four 3D: the 36-stone set, solved and analyzed as natively and as published", (t) => {
   const lines = sample("cube/gravity_36.txt", 5);
   if (!lines) return t.skip(`no ${data}/cube`);
   for (const [moves, result] of lines) {
@@ -158,7 +158,7 @@ test("Pentago's memory figures in docs/browser.md are the engine's (18 and 19 st
   assert.equal(w.analyze("pentago", moves, { think: 0.3 }).memory_needed_mb, Number(at19));
 });
 
-test("Pentago: Irving's game values from 24 stones, solved and analysed as natively and as he gives them", (t) => {
+test("Pentago: Irving's game values from 24 stones, solved and analyzed as natively and as he gives them", (t) => {
   const path = join(data, "pentago/irving_game_values.tsv");
   if (!existsSync(path)) return t.skip(`no ${path}`);
   const rows = readFileSync(path, "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"))

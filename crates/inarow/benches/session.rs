@@ -127,7 +127,7 @@ fn analyze_by_session(bencher: Bencher) {
             solver.reset();
             moves += solver
                 .analyze(black_box(pos.as_ref()), &Limits::default())
-                .expect("analysed")
+                .expect("analyzed")
                 .moves
                 .len();
         }

@@ -1,4 +1,4 @@
-//! inarow: solve, analyse and play k-in-a-row games: Connect Four on any board, PopOut,
+//! inarow: solve, analyze and play k-in-a-row games: Connect Four on any board, PopOut,
 //! Connect Four 3D, Qubic and Pentago.
 //!
 //! The layers import downward only: [`limits`], [`error`] and the memory helpers below everything;
@@ -40,7 +40,7 @@
 //! assert_eq!(engine.solve(&pos, &Limits::default()).score, Some(-1));
 //! ```
 //!
-//! # Analyse every move, any game by its spec
+//! # Analyze every move, any game by its spec
 //! ```
 //! use inarow::engine::{Engine, Limits, Options};
 //! use inarow::game::{GameSpec, Notation, read_position};

@@ -222,9 +222,9 @@ impl<G: Notation> Certified<G> {
 /// The score of one move, as [`Engine::analyze`] returns it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveScore<M> {
-    /// A legal move of the analysed position.
+    /// A legal move of the analyzed position.
     pub mv: M,
-    /// The score of playing it, for the side to move in the analysed position; `None` when a
+    /// The score of playing it, for the side to move in the analyzed position; `None` when a
     /// limit stopped its search.
     pub score: Option<i32>,
 }

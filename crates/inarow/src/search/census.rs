@@ -40,7 +40,7 @@ pub fn count<G: Game>(
             "counting {} by enumeration needs a set of 2^{bits} keys ({} MiB), more than the \
              memory budget of {} MiB (--mem-mb)",
             start.name(),
-            set_bytes >> 20,
+            set_bytes.div_ceil(1 << 20),
             mem_bytes >> 20
         )));
     }

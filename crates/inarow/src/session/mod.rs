@@ -1,5 +1,5 @@
 //! One session for every front: a game named by its spec, positions read from move strings,
-//! and engines that solve, analyse and play them, all behind three object-safe traits, so that
+//! and engines that solve, analyze and play them, all behind three object-safe traits, so that
 //! the command line, the server, Python and WebAssembly hold one type whatever the game.
 //!
 //! [`rules`] reads a spec into a [`Rules`]; [`Rules::read`] a move string (or a board) into a
@@ -448,7 +448,7 @@ pub fn show_moves(text: &str) -> &str {
 /// The error of asking for moves in a finished game, given as `given`.
 pub fn game_over(given: &str) -> Error {
     Error::Input(format!(
-        "{}: the game is over; no moves to analyse",
+        "{}: the game is over; no moves to analyze",
         show_moves(given)
     ))
 }

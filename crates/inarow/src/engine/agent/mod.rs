@@ -305,7 +305,7 @@ impl<G: Tactics> Agent<G> {
     }
 
     /// The exact solver of level [`Level::Best`] (`None` at the other levels), for a front-end
-    /// that also asks it for values: one table serves solving, analysing and playing.
+    /// that also asks it for values: one table serves solving, analyzing and playing.
     pub fn engine_mut(&mut self) -> Option<&mut Engine<G>> {
         self.exact.as_mut()
     }

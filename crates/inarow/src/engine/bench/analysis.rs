@@ -15,7 +15,7 @@ use crate::with_game;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-/// The games of the benchmark, by game spec, and the plies of each it analyses (from 0): made
+/// The games of the benchmark, by game spec, and the plies of each it analyzes (from 0): made
 /// by `inarow match --game G best best --games 1 --opening 2 --time 0.5 --seed S` for seeds
 /// 1 to 8 (Connect Four) and 1 to 4 (PopOut), the distinct games kept.
 pub const ANALYSIS_GAMES: [(&str, &str, usize); 2] = [
@@ -44,7 +44,7 @@ pub const PENTAGO_ROOT: &str = super::PENTAGO_18.1;
 pub struct AnalysisTimes {
     /// The game spec.
     pub game: String,
-    /// Seconds per position, in the order analysed.
+    /// Seconds per position, in the order analyzed.
     pub seconds: Vec<f64>,
     /// Positions whose every move's value was exact within the cap.
     pub exact: usize,
@@ -73,7 +73,7 @@ impl AnalysisTimes {
     }
 }
 
-/// Analyses every position of [`ANALYSIS_GAMES`] and then of [`MIDGAME_SETS`] (named
+/// Analyzes every position of [`ANALYSIS_GAMES`] and then of [`MIDGAME_SETS`] (named
 /// `GAME-midgames`) under `options` (its threads, table and book: the built-in book is used, as
 /// the page does) with `cap` a position; `on_position` is told of each.
 ///
@@ -166,6 +166,6 @@ pub fn pentago_analysis(options: &Options, limits: &Limits) -> Result<(f64, f64,
     let solved = super::super::Engine::try_new(&start, options.clone())?.solve(&root, limits);
     let solve = began.elapsed().as_secs_f64();
     let mut player = Agent::new(Level::Best, &start, options.clone(), 1)?;
-    let (analyse, exact) = time_to_exact(&mut player, &root, Duration::from_secs(600));
-    Ok((solve, analyse, exact && solved.score.is_some()))
+    let (analyze, exact) = time_to_exact(&mut player, &root, Duration::from_secs(600));
+    Ok((solve, analyze, exact && solved.score.is_some()))
 }
