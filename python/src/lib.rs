@@ -497,7 +497,15 @@ impl Solver {
             book: book_source(book),
             ..Settings::default()
         };
-        let solver = py.detach(|| rules.solver(&settings, seed)).py_err()?;
+        // A Solver is kept for many calls: its table is touched once, now.
+        let solver = py
+            .detach(|| {
+                rules.solver(&settings, seed).map(|mut solver| {
+                    solver.ready();
+                    solver
+                })
+            })
+            .py_err()?;
         Ok(Solver {
             rules,
             settings,

@@ -255,14 +255,6 @@ impl SolverArgs {
             .engine_options(rules.repetition()))
     }
 
-    /// The engine for `start`'s game; with its built-in book, if `builtin` and not told
-    /// otherwise.
-    pub(super) fn engine<G: Tactics>(&self, start: &G, builtin: bool) -> Result<Engine<G>, Error> {
-        let rules = self.rules()?;
-        let settings = self.settings(rules.as_ref(), builtin)?;
-        settings.engine(start, rules.repetition())
-    }
-
     /// `--time`, `--nodes` and Ctrl-C.
     pub(super) fn limits(&self) -> Result<Limits, Error> {
         self.limits.limits()

@@ -43,6 +43,7 @@ pub fn run(args: GenArgs) -> Result<Outcome, String> {
         ..Settings::default()
     };
     let mut solver = rules.solver(&settings, 1)?;
+    solver.ready();
     let bar = progress_bar(
         positions.len(),
         &format!("{} {} stones", rules.name(), args.stones),

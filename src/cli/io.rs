@@ -1,8 +1,7 @@
 //! What the commands share to read and print: positions read from move strings, how moves are
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
-use inarow::engine::{Cancel, Error, Limits};
-use inarow::game::{GameLine, Notation};
+use inarow::engine::{Cancel, Limits};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::OnceLock;
 use std::sync::mpsc::RecvTimeoutError;
@@ -136,21 +135,6 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
     );
     bar.set_message(name.to_string());
     bar
-}
-
-/// The moves of `line` from the game's start, for what must replay them (certificates): an
-/// [`Error::Unsupported`] for a board given whole.
-pub(crate) fn moves_from<'a, G: Notation>(
-    line: &'a GameLine<G>,
-    start: &G,
-) -> Result<&'a [G::Move], Error> {
-    if line.start() == start {
-        Ok(line.moves())
-    } else {
-        Err(Error::Unsupported(
-            "a certificate needs the position as moves from the start".to_string(),
-        ))
-    }
 }
 
 pub(crate) use inarow::game::read_line;

@@ -73,7 +73,11 @@ pub(super) fn play_series(
             level,
             ..Settings::default()
         };
-        rules.solver(&settings, seed)
+        // Each plays every game of the series: its table is touched once, now.
+        rules.solver(&settings, seed).map(|mut solver| {
+            solver.ready();
+            solver
+        })
     };
     let mut a = solver(series.a, series.seed)?;
     let mut b = solver(series.b, series.seed ^ 0x5eed)?;

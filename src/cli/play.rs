@@ -57,7 +57,9 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
     // `hint` asks the strongest engine, whatever the opponent's level.
     let mut best = Settings::default();
     args.knowledge.apply(&mut best, rules.as_ref(), true)?;
-    let advisor = rules.solver(&best, args.seed)?;
+    let mut advisor = rules.solver(&best, args.seed)?;
+    // Both answer every move of the game: their tables are touched once, now.
+    advisor.ready();
     let (engine, advisor) = match args.engine {
         Level::Best => (advisor, None),
         level => {
@@ -65,7 +67,9 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
                 level,
                 ..Settings::default()
             };
-            (rules.solver(&settings, args.seed)?, Some(advisor))
+            let mut engine = rules.solver(&settings, args.seed)?;
+            engine.ready();
+            (engine, Some(advisor))
         }
     };
     play(rules.as_ref(), engine, advisor, args.human, think)

@@ -8,8 +8,9 @@ use super::solve::{self, Format};
 use super::with_ranks;
 use clap::{Args, Subcommand};
 use inarow::engine::knowledge::database::{self, BuildOptions, Database, Ranks};
-use inarow::engine::{Config, Engine, Limits, Options, Progress, Value};
+use inarow::engine::{Limits, Progress, Value};
 use inarow::game::{Game, GameSpec};
+use inarow::session::{self, Settings};
 use inarow::with_game;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -200,22 +201,23 @@ fn print_traffic(ranks: usize, traffic: &[database::Traffic]) {
 /// function, with the game the file names, no table and the distance (which the database holds).
 fn query(args: QueryArgs) -> Result<Outcome, String> {
     let path = Path::new(&args.file);
-    let spec: GameSpec = Database::game_of(path)?.parse()?;
-    let options = Options {
-        config: Config {
-            tt_mb: 0,
-            ..Config::default()
-        },
+    let rules = session::rules(&Database::game_of(path)?)?;
+    let settings = Settings {
+        table_mb: 0,
         distance: true,
-        ..Options::default()
+        database: Some(path.to_path_buf()),
+        ..Settings::default()
     };
+    let mut solver = rules.solver(&settings, 0)?;
     let format = Format {
         stats: false,
         json: args.json,
     };
-    with_game!(spec.start(), start => {
-        let mut engine = Engine::try_new(&start, options.clone())?;
-        engine.set_database(database::open(path, &start)?);
-        solve::answer(start, &mut engine, &args.moves, format, &Limits::default())
-    })
+    solve::answer(
+        rules.as_ref(),
+        solver.as_mut(),
+        &args.moves,
+        format,
+        &Limits::default(),
+    )
 }

@@ -3,14 +3,13 @@
 
 use super::args::SolverArgs;
 use super::io::{
-    Outcome, ctrl_c, long_search_notice, moves_from, read_line, show_moves, with_progress,
-    with_progress_noting,
+    Outcome, ctrl_c, long_search_notice, read_line, show_moves, with_progress, with_progress_noting,
 };
 use super::with_ranks;
 use clap::Args;
-use inarow::engine::Error;
-use inarow::engine::{Algorithm, Checkpoint, Engine, Limits, Report};
-use inarow::game::{Notation, Tactics, format_moves};
+use inarow::engine::{Error, Limits};
+use inarow::game::{Notation, Tactics};
+use inarow::session::{self, Algorithm, Ask, Checkpoint, Rules, Solution, Solver, Tools};
 use inarow::with_game;
 use serde::Serialize;
 use std::io::{BufRead, Write};
@@ -91,35 +90,60 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     if let Some(depth) = args.jobs {
         return by_jobs(&args, depth);
     }
-    with_game!(args.solver.game.start()?, start => {
-        let mut engine = args.solver.engine(&start, false)?;
-        // Ctrl-C stops the search (its score shown as `?`, exit 3, a checkpoint saved) instead
-        // of ending the process; a second Ctrl-C ends it.
-        let limits = Limits {
-            interrupt: Some(ctrl_c()),
-            ..args.solver.limits()?
-        };
-        if let Some(file) = &args.proof
-            && engine.method() == Algorithm::DfPn
-            && !args.format.json
-        {
-            // The proof that writes the certificates answers too: one search, not two.
-            return certify(start, &mut engine, &args.moves[0], file, args.format.stats, &limits);
+    let rules = args.solver.rules()?;
+    let tools = session::tools(rules.as_ref())?;
+    let settings = args.solver.settings(rules.as_ref(), false)?;
+    let mut solver = rules.solver(&settings, 0)?;
+    // Ctrl-C stops the search (its score shown as `?`, exit 3, a checkpoint saved) instead
+    // of ending the process; a second Ctrl-C ends it.
+    let limits = Limits {
+        interrupt: Some(ctrl_c()),
+        ..args.solver.limits()?
+    };
+    if let Some(file) = &args.proof
+        && solver.algorithm() == Some(Algorithm::DfPn)
+        && !args.format.json
+    {
+        // The proof that writes the certificates answers too: one search, not two.
+        return certify(
+            rules.as_ref(),
+            tools.as_ref(),
+            solver.as_mut(),
+            &args.moves[0],
+            file,
+            args.format.stats,
+            &limits,
+        );
+    }
+    let outcome = match &args.checkpoint {
+        Some(file) => {
+            let checkpoint = resume(tools.as_ref(), solver.as_mut(), file)?;
+            saving(&checkpoint, || {
+                answer(
+                    rules.as_ref(),
+                    solver.as_mut(),
+                    &args.moves,
+                    args.format,
+                    &limits,
+                )
+            })?
         }
-        let outcome = match &args.checkpoint {
-            Some(file) => {
-                let checkpoint = resume(&start, &mut engine, file)?;
-                saving(&checkpoint, || {
-                    answer(start, &mut engine, &args.moves, args.format, &limits)
-                })?
-            }
-            None => answer(start, &mut engine, &args.moves, args.format, &limits)?,
-        };
-        if let Some(file) = &args.proof {
-            write_certificates(start, &mut engine, &args.moves[0], file, &limits)?;
-        }
-        Ok(outcome)
-    })
+        None => answer(
+            rules.as_ref(),
+            solver.as_mut(),
+            &args.moves,
+            args.format,
+            &limits,
+        )?,
+    };
+    if let Some(file) = &args.proof {
+        let pos = rules.read(&args.moves[0])?;
+        let proven = tools
+            .certify(solver.as_mut(), pos.as_ref(), &limits)
+            .map_err(|e| format!("no certificate written: {e}"))?;
+        save_certificates(&proven.text, file)?;
+    }
+    Ok(outcome)
 }
 
 /// `solve --jobs DEPTH`: each position on the command line by job-level search; under `mpirun`
@@ -260,15 +284,9 @@ fn by_jobs_in<G: Tactics + Notation>(
 /// saved less often, so that saving takes at most a twentieth of the time.
 const SAVE_EVERY: Duration = Duration::from_secs(60);
 
-/// The checkpoint in `file` of `engine`'s table, loaded into it if the file exists.
-fn resume<G: Tactics>(start: &G, engine: &mut Engine<G>, file: &str) -> Result<Checkpoint, Error> {
-    let state = engine.state().ok_or_else(|| {
-        Error::Unsupported(format!(
-            "--checkpoint works with the alpha-beta algorithms, not with this algorithm on {}",
-            start.name()
-        ))
-    })?;
-    let (checkpoint, loaded) = Checkpoint::open(Path::new(file), &start.name(), state)?;
+/// The checkpoint in `file` of the solver's table, loaded into it if the file exists.
+fn resume(tools: &dyn Tools, solver: &mut dyn Solver, file: &str) -> Result<Checkpoint, Error> {
+    let (checkpoint, loaded) = tools.checkpoint(solver, Path::new(file))?;
     if loaded {
         eprintln!("inarow: resuming from the table in {file}");
     }
@@ -310,39 +328,23 @@ fn saving<T>(
 }
 
 /// Answers one position by the df-pn proof of its value and writes that proof's certificates.
-fn certify<G: Tactics + Notation>(
-    start: G,
-    engine: &mut Engine<G>,
+fn certify(
+    rules: &dyn Rules,
+    tools: &dyn Tools,
+    solver: &mut dyn Solver,
     moves: &str,
     file: &str,
     stats: bool,
     limits: &Limits,
 ) -> Result<Outcome, String> {
-    let line = read_line(start, moves).map_err(|e| e.to_string())?;
-    let from_start = moves_from(&line, &start)?;
-    let certified = with_progress(&format!("proving {}", show_moves(moves)), || {
-        engine.certify(line.position(), limits)
+    let pos = rules.read(moves)?;
+    let proven = with_progress(&format!("proving {}", show_moves(moves)), || {
+        tools.certify(solver, pos.as_ref(), limits)
     })
     .map_err(|e| format!("no certificate written: {e}"))?;
-    println!("{}", plain_line(moves, &certified.report, stats, true));
-    let body = certified.text(&start, from_start);
-    save_certificates(&body, file)?;
+    println!("{}", plain_line(moves, &proven.solution, stats, true));
+    save_certificates(&proven.text, file)?;
     Ok(Outcome::Done)
-}
-
-/// Writes the certificates of one position: to a temporary file first, renamed when complete.
-fn write_certificates<G: Tactics + Notation>(
-    start: G,
-    engine: &mut Engine<G>,
-    moves: &str,
-    file: &str,
-    limits: &Limits,
-) -> Result<(), String> {
-    let line = read_line(start, moves).map_err(|e| e.to_string())?;
-    let body = engine
-        .certificate_file(&start, moves_from(&line, &start)?, limits)
-        .map_err(|e| format!("no certificate written: {e}"))?;
-    save_certificates(&body, file)
 }
 
 /// Whether `file` can be written, by creating (and removing) the temporary file that
@@ -365,11 +367,12 @@ fn save_certificates(body: &str, file: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Answers each position of `moves` (or of standard input, when there is none) with `engine`,
-/// printing one line (or JSON object) each.
-pub fn answer<G: Tactics + Notation>(
-    start: G,
-    engine: &mut Engine<G>,
+/// Answers each position of `moves` (or of standard input, when there is none) with
+/// `solver`, printing one line (or JSON object) each; the plies to the end where the solver
+/// was asked for them.
+pub fn answer(
+    rules: &dyn Rules,
+    solver: &mut dyn Solver,
     moves: &[String],
     format: Format,
     limits: &Limits,
@@ -386,6 +389,13 @@ pub fn answer<G: Tactics + Notation>(
     } else {
         Box::new(moves.iter().cloned().map(Ok))
     };
+    let proof_numbers = solver.algorithm().is_some_and(Algorithm::is_weak_only);
+    let distance = solver.settings().distance;
+    let ask = Ask {
+        limits: limits.clone(),
+        pv: format.json,
+        ..Ask::default()
+    };
     let mut outcome = Outcome::Done;
     let mut out = std::io::stdout().lock();
     for (i, line) in lines.enumerate() {
@@ -395,8 +405,8 @@ pub fn answer<G: Tactics + Notation>(
         } else {
             line.as_str()
         };
-        let line = match read_line(start, text) {
-            Ok(line) => line,
+        let pos = match rules.read(text) {
+            Ok(pos) => pos,
             Err(e) => {
                 let place = if from_stdin {
                     format!("line {}: ", i + 1)
@@ -408,17 +418,16 @@ pub fn answer<G: Tactics + Notation>(
                 continue;
             }
         };
-        let notice = long_search_notice(line.position().rough_solve_seconds(), text, limits);
+        let notice = long_search_notice(pos.rough_solve_seconds(), text, limits);
         let label = format!("solving {}", show_moves(text));
-        let report = with_progress_noting(&label, notice, || {
-            if format.json {
-                engine.solve_detailed(&line, limits)
-            } else {
-                engine.solve(&line, limits)
-            }
-        });
-        if let Some(stopped) = report.stopped {
-            let lost = if report.score.is_some() {
+        let mut solution =
+            with_progress_noting(&label, notice, || solver.solve(pos.as_ref(), &ask))?;
+        if !distance {
+            // Free with a bounded game's exact score, but shown only where asked for.
+            solution.plies = None;
+        }
+        if let Some(stopped) = &solution.stopped {
+            let lost = if solution.score.is_some() {
                 "the best moves or the line are incomplete"
             } else {
                 "score unknown"
@@ -426,19 +435,19 @@ pub fn answer<G: Tactics + Notation>(
             eprintln!(
                 "inarow: {}: {stopped} after {} nodes; {lost}",
                 show_moves(text),
-                report.nodes
+                solution.nodes
             );
             outcome = outcome.and(Outcome::Incomplete);
         }
         if format.stats
-            && let Some(profile) = engine.profile()
+            && let Some(profile) = solver.profile_table()
         {
-            eprint!("{}", profile.table());
+            eprint!("{profile}");
         }
         let printed = if format.json {
-            json_line(&start, line.position(), text, &report)
+            json_line(rules, text, &solution)
         } else {
-            plain_line(text, &report, format.stats, engine.method().is_weak_only())
+            plain_line(text, &solution, format.stats, proof_numbers)
         };
         writeln!(out, "{printed}").map_err(|e| format!("cannot write: {e}"))?;
     }
@@ -447,41 +456,42 @@ pub fn answer<G: Tactics + Notation>(
 
 /// `MOVES SCORE`, with `plies=N` when the distance is known, and with `--stats` `nodes=N us=T`
 /// (and, for proof-number searches, the peak memory of their tree or table: `peak_kb=K`).
-fn plain_line<M>(text: &str, report: &Report<M>, stats: bool, proof_numbers: bool) -> String {
-    let score = report.score.map_or("?".to_string(), |s| s.to_string());
+fn plain_line(text: &str, solution: &Solution, stats: bool, proof_numbers: bool) -> String {
+    let score = solution.score.map_or("?".to_string(), |s| s.to_string());
     let mut line = format!("{} {score}", show_moves(text));
-    if let Some(plies) = report.plies {
+    if let Some(plies) = solution.plies {
         line += &format!(" plies={plies}");
     }
     if stats {
-        line += &format!(" nodes={} us={}", report.nodes, report.elapsed.as_micros());
+        line += &format!(" nodes={} us={}", solution.nodes, micros(solution.seconds));
         if proof_numbers {
-            line += &format!(" peak_kb={}", report.peak_bytes / 1024);
+            line += &format!(" peak_kb={}", solution.peak_bytes / 1024);
         }
     }
     line
 }
 
-fn json_line<G: Notation>(start: &G, pos: &G, text: &str, report: &Report<G::Move>) -> String {
+/// Seconds as whole microseconds.
+fn micros(seconds: f64) -> u128 {
+    (seconds * 1e6).round() as u128
+}
+
+fn json_line(rules: &dyn Rules, text: &str, solution: &Solution) -> String {
     let json = JsonReport {
-        game: start.name(),
+        game: rules.name(),
         moves: text.trim().trim_start_matches('-').to_string(),
-        score: report.score,
-        outcome: report.score.map(|s| match s.signum() {
+        score: solution.score,
+        outcome: solution.score.map(|s| match s.signum() {
             1 => "win",
             0 => "draw",
             _ => "loss",
         }),
-        plies: report.plies,
-        best_moves: report
-            .best_moves
-            .iter()
-            .map(|&m| pos.format_move(m))
-            .collect(),
-        pv: format_moves(*pos, &report.pv),
-        nodes: report.nodes,
-        us: report.elapsed.as_micros(),
-        stopped: report.stopped.map(|s| s.to_string()),
+        plies: solution.plies,
+        best_moves: solution.best_moves.clone().unwrap_or_default(),
+        pv: rules.join_moves(solution.pv.as_deref().unwrap_or_default()),
+        nodes: solution.nodes,
+        us: micros(solution.seconds),
+        stopped: solution.stopped.clone(),
     };
     serde_json::to_string(&json).expect("plain data serialises")
 }

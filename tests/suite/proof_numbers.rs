@@ -211,3 +211,38 @@ fn memory_budget_stops_pns_cleanly() {
     assert_eq!(run.stdout.trim(), "- ?");
     assert!(run.stderr.contains("memory budget"), "{}", run.stderr);
 }
+
+/// Through the session, as `solve --proof` goes: df-pn proves a position and gives its
+/// certificates, which the verifier accepts from the position's moves; a checkpoint of a
+/// method without a table is refused.
+#[test]
+fn the_session_certifies_what_it_proves() {
+    use inarow::session::{self, Algorithm as Method, Settings};
+    let rules = session::rules("connect4:4x4:k3").unwrap();
+    let settings = Settings {
+        algorithm: Some(Method::DfPn),
+        ..Settings::default()
+    };
+    let tools = session::tools(rules.as_ref()).unwrap();
+    let mut solver = rules.solver(&settings, 0).unwrap();
+    assert_eq!(solver.algorithm(), Some(Method::DfPn));
+    for (moves, score) in [("", 1), ("21", 1)] {
+        let pos = rules.read(moves).unwrap();
+        let proven = tools
+            .certify(solver.as_mut(), pos.as_ref(), &Limits::default())
+            .unwrap();
+        assert_eq!(proven.solution.score, Some(score), "{moves}");
+        assert!(proven.solution.nodes > 0);
+        let verified = tools
+            .verify_certificate(&proven.text)
+            .unwrap_or_else(|e| panic!("{moves}: {e}"));
+        assert_eq!(verified.root, if moves.is_empty() { "-" } else { moves });
+    }
+    let checkpoint = temp_file("session-dfpn.checkpoint");
+    let refused = tools
+        .checkpoint(solver.as_mut(), &checkpoint)
+        .err()
+        .expect("df-pn keeps no table to save");
+    assert!(refused.to_string().contains("alpha-beta"), "{refused}");
+    assert!(!checkpoint.exists());
+}

@@ -65,6 +65,7 @@ fn solve_by_engine(bencher: Bencher) {
 fn solve_by_session(bencher: Bencher) {
     let game = rules("connect4").expect("the game");
     let mut solver = game.solver(&settings(), 1).expect("a solver");
+    solver.ready();
     bencher.bench_local(|| {
         let mut sum = 0;
         for text in POSITIONS {
@@ -120,6 +121,7 @@ fn analyze_by_agent(bencher: Bencher) {
 fn analyze_by_session(bencher: Bencher) {
     let game = rules("connect4").expect("the game");
     let mut solver = game.solver(&settings(), 1).expect("a solver");
+    solver.ready();
     bencher.bench_local(|| {
         let mut moves = 0;
         for text in &POSITIONS[..4] {

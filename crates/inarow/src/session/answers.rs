@@ -37,6 +37,9 @@ pub struct Solution {
     pub nodes: u64,
     /// Seconds the solver spent.
     pub seconds: f64,
+    /// The most memory a proof-number search's tree or table held, in bytes (0 for the
+    /// other methods).
+    pub peak_bytes: usize,
 }
 
 /// A move and its value for the side that plays it.

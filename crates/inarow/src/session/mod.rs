@@ -41,7 +41,7 @@ pub use crate::engine::knowledge::strategy::WalkStats;
 use crate::engine::knowledge::{book::Book, database};
 /// The types of [`Settings`]' fields, so that a front names them from here.
 pub use crate::engine::{Algorithm, Driver, agent::Level};
-pub use crate::engine::{Census, Handicap, Scheme, ThreatBudget};
+pub use crate::engine::{Census, Checkpoint, Handicap, Scheme, ThreatBudget};
 use crate::engine::{Config, Engine, Options, Report};
 use crate::error::Error;
 pub use crate::game::CountByFormula;
@@ -272,6 +272,8 @@ pub trait Rules: Send + Sync {
     fn fitted(&self, settings: Settings) -> Settings;
     /// A solver of this game.
     fn solver(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Solver>, Error>;
+    /// Moves (one token each) written as one move string of the game.
+    fn join_moves(&self, moves: &[String]) -> String;
     /// Solves every position, each from a cleared table, on the `solvers` (of this game, made
     /// by [`Rules::solver`]) at once; a cancelled limit stops what has not started. An error
     /// names the index of the position.
@@ -319,6 +321,18 @@ pub trait Tools: Send + Sync {
     /// Every legal position counted by enumeration within `mem_bytes`, by number of discs;
     /// `progress(total)` after each layer.
     fn count(&self, mem_bytes: usize, progress: &mut dyn FnMut(u64)) -> Result<Census, Error>;
+    /// A checkpoint of `solver`'s table (a solver of this game) in `file`, saved from time to
+    /// time by its caller, and whether the table was loaded from it; alpha-beta only.
+    fn checkpoint(&self, solver: &mut dyn Solver, file: &Path)
+    -> Result<(Checkpoint, bool), Error>;
+    /// Proves `pos`'s value with `solver` (a solver of this game) by df-pn, the position as
+    /// moves from the game's start, and gives it with the proof's certificates.
+    fn certify(
+        &self,
+        solver: &mut dyn Solver,
+        pos: &dyn Position,
+        limits: &Limits,
+    ) -> Result<Certificates, Error>;
 }
 
 /// The tools of `rules`' game, under its repetition rule.
@@ -435,8 +449,25 @@ pub trait Solver: Send {
     ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error>;
     /// Forgets what the table holds.
     fn reset(&mut self);
+    /// Touches the memory of its tables now, for a solver that will be reused or timed: no
+    /// later search pays for the first touch of their pages. Without it a search touches its
+    /// table as it runs, so that a one-off quick answer costs neither the time nor the memory.
+    fn ready(&mut self);
+    /// The exact solver's method (`None`: a playing level without one).
+    fn algorithm(&self) -> Option<Algorithm>;
+    /// The search's counters as a table, where the build keeps them (feature `profile`).
+    fn profile_table(&self) -> Option<String>;
     /// The solver as its concrete type, for its game's own code.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// A proven value and its certificates ([`Tools::certify`]).
+#[derive(Clone, Debug)]
+pub struct Certificates {
+    /// The value, win / draw / loss (1 / 0 / -1), and what the proof cost.
+    pub solution: Solution,
+    /// The certificate file's text: one certificate for a win or a loss, two for a draw.
+    pub text: String,
 }
 
 /// How a front shows a move string: `-` for none (the start).

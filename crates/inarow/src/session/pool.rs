@@ -50,7 +50,10 @@ impl Session {
         drop(dropped);
         while taken.len() < n {
             let seed = self.seed.fetch_add(1, Ordering::Relaxed);
-            taken.push(rules.solver(settings, seed)?);
+            // Warm solvers are reused: each table is touched once now, not in its first searches.
+            let mut solver = rules.solver(settings, seed)?;
+            solver.ready();
+            taken.push(solver);
         }
         Ok(taken)
     }

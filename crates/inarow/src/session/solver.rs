@@ -30,9 +30,7 @@ impl<G: Playable> SolverOf<G> {
             ..settings.clone()
         };
         let player = if settings.level == Level::Best {
-            let mut engine = exact.engine(&start, repetition)?;
-            // A solver is reused: its table is touched once now, not inside its first searches.
-            engine.ready();
+            let engine = exact.engine(&start, repetition)?;
             Agent::with_engine(engine, &settings.engine_options(repetition), seed)?
         } else {
             Agent::new(
@@ -81,6 +79,7 @@ impl<G: Playable> SolverOf<G> {
                 stopped: Some("no exact solver".into()),
                 nodes: 0,
                 seconds: 0.0,
+                peak_bytes: 0,
             };
         };
         let report = if ask.win_only {
@@ -145,6 +144,7 @@ pub(super) fn solution<G: Notation>(
         stopped: report.stopped.map(|s| s.to_string()),
         nodes: report.nodes,
         seconds: report.elapsed.as_secs_f64(),
+        peak_bytes: report.peak_bytes,
     }
 }
 
@@ -264,7 +264,55 @@ impl<G: Playable> Solver for SolverOf<G> {
         }
     }
 
+    fn ready(&mut self) {
+        if let Ok(engine) = self.engine() {
+            engine.ready();
+        }
+    }
+
+    fn algorithm(&self) -> Option<Algorithm> {
+        self.player.engine().map(Engine::method)
+    }
+
+    fn profile_table(&self) -> Option<String> {
+        self.player.engine()?.profile().map(|p| p.table())
+    }
+
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+}
+
+impl<G: Playable> SolverOf<G> {
+    /// [`Tools::checkpoint`] of this solver.
+    pub(super) fn checkpoint(&mut self, file: &Path) -> Result<(Checkpoint, bool), Error> {
+        let name = self.start.name();
+        let state = self.engine()?.state().ok_or_else(|| {
+            Error::Unsupported(format!(
+                "--checkpoint works with the alpha-beta algorithms, not with this algorithm on \
+                 {name}"
+            ))
+        })?;
+        Checkpoint::open(file, &name, state)
+    }
+
+    /// [`Tools::certify`] with this solver.
+    pub(super) fn certify(
+        &mut self,
+        pos: &dyn Position,
+        limits: &Limits,
+    ) -> Result<Certificates, Error> {
+        let line = &line_of(pos, &self.start)?.line;
+        if *line.start() != self.start {
+            return Err(Error::Unsupported(
+                "a certificate needs the position as moves from the start".to_string(),
+            ));
+        }
+        let (start, exact) = (self.start, self.exact);
+        let certified = self.engine()?.certify(line.position(), limits)?;
+        Ok(Certificates {
+            solution: solution(line.position(), &certified.report, exact, &Ask::default()),
+            text: certified.text(&start, line.moves()),
+        })
     }
 }

@@ -142,6 +142,18 @@ pub(super) fn line_of<'a, G: Playable>(
     }
 }
 
+impl<G: Playable> Typed<G> {
+    /// `solver` as a solver of this game.
+    fn solver_of<'a>(&self, solver: &'a mut dyn Solver) -> Result<&'a mut SolverOf<G>, Error> {
+        let name = self.start.name();
+        solver
+            .as_any_mut()
+            .downcast_mut::<SolverOf<G>>()
+            .filter(|s| s.start == self.start)
+            .ok_or_else(|| Error::Unsupported(format!("the solver is not one of {name}")))
+    }
+}
+
 impl<G: Playable> Tools for Typed<G> {
     fn count_by_formula(&self) -> Option<CountByFormula> {
         self.start.count_by_formula()
@@ -149,6 +161,23 @@ impl<G: Playable> Tools for Typed<G> {
 
     fn count(&self, mem_bytes: usize, progress: &mut dyn FnMut(u64)) -> Result<Census, Error> {
         crate::search::census::count(self.start, mem_bytes, progress)
+    }
+
+    fn checkpoint(
+        &self,
+        solver: &mut dyn Solver,
+        file: &Path,
+    ) -> Result<(Checkpoint, bool), Error> {
+        self.solver_of(solver)?.checkpoint(file)
+    }
+
+    fn certify(
+        &self,
+        solver: &mut dyn Solver,
+        pos: &dyn Position,
+        limits: &Limits,
+    ) -> Result<Certificates, Error> {
+        self.solver_of(solver)?.certify(pos, limits)
     }
 
     fn verify_certificate(&self, text: &str) -> Result<VerifySummary, Error> {
@@ -233,6 +262,10 @@ impl<G: Playable> Rules for Typed<G> {
 
     fn describe_moves(&self) -> String {
         self.start.describe_moves()
+    }
+
+    fn join_moves(&self, moves: &[String]) -> String {
+        self.start.join_moves(moves)
     }
 
     fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error> {
