@@ -350,15 +350,20 @@ fn certify(
 /// Whether `file` can be written, by creating (and removing) the temporary file that
 /// [`save_certificates`] writes first.
 fn writable(file: &str) -> Result<(), String> {
-    let temporary = format!("{file}.tmp");
+    let temporary = temporary(file);
     std::fs::File::create(&temporary)
         .and_then(|_| std::fs::remove_file(&temporary))
         .map_err(|e| format!("cannot write '{file}': {e}"))
 }
 
+/// The file certificates are written to before it is renamed `file`.
+fn temporary(file: &str) -> String {
+    format!("{file}.tmp")
+}
+
 /// Saves certificate text: to a temporary file first, renamed when complete.
 fn save_certificates(body: &str, file: &str) -> Result<(), String> {
-    let temporary = format!("{file}.tmp");
+    let temporary = temporary(file);
     std::fs::write(&temporary, body)
         .and_then(|_| std::fs::rename(&temporary, file))
         .map_err(|e| format!("cannot write '{file}': {e}"))?;
