@@ -108,3 +108,15 @@ def test_qubic_strategy_moves_are_proven_wins():
     assert (values[0].move, values[0].value, values[0].exact) == ("d11", 1, True), values[:3]
     lost = inarow.Position("qubic", "a11d44d11").analyze(time=1)
     assert len(lost) == 61 and all(v.exact and v.value == -1 for v in lost), lost[:3]
+
+
+def test_qubic_is_solved_from_its_strategy_at_once():
+    """``solve`` answers from Qubic's strategy (a proof) on its line, without a search: the
+    empty board a win for the first player, a11 a loss for the second. Off the line it
+    searches (here stopped by its node limit)."""
+    solver = inarow.Solver("qubic")
+    won, lost = solver.solve(""), solver.solve("a11")
+    assert (won.score, won.nodes, lost.score, lost.nodes) == (1, 0, -1, 0), (won, lost)
+    assert inarow.Position("qubic", "a11d44").solve(best_moves=False).score == 1
+    off = solver.solve("a12", nodes=20000)
+    assert off.score is None and off.stopped, off

@@ -67,7 +67,7 @@ pub struct KnowledgeArgs {
     /// `analyze`, `play`, `match` and `serve` use by default; alpha-beta only.
     #[arg(long, value_name = "FILE")]
     book: Option<String>,
-    /// No book, not even the built-in one.
+    /// No book, not even the built-in one, and no built-in winning strategy (Qubic's).
     #[arg(long, conflicts_with = "book")]
     no_book: bool,
     /// Answer positions from this strong solution (`inarow retro build`) before searching. In
@@ -79,7 +79,8 @@ pub struct KnowledgeArgs {
 
 impl KnowledgeArgs {
     /// The book and the database as the session takes them; `builtin`: the game's built-in
-    /// book unless told otherwise (`analyze`, `play`, `match`; `solve` and `bench` search).
+    /// book unless told otherwise (`analyze`, `play`, `match`; `solve` and `bench` search). A
+    /// game's built-in winning strategy is read unless `--no-book`.
     pub(super) fn apply(
         &self,
         settings: &mut Settings,
@@ -95,7 +96,10 @@ impl KnowledgeArgs {
             }
             Some("builtin") => BookSource::Builtin,
             Some(path) => BookSource::File(PathBuf::from(path)),
-            None if builtin && !self.no_book => BookSource::Builtin,
+            // A winning strategy is a proof, which every command reads (its game has no book).
+            None if (builtin || rules.has_builtin_strategy()) && !self.no_book => {
+                BookSource::Builtin
+            }
             None => BookSource::Off,
         };
         settings.database = self.db.as_deref().map(PathBuf::from);

@@ -398,3 +398,58 @@ fn the_command_line_gives_qubics_strategy_as_proven_wins() {
         "{answers:?}"
     );
 }
+
+/// `solve` answers from Qubic's strategy where the line followed it: the empty board and the
+/// strategy's replies are wins for the side with the strategy's move, the other side's
+/// positions losses, at once (no node searched). Off its line, or with `--no-book`, it
+/// searches: under a small node limit that search stops without a value.
+#[test]
+fn solve_answers_qubic_from_its_strategy() {
+    let stopped_search = ["--nodes", "20000"];
+    let known = inarow(
+        &[
+            &["solve", "--game", "qubic", "--stats"][..],
+            &stopped_search,
+            &["-", "a11", "a11d44", "a11d44d11"],
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!(known.code, Some(0), "{}", known.stderr);
+    let lines: Vec<&str> = known.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", known.stdout);
+    for (line, (moves, value)) in lines.iter().zip([
+        ("-", "1"),
+        ("a11", "-1"),
+        ("a11d44", "1"),
+        ("a11d44d11", "-1"),
+    ]) {
+        assert!(
+            line.starts_with(&format!("{moves} {value} nodes=0 ")),
+            "{line}"
+        );
+    }
+    // The first player's a12 is off the strategy's line (a11 is, or any of its images).
+    let off_line = inarow(
+        &[&["solve", "--game", "qubic"][..], &stopped_search, &["a12"]].concat(),
+        None,
+    );
+    let without = inarow(
+        &[
+            &["solve", "--game", "qubic", "--no-book"][..],
+            &stopped_search,
+            &["-"],
+        ]
+        .concat(),
+        None,
+    );
+    for searched in [&off_line, &without] {
+        assert_eq!(searched.code, Some(3), "{}", searched.stderr);
+        assert!(!searched.stdout.contains(" 1"), "{}", searched.stdout);
+    }
+    // The JSON front says the same.
+    let json = inarow(&["solve", "--game", "qubic", "--json", "a11"], None);
+    assert_eq!(json.code, Some(0), "{}", json.stderr);
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(json["score"], -1, "{json}");
+}

@@ -377,6 +377,19 @@ impl<G: Tactics> Engine<G> {
         strategy.moves_at(line.position())
     }
 
+    /// What the engine's winning strategy proves at the end of `line` (the whole game played,
+    /// for [`Strategy::followed`]): 1 where the side to move has the strategy's move, -1 where
+    /// it loses to the strategy, `None` where the strategy says nothing.
+    pub fn strategy_value(&mut self, line: &GameLine<G>) -> Option<i32> {
+        if !self.strategy_moves(line).is_empty() {
+            Some(1)
+        } else if self.lost_to_strategy(line) {
+            Some(-1)
+        } else {
+            None
+        }
+    }
+
     /// Whether the side to move at the end of `line` loses against the engine's winning
     /// strategy, which the line has followed: every move loses.
     pub fn lost_to_strategy(&mut self, line: &GameLine<G>) -> bool {

@@ -260,6 +260,9 @@ pub trait Rules: Send + Sync {
     fn describe_moves(&self) -> String;
     /// Whether a book ships for this game ([`BookSource::Builtin`] finds one).
     fn has_builtin_book(&self) -> bool;
+    /// Whether a winning strategy ships for this game, in this build ([`BookSource::Builtin`]
+    /// reads it too): a proof, which answers the positions on its line.
+    fn has_builtin_strategy(&self) -> bool;
     /// The ply by which every game has ended (`None`: a game whose positions repeat).
     fn max_plies(&self) -> Option<u32>;
     /// The position a move string (or a board, in a game that has a notation for one) reaches.

@@ -1,6 +1,7 @@
 //! A solver of one game behind [`Solver`]: the playing engine and its exact solver.
 
 use super::*;
+use std::time::Instant;
 
 /// The solver of one game: the playing engine at its level, whose exact solver (level best)
 /// answers values.
@@ -158,9 +159,33 @@ impl<G: Playable> Solver for SolverOf<G> {
     }
 
     fn solve(&mut self, pos: &dyn Position, ask: &Ask) -> Result<Solution, Error> {
-        let line = to_solve(&line_of(pos, &self.start)?.line);
-        self.engine()?;
-        Ok(self.solve_line(&line, ask))
+        let whole = line_of(pos, &self.start)?.line.clone();
+        let (weak, distance, exact) = (self.weak, self.settings.distance, self.exact);
+        let engine = self.engine()?;
+        // A winning strategy is a proof: on its line the value is known without a search. It
+        // says who wins, no more: not where a distance or every best move is asked (nor a
+        // line of play, which it leaves empty).
+        if weak && !distance && !ask.best_moves {
+            let start = Instant::now();
+            if let Some(sign) = engine.strategy_value(&whole) {
+                return Ok(Solution {
+                    score: Some(if ask.win_only {
+                        i32::from(sign > 0)
+                    } else {
+                        sign
+                    }),
+                    plies: None,
+                    best_moves: None,
+                    pv: None,
+                    exact,
+                    stopped: None,
+                    nodes: 0,
+                    seconds: start.elapsed().as_secs_f64(),
+                    peak_bytes: 0,
+                });
+            }
+        }
+        Ok(self.solve_line(&to_solve(&whole), ask))
     }
 
     fn analyze(&mut self, pos: &dyn Position, limits: &Limits) -> Result<PositionAnalysis, Error> {

@@ -260,6 +260,10 @@ impl<G: Playable> Rules for Typed<G> {
         Book::builtin_for(&self.start).is_some()
     }
 
+    fn has_builtin_strategy(&self) -> bool {
+        crate::engine::knowledge::strategy::Strategy::builtin_for(&self.start).is_some()
+    }
+
     fn describe_moves(&self) -> String {
         self.start.describe_moves()
     }

@@ -376,6 +376,8 @@ impl Strategy {
             return Some(Arc::clone(strategy));
         }
         drop(installed);
+        // Before the shipped strategies are read (once): a game the catalog gives none.
+        let which = pos.shipped_strategy()?;
         static LOADED: OnceLock<Vec<(ShippedStrategy, Arc<Strategy>)>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {
             SHIPPED
@@ -387,7 +389,6 @@ impl Strategy {
                 })
                 .collect()
         });
-        let which = pos.shipped_strategy()?;
         let (_, strategy) = books.iter().find(|&&(w, _)| w == which)?;
         // The catalog and the header agree on the game, or the strategy is not for `pos`.
         (strategy.game == pos.name()).then(|| Arc::clone(strategy))
