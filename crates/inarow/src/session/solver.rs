@@ -1,7 +1,7 @@
 //! A solver of one game behind [`Solver`]: the playing engine and its exact solver.
 
 use super::*;
-use std::time::Instant;
+use crate::limits::Instant;
 
 /// The solver of one game: the playing engine at its level, whose exact solver (level best)
 /// answers values.
