@@ -136,9 +136,9 @@ class Position:
     ) -> Solution:
         """The value for the side to move: from the built-in opening book where it knows the
         position (Connect Four 7x6 to 8 plies, a perfect player's to 12; the command line's
-        ``solve`` uses it only with ``--book builtin``) or, with ``best_moves=False``, from
-        Qubic's winning strategy on its line (a proof of who wins, at once), else by the exact
-        solver. ``time`` (seconds) and ``nodes`` limit
+        ``solve`` uses it only with ``--book builtin``), from Qubic's winning strategy on its
+        line (a proof of who wins, at once; with ``best_moves``, only where the side to move
+        loses: all its moves are best), else by the exact solver. ``time`` (seconds) and ``nodes`` limit
         the search (``score`` None and ``stopped`` set when reached); ``weak``: win / draw /
         loss only; ``best_moves``: every move that keeps the value; ``pv``: a line of perfect
         play (a search per ply). Releases the GIL; Ctrl-C raises ``KeyboardInterrupt``."""

@@ -118,5 +118,9 @@ def test_qubic_is_solved_from_its_strategy_at_once():
     won, lost = solver.solve(""), solver.solve("a11")
     assert (won.score, won.nodes, lost.score, lost.nodes) == (1, 0, -1, 0), (won, lost)
     assert inarow.Position("qubic", "a11d44").solve(best_moves=False).score == 1
+    # The losing side's best moves are all its moves: the default solve answers them at once.
+    lost_moves = inarow.Position("qubic", "a11").solve()
+    assert (lost_moves.score, lost_moves.nodes) == (-1, 0), lost_moves
+    assert len(lost_moves.best_moves) == 63 and "a11" not in lost_moves.best_moves, lost_moves
     off = solver.solve("a12", nodes=20000)
     assert off.score is None and off.stopped, off

@@ -453,3 +453,35 @@ fn solve_answers_qubic_from_its_strategy() {
     let json: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
     assert_eq!(json["score"], -1, "{json}");
 }
+
+/// Through the session (as Python's `Position.solve` asks, best moves by default): where the
+/// side to move loses to Qubic's strategy, every move keeps the value, so the strategy gives
+/// the value and every best move at once; the winner's other winning moves need a search,
+/// which here stops at its node limit.
+#[test]
+fn the_session_gives_the_losers_best_moves_from_qubics_strategy() {
+    use inarow::search::Limits;
+    use inarow::session::{self, Ask, Settings};
+    let rules = session::rules("qubic").unwrap();
+    let mut solver = rules.solver(&Settings::default(), 0).unwrap();
+    let ask = Ask {
+        limits: Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
+        best_moves: true,
+        ..Ask::default()
+    };
+    let lost = rules.read("a11").unwrap();
+    let answer = solver.solve(lost.as_ref(), &ask).unwrap();
+    assert_eq!((answer.score, answer.nodes), (Some(-1), 0), "{answer:?}");
+    let best = answer.best_moves.expect("best moves");
+    assert_eq!(best.len(), 63, "{best:?}");
+    assert!(!best.iter().any(|m| m == "a11"), "{best:?}");
+    let won = rules.read("a11d44").unwrap();
+    let searched = solver.solve(won.as_ref(), &ask).unwrap();
+    assert!(
+        searched.score.is_none() && searched.stopped.is_some(),
+        "{searched:?}"
+    );
+}

@@ -163,11 +163,24 @@ impl<G: Playable> Solver for SolverOf<G> {
         let (weak, distance, exact) = (self.weak, self.settings.distance, self.exact);
         let engine = self.engine()?;
         // A winning strategy is a proof: on its line the value is known without a search. It
-        // says who wins, no more: not where a distance or every best move is asked (nor a
-        // line of play, which it leaves empty).
-        if weak && !distance && !ask.best_moves {
+        // says who wins, and so every best move of the side that loses (all its moves lose),
+        // no more: not the winner's other winning moves, nor a distance (a line of play asked
+        // is left empty).
+        if weak && !distance {
             let start = Instant::now();
-            if let Some(sign) = engine.strategy_value(&whole) {
+            let sign = engine.strategy_value(&whole);
+            let pos = *whole.position();
+            let best_moves = match sign {
+                Some(-1) if ask.best_moves => {
+                    let mut moves = MoveList::new();
+                    pos.legal_moves(&mut moves);
+                    Some(moves.iter().map(|&m| pos.format_move(m)).collect())
+                }
+                _ => None,
+            };
+            if let Some(sign) = sign
+                && (!ask.best_moves || best_moves.is_some())
+            {
                 return Ok(Solution {
                     score: Some(if ask.win_only {
                         i32::from(sign > 0)
@@ -175,7 +188,7 @@ impl<G: Playable> Solver for SolverOf<G> {
                         sign
                     }),
                     plies: None,
-                    best_moves: None,
+                    best_moves,
                     pv: None,
                     exact,
                     stopped: None,
