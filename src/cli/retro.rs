@@ -9,9 +9,8 @@ use super::with_ranks;
 use clap::{Args, Subcommand};
 use inarow::engine::knowledge::database::{self, BuildOptions, Database, Ranks};
 use inarow::engine::{Limits, Progress, Value};
-use inarow::game::{Game, GameSpec};
+use inarow::game::GameSpec;
 use inarow::session::{self, Settings};
-use inarow::with_game;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -105,9 +104,12 @@ fn build_on(
     let out = Path::new(&args.out);
     // Only rank 0 shows progress and writes the report.
     let lead = ranks.rank() == 0;
-    with_game!(spec.start(), start => {
+    let rules = session::rules(&spec.to_string())?;
+    let tools = session::tools(rules.as_ref())?;
+    let name = rules.name();
+    {
         let began = Instant::now();
-        let bar = progress_bar(0, &format!("{} retro", start.name()));
+        let bar = progress_bar(0, &format!("{name} retro"));
         if !lead {
             bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
         }
@@ -131,11 +133,15 @@ fn build_on(
                 bar.set_message("writing");
             }
         };
-        let report = database::build_ranked(&start, out, options, &progress, ranks);
+        let report = tools.build_database(out, options, &progress, ranks);
         bar.finish_and_clear();
         let report = report?;
         if !lead {
-            return Ok(if report.stopped.is_some() { Outcome::Incomplete } else { Outcome::Done });
+            return Ok(if report.stopped.is_some() {
+                Outcome::Incomplete
+            } else {
+                Outcome::Done
+            });
         }
         if let Some(why) = &report.stopped {
             let saved = match ranks.size() {
@@ -150,7 +156,7 @@ fn build_on(
             return Ok(Outcome::Incomplete);
         }
         let s = &report.summary;
-        println!("# {}: strong solution by retrograde analysis", start.name());
+        println!("# {name}: strong solution by retrograde analysis");
         println!("cells {}", report.cells);
         println!("positions {}", s.positions());
         println!("wins {}", s.wins);
@@ -171,9 +177,13 @@ fn build_on(
         if ranks.size() > 1 {
             print_traffic(ranks.size(), &report.traffic);
         }
-        println!("written {} seconds={:.1}", args.out, began.elapsed().as_secs_f64());
+        println!(
+            "written {} seconds={:.1}",
+            args.out,
+            began.elapsed().as_secs_f64()
+        );
         Ok(Outcome::Done)
-    })
+    }
 }
 
 /// A build on several ranks: what each round exchanged, and the time split, per round and in

@@ -11,7 +11,7 @@ use inarow::engine::agent::Level;
 use inarow::engine::bench::{PENTAGO_STONES, median, run_pentago_counts, solve_pentago};
 use inarow::engine::{Config, Engine, Limits, Options};
 use inarow::game::{Game, GameSpec, Player};
-use inarow::with_game;
+use inarow::session::{self, Ask, BookSource, Settings};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -168,23 +168,27 @@ pub(super) fn measure_sizes(
         boards.push((7, 6));
     }
     let published = published_sizes(&args.shared_data);
-    let options = Options {
-        config: Config {
-            tt_mb: 64,
-            threads: 1,
-            ..Config::default()
-        },
-        ..Options::default()
+    // Solved from scratch: no book, one thread, a 64 MiB table.
+    let settings = Settings {
+        table_mb: 64,
+        threads: 1,
+        book: BookSource::Off,
+        ..Settings::default()
     };
     let mut rows = Vec::new();
     let mut outcome = Outcome::Done;
     let bar = progress_bar(boards.len(), "sizes");
     for (width, height) in boards {
-        let spec: GameSpec = format!("connect4:{width}x{height}").parse()?;
-        let report = with_game!(spec.start(), start => {
-            let r = Engine::try_new(&start, options.clone())?.solve(&start, &Limits::default());
-            (r.score, r.nodes, r.elapsed)
-        });
+        let rules = session::rules(&format!("connect4:{width}x{height}"))?;
+        let empty = rules.read("")?;
+        let solution = rules
+            .solver(&settings, 0)?
+            .solve(empty.as_ref(), &Ask::default())?;
+        let report = (
+            solution.score,
+            solution.nodes,
+            Duration::from_secs_f64(solution.seconds),
+        );
         let (score, nodes, elapsed) = report;
         let outcome_name = match score {
             None => "?",

@@ -37,11 +37,14 @@ pub use crate::certificate::{MAGIC as CERTIFICATE_MAGIC, VerifySummary};
 use crate::engine::agent::Agent;
 pub use crate::engine::agent::Valuation;
 pub use crate::engine::knowledge::book::BuildStats as BookStats;
+pub use crate::engine::knowledge::database::{
+    BuildOptions as DatabaseOptions, BuildReport as DatabaseReport, Ranks,
+};
 pub use crate::engine::knowledge::strategy::WalkStats;
 use crate::engine::knowledge::{book::Book, database};
 /// The types of [`Settings`]' fields, so that a front names them from here.
 pub use crate::engine::{Algorithm, Driver, agent::Level};
-pub use crate::engine::{Census, Checkpoint, Handicap, Scheme, ThreatBudget};
+pub use crate::engine::{Census, Checkpoint, Handicap, Progress, Scheme, ThreatBudget};
 use crate::engine::{Config, Engine, Options, Report};
 use crate::error::Error;
 pub use crate::game::CountByFormula;
@@ -328,6 +331,15 @@ pub trait Tools: Send + Sync {
     /// time by its caller, and whether the table was loaded from it; alpha-beta only.
     fn checkpoint(&self, solver: &mut dyn Solver, file: &Path)
     -> Result<(Checkpoint, bool), Error>;
+    /// A strong solution of the game by retrograde analysis, written to `out` (resuming a
+    /// saved state of the same file), the work shared among `ranks`; `progress` as it goes.
+    fn build_database(
+        &self,
+        out: &Path,
+        options: &DatabaseOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+        ranks: &dyn Ranks,
+    ) -> Result<DatabaseReport, Error>;
     /// Proves `pos`'s value with `solver` (a solver of this game) by df-pn, the position as
     /// moves from the game's start, and gives it with the proof's certificates.
     fn certify(

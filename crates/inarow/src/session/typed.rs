@@ -163,6 +163,16 @@ impl<G: Playable> Tools for Typed<G> {
         crate::search::census::count(self.start, mem_bytes, progress)
     }
 
+    fn build_database(
+        &self,
+        out: &Path,
+        options: &DatabaseOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+        ranks: &dyn Ranks,
+    ) -> Result<DatabaseReport, Error> {
+        database::build_ranked(&self.start, out, options, progress, ranks)
+    }
+
     fn checkpoint(
         &self,
         solver: &mut dyn Solver,
