@@ -4,8 +4,8 @@
 
 use clap::Args;
 use inarow::Error;
-use inarow::engine::{Engine, Limits, Options};
-use inarow::game::{AnyGame, GameSpec, Repetition, Tactics};
+use inarow::engine::{Limits, Options};
+use inarow::game::Repetition;
 use inarow::session::{
     self, Algorithm, BookSource, Driver, Handicap, Rules, Scheme, Settings, Techniques,
     ThreatBudget,
@@ -21,13 +21,6 @@ pub struct GameArg {
     /// (Connect Four 3D), qubic or pentago.
     #[arg(long, short, default_value = "connect4")]
     pub(super) game: String,
-}
-
-impl GameArg {
-    /// The start position (a bad spec is one line naming it, not a usage screen).
-    pub(super) fn start(&self) -> Result<AnyGame, Error> {
-        Ok(self.game.parse::<GameSpec>()?.start())
-    }
 }
 
 /// Limits on each search.
@@ -267,15 +260,6 @@ impl SolverArgs {
     /// `--threads`, checked.
     pub(super) fn thread_count(&self) -> Result<usize, Error> {
         threads(self.threads)
-    }
-
-    /// The engine of one worker of a job-level search: one thread (the workers are the
-    /// threads), no built-in book.
-    pub(super) fn worker_engine<G: Tactics>(&self, start: &G) -> Result<Engine<G>, Error> {
-        let rules = self.rules()?;
-        let mut settings = self.settings(rules.as_ref(), false)?;
-        settings.threads = 1;
-        settings.engine(start, rules.repetition())
     }
 }
 

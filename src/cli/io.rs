@@ -137,7 +137,6 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
     bar
 }
 
-pub(crate) use inarow::game::read_line;
 pub(crate) use inarow::session::show_moves;
 
 /// How a command ended, and so its exit code: the one table every command uses.

@@ -3,14 +3,15 @@
 
 use super::args::SolverArgs;
 use super::io::{
-    Outcome, ctrl_c, long_search_notice, read_line, show_moves, with_progress, with_progress_noting,
+    Outcome, ctrl_c, long_search_notice, show_moves, with_progress, with_progress_noting,
 };
 use super::with_ranks;
 use clap::Args;
 use inarow::engine::{Error, Limits};
-use inarow::game::{Notation, Tactics};
-use inarow::session::{self, Algorithm, Ask, Checkpoint, Rules, Solution, Solver, Tools};
-use inarow::with_game;
+use inarow::session::{
+    self, Algorithm, Ask, Checkpoint, JobAsk, Journal, Ranks, Rules, Solution, Solver, Tools,
+    release_workers,
+};
 use serde::Serialize;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -154,27 +155,13 @@ fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
             "--jobs: give the positions on the command line (no --proof or --json)".to_string(),
         );
     }
-    with_ranks(
-        |ranks| with_game!(args.solver.game.start()?, start => by_jobs_in(args, depth, start, ranks)),
-    )
+    with_ranks(|ranks| by_jobs_on(args, depth, ranks))
 }
 
-fn by_jobs_in<G: Tactics + Notation>(
-    args: &SolveArgs,
-    depth: u32,
-    start: G,
-    ranks: &dyn inarow::engine::knowledge::database::Ranks,
-) -> Result<Outcome, String> {
-    use inarow::engine::distributed::workers;
-    use inarow::game::Kind;
-    let make = || args.solver.worker_engine(&start);
-    if G::Kind::max_plies(&start).is_none() {
-        return Err(format!(
-            "--jobs: {} repeats positions, and job-level search merges positions reached by \
-             different histories; solve it without --jobs",
-            start.name()
-        ));
-    }
+fn by_jobs_on(args: &SolveArgs, depth: u32, ranks: &dyn Ranks) -> Result<Outcome, String> {
+    let rules = args.solver.rules()?;
+    let tools = session::tools(rules.as_ref())?;
+    let settings = args.solver.settings(rules.as_ref(), false)?;
     let limits = Limits {
         interrupt: Some(ctrl_c()),
         ..args.solver.limits()?
@@ -182,15 +169,12 @@ fn by_jobs_in<G: Tactics + Notation>(
     let threads = args.solver.thread_count()?;
     let job_nodes = (args.job_nodes > 0).then_some(args.job_nodes);
     if ranks.rank() != 0 {
-        workers::serve(&start, ranks, threads, &make, &limits, job_nodes)?;
+        tools.serve_jobs(&settings, ranks, threads, &limits, job_nodes)?;
         return Ok(Outcome::Done);
     }
     let mut journal = match &args.checkpoint {
         Some(file) => {
-            let journal = inarow::engine::distributed::journal::Journal::open(
-                Path::new(file),
-                &start.name(),
-            )?;
+            let journal = Journal::open(Path::new(file), &rules.name())?;
             if !journal.is_empty() {
                 eprintln!("inarow: {} job answers from {file}", journal.len());
             }
@@ -201,8 +185,8 @@ fn by_jobs_in<G: Tactics + Notation>(
     let mut outcome = Outcome::Done;
     let mut out = std::io::stdout().lock();
     for (serial, text) in args.moves.iter().enumerate() {
-        let read = match read_line(start, text) {
-            Ok(read) => read,
+        let pos = match rules.read(text) {
+            Ok(pos) => pos,
             Err(e) => {
                 eprintln!("inarow: {e}");
                 outcome = outcome.and(Outcome::BadInput);
@@ -210,26 +194,22 @@ fn by_jobs_in<G: Tactics + Notation>(
             }
         };
         let began = Instant::now();
-        let pos = *read.position();
-        let mut settled = |mv, what| {
+        let mut settled = |mv: String, what| {
             eprintln!(
-                "inarow: {}: {} {what} ({:.1} s)",
+                "inarow: {}: {mv} {what} ({:.1} s)",
                 show_moves(text),
-                pos.format_move(mv),
                 began.elapsed().as_secs_f64()
             );
         };
-        let report = workers::solve(
-            serial as u32,
-            &start,
-            &pos,
-            read.moves(),
-            depth,
-            threads,
-            ranks,
-            &make,
-            &limits,
-            workers::Keeping {
+        let report = tools.solve_by_jobs(
+            &settings,
+            pos.as_ref(),
+            JobAsk {
+                serial: serial as u32,
+                depth,
+                threads,
+                ranks,
+                limits: &limits,
                 journal: journal.as_mut(),
                 settled: &mut settled,
                 job_nodes,
@@ -238,7 +218,7 @@ fn by_jobs_in<G: Tactics + Notation>(
         let report = match report {
             Ok(r) => r,
             Err(e) => {
-                workers::release(ranks);
+                release_workers(ranks);
                 return Err(e.into());
             }
         };
@@ -276,7 +256,7 @@ fn by_jobs_in<G: Tactics + Notation>(
             }
         }
     }
-    workers::release(ranks);
+    release_workers(ranks);
     Ok(outcome)
 }
 

@@ -36,6 +36,8 @@ mod typed;
 pub use crate::certificate::{MAGIC as CERTIFICATE_MAGIC, VerifySummary};
 use crate::engine::agent::Agent;
 pub use crate::engine::agent::Valuation;
+pub use crate::engine::distributed::journal::Journal;
+pub use crate::engine::distributed::workers::{JobReport, release as release_workers};
 pub use crate::engine::knowledge::book::BuildStats as BookStats;
 pub use crate::engine::knowledge::database::{
     BuildOptions as DatabaseOptions, BuildReport as DatabaseReport, Ranks,
@@ -340,6 +342,26 @@ pub trait Tools: Send + Sync {
         progress: &(dyn Fn(Progress) + Sync),
         ranks: &dyn Ranks,
     ) -> Result<DatabaseReport, Error>;
+    /// `pos`'s win / draw / loss by job-level search (the tree to `ask.depth` plies kept as a
+    /// DAG, its leaves solved as jobs by engines of `settings` on one thread each, on this
+    /// rank's threads and the other ranks'), as rank 0 leads it; a game whose positions
+    /// repeat is refused (the DAG merges positions reached by different histories).
+    fn solve_by_jobs(
+        &self,
+        settings: &Settings,
+        pos: &dyn Position,
+        ask: JobAsk<'_>,
+    ) -> Result<JobReport, Error>;
+    /// Serves rank 0's jobs with engines of `settings` on `threads` threads of this rank
+    /// (another rank than 0), until rank 0 says the search is over.
+    fn serve_jobs(
+        &self,
+        settings: &Settings,
+        ranks: &dyn Ranks,
+        threads: usize,
+        limits: &Limits,
+        job_nodes: Option<u64>,
+    ) -> Result<(), Error>;
     /// Proves `pos`'s value with `solver` (a solver of this game) by df-pn, the position as
     /// moves from the game's start, and gives it with the proof's certificates.
     fn certify(
@@ -348,6 +370,28 @@ pub trait Tools: Send + Sync {
         pos: &dyn Position,
         limits: &Limits,
     ) -> Result<Certificates, Error>;
+}
+
+/// What a job-level search ([`Tools::solve_by_jobs`]) is asked.
+pub struct JobAsk<'a> {
+    /// The search's number among those of one run (each its own on the workers).
+    pub serial: u32,
+    /// The plies of the tree kept as a DAG above the jobs.
+    pub depth: u32,
+    /// Workers on this rank.
+    pub threads: usize,
+    /// The ranks that share the jobs (one: this process).
+    pub ranks: &'a dyn Ranks,
+    /// The limits of the whole search.
+    pub limits: &'a Limits,
+    /// The jobs' answers on disk: those it holds are not searched again, and each new one is
+    /// added as it comes.
+    pub journal: Option<&'a mut Journal>,
+    /// Called when the jobs settle a move of the root: the move, and what it does for the
+    /// root's side to move (`wins`, `does not win`, `loses`, `does not lose`).
+    pub settled: &'a mut dyn FnMut(String, &'static str),
+    /// Each job's own node budget (`None`: every job runs to its end or the limits).
+    pub job_nodes: Option<u64>,
 }
 
 /// The tools of `rules`' game, under its repetition rule.

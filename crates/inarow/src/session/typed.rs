@@ -154,6 +154,17 @@ impl<G: Playable> Typed<G> {
     }
 }
 
+impl<G: Playable> Typed<G> {
+    /// An engine of `settings` on one thread: a job-level search's worker.
+    fn worker_engine(&self, settings: &Settings) -> Result<Engine<G>, Error> {
+        let settings = Settings {
+            threads: 1,
+            ..settings.clone()
+        };
+        settings.engine(&self.start, self.repetition)
+    }
+}
+
 impl<G: Playable> Tools for Typed<G> {
     fn count_by_formula(&self) -> Option<CountByFormula> {
         self.start.count_by_formula()
@@ -171,6 +182,62 @@ impl<G: Playable> Tools for Typed<G> {
         ranks: &dyn Ranks,
     ) -> Result<DatabaseReport, Error> {
         database::build_ranked(&self.start, out, options, progress, ranks)
+    }
+
+    fn solve_by_jobs(
+        &self,
+        settings: &Settings,
+        pos: &dyn Position,
+        ask: JobAsk<'_>,
+    ) -> Result<JobReport, Error> {
+        use crate::engine::distributed::workers;
+        if G::Kind::max_plies(&self.start).is_none() {
+            return Err(Error::Unsupported(format!(
+                "--jobs: {} repeats positions, and job-level search merges positions reached \
+                 by different histories; solve it without --jobs",
+                self.start.name()
+            )));
+        }
+        let line = &line_of(pos, &self.start)?.line;
+        let at = *line.position();
+        let make = || self.worker_engine(settings);
+        let settled = ask.settled;
+        let mut settled = |mv: G::Move, what| settled(at.format_move(mv), what);
+        workers::solve(
+            ask.serial,
+            &self.start,
+            &at,
+            line.moves(),
+            ask.depth,
+            ask.threads,
+            ask.ranks,
+            &make,
+            ask.limits,
+            workers::Keeping {
+                journal: ask.journal,
+                settled: &mut settled,
+                job_nodes: ask.job_nodes,
+            },
+        )
+    }
+
+    fn serve_jobs(
+        &self,
+        settings: &Settings,
+        ranks: &dyn Ranks,
+        threads: usize,
+        limits: &Limits,
+        job_nodes: Option<u64>,
+    ) -> Result<(), Error> {
+        let make = || self.worker_engine(settings);
+        crate::engine::distributed::workers::serve(
+            &self.start,
+            ranks,
+            threads,
+            &make,
+            limits,
+            job_nodes,
+        )
     }
 
     fn checkpoint(
