@@ -11,10 +11,10 @@
 use crate::errors::{IntoPy, to_py};
 use crate::{IDLE, TABLE_MB, interrupt};
 use inarow::Error;
-use inarow::engine::SplitMix;
 use inarow::game::Status;
 use inarow::game::view::PositionView;
 use inarow::limits::{Cancel, Limits};
+use inarow::session::SplitMix;
 use inarow::session::{self, Rules, Settings, Valuation};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};

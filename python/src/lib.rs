@@ -754,7 +754,7 @@ fn solve_many(
                 best_moves: None,
                 pv: None,
                 exact: false,
-                stopped: Some(inarow::engine::Stop::Interrupted.to_string()),
+                stopped: Some(inarow::limits::Stop::Interrupted.to_string()),
                 nodes: 0,
                 seconds: 0.0,
             })

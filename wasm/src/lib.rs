@@ -13,9 +13,8 @@ mod fresh_memory;
 #[global_allocator]
 static ALLOCATOR: fresh_memory::FreshMemory = fresh_memory::FreshMemory::new();
 
-use inarow::engine::knowledge::strategy::Strategy;
 use inarow::limits::Limits;
-use inarow::session::{self, Position, Rules, Session, Settings};
+use inarow::session::{self, Position, Rules, Session, Settings, Strategy};
 use inarow::session::{Algorithm, Driver, Level};
 use inarow::wire;
 use serde_json::{Value, json};

@@ -42,6 +42,7 @@ pub use crate::engine::knowledge::book::BuildStats as BookStats;
 pub use crate::engine::knowledge::database::{
     BuildOptions as DatabaseOptions, BuildReport as DatabaseReport, Ranks,
 };
+pub use crate::engine::knowledge::strategy::Strategy;
 pub use crate::engine::knowledge::strategy::WalkStats;
 use crate::engine::knowledge::{book::Book, database};
 /// The types of [`Settings`]' fields, so that a front names them from here.
@@ -56,6 +57,9 @@ use crate::game::{
     Tactics, read_line, read_position,
 };
 use crate::limits::Limits;
+/// The seeded generator behind every random choice the library makes, for fronts that draw
+/// positions or moves of their own reproducibly.
+pub use crate::search::rng::SplitMix;
 use crate::search::score::end_ply;
 use crate::with_game;
 pub use answers::{Ask, EngineMove, MoveAnalysis, MoveValue, PositionAnalysis, Solution};
