@@ -169,15 +169,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         if weak && !distance {
             let start = Instant::now();
             let sign = engine.strategy_value(&whole);
-            let pos = *whole.position();
-            let best_moves = match sign {
-                Some(-1) if ask.best_moves => {
-                    let mut moves = MoveList::new();
-                    pos.legal_moves(&mut moves);
-                    Some(moves.iter().map(|&m| pos.format_move(m)).collect())
-                }
-                _ => None,
-            };
+            let best_moves = (sign == Some(-1) && ask.best_moves).then(|| pos.legal_moves());
             if let Some(sign) = sign
                 && (!ask.best_moves || best_moves.is_some())
             {
