@@ -15,7 +15,7 @@ use inarow::game::Status;
 use inarow::game::view::PositionView;
 use inarow::limits::{Cancel, Limits};
 use inarow::session::SplitMix;
-use inarow::session::{self, Rules, Settings, Valuation};
+use inarow::session::{self, Game, Settings, Valuation};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
@@ -79,12 +79,12 @@ fn generator(seed: u64, index: u64) -> SplitMix {
 
 /// Position `index`: random play to a ply drawn in `lo..=hi`, not finished.
 fn draw(
-    rules: &dyn Rules,
+    rules: &dyn Game,
     seed: u64,
     index: u64,
     lo: u32,
     hi: u32,
-) -> Result<Arc<dyn session::Position>, Error> {
+) -> Result<Arc<dyn session::Line>, Error> {
     let mut rng = generator(seed, index);
     let start = rules.read("")?;
     for _ in 0..ATTEMPTS {
@@ -120,8 +120,8 @@ struct Row {
 
 /// Draws and values position `index`.
 fn row(
-    rules: &dyn Rules,
-    solver: &mut dyn session::Solver,
+    rules: &dyn Game,
+    solver: &mut dyn session::Agent,
     (seed, index, lo, hi): (u64, u64, u32, u32),
     limits: &Limits,
     actions: usize,
@@ -186,7 +186,7 @@ pub fn _dataset<'py>(
     threads: usize,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = session::rules(game).py_err()?;
+    let rules = session::game(game).py_err()?;
     let threads = crate::threads(threads)?;
     let time = crate::seconds("time", time)?;
     let start = rules.read("").py_err()?.view();

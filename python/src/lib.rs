@@ -16,7 +16,7 @@ use inarow::draw;
 use inarow::game::{Player, Status};
 use inarow::limits::{Cancel, Limits};
 use inarow::session::Level;
-use inarow::session::{self, Ask, BookSource, Rules, Session, Settings, Source};
+use inarow::session::{self, Ask, BookSource, Game, Session, Settings, Source};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -35,8 +35,8 @@ const IDLE_SOLVERS: usize = 4;
 /// A position of a game, as played: immutable; `play` returns a new one.
 #[pyclass(frozen, module = "inarow")]
 struct Position {
-    rules: Arc<dyn Rules>,
-    line: Arc<dyn session::Position>,
+    rules: Arc<dyn Game>,
+    line: Arc<dyn session::Line>,
 }
 
 /// A number of seconds, checked as the command line checks `--time`.
@@ -77,9 +77,9 @@ static IDLE: Session = Session::new(IDLE_SOLVERS, 1);
 /// Runs `f` with a solver of the game (weak or not) with the default settings, kept for later
 /// calls.
 fn with_shared_solver<R>(
-    rules: &dyn Rules,
+    rules: &dyn Game,
     weak: bool,
-    f: impl FnOnce(&mut dyn session::Solver) -> R,
+    f: impl FnOnce(&mut dyn session::Agent) -> R,
 ) -> Result<R, inarow::Error> {
     let settings = Settings {
         weak,
@@ -108,10 +108,7 @@ fn status_name(status: Status) -> &'static str {
 }
 
 /// The moves of a position given as a string (moves or a board) or as a sequence of moves.
-fn read(
-    rules: &dyn Rules,
-    moves: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Arc<dyn session::Position>> {
+fn read(rules: &dyn Game, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<dyn session::Line>> {
     match moves {
         None => rules.read("").py_err(),
         Some(m) if m.is_instance_of::<PyString>() => rules.read(&m.extract::<String>()?).py_err(),
@@ -135,7 +132,7 @@ impl Position {
     #[new]
     #[pyo3(signature = (game = "connect4", moves = None))]
     fn new(game: &str, moves: Option<&Bound<'_, PyAny>>) -> PyResult<Position> {
-        let rules = session::rules(game).py_err()?;
+        let rules = session::game(game).py_err()?;
         let line = read(rules.as_ref(), moves)?;
         Ok(Position { rules, line })
     }
@@ -419,7 +416,7 @@ fn draw_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<draw::Value>> {
 /// A position from what `Position.__reduce__` saves.
 #[pyfunction]
 fn _position(game: &str, start: Option<String>, moves: Vec<String>) -> PyResult<Position> {
-    let rules = session::rules(game).py_err()?;
+    let rules = session::game(game).py_err()?;
     let mut line = rules.read(start.as_deref().unwrap_or("")).py_err()?;
     for m in &moves {
         line = line.play(m).py_err()?;
@@ -431,9 +428,9 @@ fn _position(game: &str, start: Option<String>, moves: Vec<String>) -> PyResult<
 /// positions pay for one table.
 #[pyclass(frozen, module = "inarow")]
 struct Solver {
-    rules: Arc<dyn Rules>,
+    rules: Arc<dyn Game>,
     settings: Settings,
-    solver: Mutex<Box<dyn session::Solver>>,
+    solver: Mutex<Box<dyn session::Agent>>,
 }
 
 fn threads(n: usize) -> PyResult<usize> {
@@ -445,7 +442,7 @@ fn threads(n: usize) -> PyResult<usize> {
 
 impl Solver {
     /// The line of a position given to this solver: a `Position` of its game or a move string.
-    fn line(&self, position: &Bound<'_, PyAny>) -> PyResult<Arc<dyn session::Position>> {
+    fn line(&self, position: &Bound<'_, PyAny>) -> PyResult<Arc<dyn session::Line>> {
         if let Ok(p) = position.cast::<Position>() {
             return Ok(p.get().line.clone());
         }
@@ -455,7 +452,7 @@ impl Solver {
     fn run<R: Send>(
         &self,
         py: Python<'_>,
-        work: impl FnOnce(&mut dyn session::Solver, Option<Cancel>) -> R + Send,
+        work: impl FnOnce(&mut dyn session::Agent, Option<Cancel>) -> R + Send,
     ) -> PyResult<R> {
         detached(py, |token| {
             let mut solver = self.solver.lock().unwrap_or_else(|e| e.into_inner());
@@ -488,7 +485,7 @@ impl Solver {
         level: &str,
         seed: u64,
     ) -> PyResult<Solver> {
-        let rules = session::rules(game).py_err()?;
+        let rules = session::game(game).py_err()?;
         let settings = Settings {
             level: level.parse::<Level>().py_err()?,
             weak,
@@ -500,7 +497,7 @@ impl Solver {
         // A Solver is kept for many calls: its table is touched once, now.
         let solver = py
             .detach(|| {
-                rules.solver(&settings, seed).map(|mut solver| {
+                rules.agent(&settings, seed).map(|mut solver| {
                     solver.ready();
                     solver
                 })
@@ -695,14 +692,14 @@ fn solve_many(
     best_moves: bool,
     pv: bool,
 ) -> PyResult<Vec<Solution>> {
-    let rules = session::rules(game).py_err()?;
+    let rules = session::game(game).py_err()?;
     let threads = self::threads(threads)?;
     let limits = limits(time, nodes)?;
     let mut sources = Vec::new();
     for item in positions.try_iter()? {
         let item = item?;
         sources.push(match item.cast::<Position>() {
-            Ok(p) => Source::Position(p.get().line.clone()),
+            Ok(p) => Source::Line(p.get().line.clone()),
             Err(_) => Source::Text(item.extract::<String>().map_err(|_| {
                 pyo3::exceptions::PyTypeError::new_err(
                     "positions must be move strings or Positions",

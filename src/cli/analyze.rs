@@ -27,7 +27,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
     let settings = args.solver.settings(rules.as_ref(), true)?;
     let given = args.moves.trim().trim_start_matches('-');
     let pos = rules.read(given)?;
-    let mut solver = rules.solver(&settings, 1)?;
+    let mut solver = rules.agent(&settings, 1)?;
     let notice = long_search_notice(pos.rough_solve_seconds(), &args.moves, &limits);
     let label = format!("analyzing {}", show_moves(&args.moves));
     let analysis = with_progress_noting(&label, notice, || solver.analyze(pos.as_ref(), &limits))?;

@@ -7,8 +7,7 @@ use inarow::Error;
 use inarow::engine::{Limits, Options};
 use inarow::game::Repetition;
 use inarow::session::{
-    self, Algorithm, BookSource, Driver, Handicap, Rules, Scheme, Settings, Techniques,
-    ThreatBudget,
+    self, Algorithm, BookSource, Driver, Game, Handicap, Scheme, Settings, Techniques, ThreatBudget,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -77,7 +76,7 @@ impl KnowledgeArgs {
     pub(super) fn apply(
         &self,
         settings: &mut Settings,
-        rules: &dyn Rules,
+        rules: &dyn Game,
         builtin: bool,
     ) -> Result<(), Error> {
         settings.book = match self.book.as_deref() {
@@ -189,13 +188,13 @@ pub struct RuleArgs {
 
 impl SolverArgs {
     /// The game under the repetition rule asked for.
-    pub(super) fn rules(&self) -> Result<Arc<dyn Rules>, Error> {
-        session::rules_under(&self.game.game, Repetition::new(self.rules.repetition)?)
+    pub(super) fn rules(&self) -> Result<Arc<dyn Game>, Error> {
+        session::game_under(&self.game.game, Repetition::new(self.rules.repetition)?)
     }
 
     /// The solver these flags describe, completely; `builtin`: the game's built-in book unless
     /// told otherwise.
-    pub(super) fn settings(&self, rules: &dyn Rules, builtin: bool) -> Result<Settings, Error> {
+    pub(super) fn settings(&self, rules: &dyn Game, builtin: bool) -> Result<Settings, Error> {
         let algorithm = self
             .algo
             .as_deref()

@@ -15,7 +15,7 @@ use inarow::engine::bench::{
 };
 use inarow::game::one_line;
 use inarow::limits::Limits;
-use inarow::session::Solver;
+use inarow::session::Agent;
 use std::path::Path;
 
 /// The suites `inarow bench` runs without files.
@@ -79,7 +79,7 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
         };
     }
     let rules = args.solver.rules()?;
-    let mut solver = rules.solver(&args.solver.settings(rules.as_ref(), false)?, 1)?;
+    let mut solver = rules.agent(&args.solver.settings(rules.as_ref(), false)?, 1)?;
     let mut outcome = Outcome::Done;
     for file in &args.files {
         match bench_file(solver.as_mut(), file, args.limit, &limits) {
@@ -115,7 +115,7 @@ fn builtin(options: &Options, limits: &Limits) -> Result<Outcome, String> {
 /// Benchmarks one file: [`Outcome::Failed`] when some line's answer was wrong, else
 /// [`Outcome::BadInput`] when some line could not be read.
 fn bench_file(
-    solver: &mut dyn Solver,
+    solver: &mut dyn Agent,
     file: &str,
     limit: Option<usize>,
     limits: &Limits,

@@ -67,7 +67,7 @@ pub fn run(command: BookCommand) -> Result<Outcome, String> {
 fn strategy(args: StrategyArgs) -> Result<Outcome, String> {
     let text = std::fs::read_to_string(&args.proof)
         .map_err(|e| format!("cannot read '{}': {e}", args.proof))?;
-    let rules = session::rules(&args.game.game)?;
+    let rules = session::game(&args.game.game)?;
     let stats =
         session::tools(rules.as_ref())?.strategy_from_certificate(&text, Path::new(&args.out))?;
     println!(
@@ -94,7 +94,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         ..Settings::default()
     };
     let limits = args.limits.limits()?;
-    let rules = session::rules(&args.game.game)?;
+    let rules = session::game(&args.game.game)?;
     let perfect_to = args.perfect_to.unwrap_or(args.depth);
     let bar = progress_bar(0, &format!("ply {}", args.depth));
     let stats = session::tools(rules.as_ref())?.build_book(

@@ -19,7 +19,7 @@ pub struct CountArgs {
 }
 
 pub fn run(args: CountArgs) -> Result<Outcome, String> {
-    let rules = session::rules(&args.game)?;
+    let rules = session::game(&args.game)?;
     let tools = session::tools(rules.as_ref())?;
     if let Some(formula) = tools.count_by_formula() {
         return print_formula(&rules.name(), &formula);

@@ -27,7 +27,7 @@ pub struct DrawArgs {
 
 pub fn run(args: DrawArgs) -> Result<Outcome, String> {
     let limits = args.limits.limits()?;
-    let rules = session::rules(&args.game.game)?;
+    let rules = session::game(&args.game.game)?;
     let pos = rules.read(args.moves.trim().trim_start_matches('-'))?;
     let mut outcome = Outcome::Done;
     let values: Vec<draw::Value> = if args.values && pos.over().is_none() {

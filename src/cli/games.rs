@@ -1,5 +1,5 @@
 //! `inarow games`: every game spec with how its moves are written (each game's
-//! [`inarow::session::Rules::describe_moves`]).
+//! [`inarow::session::Game::describe_moves`]).
 
 use super::io::Outcome;
 use clap::Args;
@@ -34,7 +34,7 @@ const GAMES: [(&str, &str); 5] = [
 
 pub fn run(_: GamesArgs) -> Result<Outcome, String> {
     for (name, about) in GAMES {
-        let moves = session::rules(name)?.describe_moves();
+        let moves = session::game(name)?.describe_moves();
         println!("{name}\n  {about}\n  moves: {moves}");
     }
     println!("\nA move string of '-' or \"\" is the empty board. Example: inarow play --game cube");

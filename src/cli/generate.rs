@@ -34,7 +34,7 @@ pub struct GenArgs {
 
 pub fn run(args: GenArgs) -> Result<Outcome, String> {
     let limits = args.limits.limits()?;
-    let rules = session::rules(&args.game.game)?;
+    let rules = session::game(&args.game.game)?;
     let positions =
         session::tools(rules.as_ref())?.reasonable_positions(args.stones, args.count, args.seed)?;
     let settings = Settings {
@@ -42,7 +42,7 @@ pub fn run(args: GenArgs) -> Result<Outcome, String> {
         book: BookSource::Off,
         ..Settings::default()
     };
-    let mut solver = rules.solver(&settings, 1)?;
+    let mut solver = rules.agent(&settings, 1)?;
     solver.ready();
     let bar = progress_bar(
         positions.len(),

@@ -8,9 +8,7 @@ use clap::Args;
 use inarow::Error;
 use inarow::game::{Repetition, Status};
 use inarow::limits::Limits;
-use inarow::session::{
-    self, GameResult, Level, Position, Record, Rules, Settings, Solver, play_game,
-};
+use inarow::session::{self, Agent, Game, GameResult, Level, Line, Record, Settings, play_game};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,7 +62,7 @@ pub(super) struct Series {
 /// Plays `series` from `start`: `a`'s wins, draws and losses, and every game (told to
 /// `on_game` as it ends).
 pub(super) fn play_series(
-    rules: &dyn Rules,
+    rules: &dyn Game,
     series: &Series,
     mut on_game: impl FnMut(&JsonGame),
 ) -> Result<(Record, Vec<JsonGame>), Error> {
@@ -74,7 +72,7 @@ pub(super) fn play_series(
             ..Settings::default()
         };
         // Each plays every game of the series: its table is touched once, now.
-        rules.solver(&settings, seed).map(|mut solver| {
+        rules.agent(&settings, seed).map(|mut solver| {
             solver.ready();
             solver
         })
@@ -98,7 +96,7 @@ pub(super) fn play_series(
         } else {
             (&mut b, &mut a)
         };
-        let players: [&mut dyn Solver; 2] = [first.as_mut(), second.as_mut()];
+        let players: [&mut dyn Agent; 2] = [first.as_mut(), second.as_mut()];
         let (result, end) = play_game(players, opening.clone(), &limits, max_plies)?;
         let a_wins = match result {
             GameResult::Draw => None,
@@ -145,11 +143,11 @@ struct JsonMatch {
 pub fn run(args: MatchArgs) -> Result<Outcome, String> {
     let think = seconds("--time", Some(args.time))?.expect("given");
     let repetition = Repetition::new(args.rules.repetition)?;
-    let rules = session::rules_under(&args.game.game, repetition)?;
+    let rules = session::game_under(&args.game.game, repetition)?;
     play_match(rules.as_ref(), &args, think)
 }
 
-fn play_match(rules: &dyn Rules, args: &MatchArgs, think: Duration) -> Result<Outcome, String> {
+fn play_match(rules: &dyn Game, args: &MatchArgs, think: Duration) -> Result<Outcome, String> {
     let series = Series {
         a: args.engine_a,
         b: args.engine_b,
@@ -209,10 +207,10 @@ fn play_match(rules: &dyn Rules, args: &MatchArgs, think: Duration) -> Result<Ou
 
 /// `plies` random moves from `start` that do not lose at once (fewer if the game ends).
 fn random_opening(
-    start: &Arc<dyn Position>,
-    opener: &mut dyn Solver,
+    start: &Arc<dyn Line>,
+    opener: &mut dyn Agent,
     plies: u32,
-) -> Result<Arc<dyn Position>, Error> {
+) -> Result<Arc<dyn Line>, Error> {
     let mut pos = start.clone();
     for _ in 0..plies {
         if pos.status() != Status::Ongoing {

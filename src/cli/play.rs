@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use inarow::Error;
 use inarow::game::{Player, Repetition, Status};
 use inarow::limits::Limits;
-use inarow::session::{self, Position, Rules, Settings, Solver};
+use inarow::session::{self, Agent, Game, Line, Settings};
 use inarow::session::{Level, Valuation};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -53,11 +53,11 @@ pub struct PlayArgs {
 pub fn run(args: PlayArgs) -> Result<Outcome, String> {
     let think = seconds("--think", Some(args.think))?.expect("given");
     let repetition = Repetition::new(args.rules.repetition)?;
-    let rules = session::rules_under(&args.game.game, repetition)?;
+    let rules = session::game_under(&args.game.game, repetition)?;
     // `hint` asks the strongest engine, whatever the opponent's level.
     let mut best = Settings::default();
     args.knowledge.apply(&mut best, rules.as_ref(), true)?;
-    let mut advisor = rules.solver(&best, args.seed)?;
+    let mut advisor = rules.agent(&best, args.seed)?;
     // Both answer every move of the game: their tables are touched once, now.
     advisor.ready();
     let (engine, advisor) = match args.engine {
@@ -67,7 +67,7 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
                 level,
                 ..Settings::default()
             };
-            let mut engine = rules.solver(&settings, args.seed)?;
+            let mut engine = rules.agent(&settings, args.seed)?;
             engine.ready();
             (engine, Some(advisor))
         }
@@ -120,16 +120,16 @@ fn worth(value: &Valuation) -> String {
 
 /// `advisor`: the engine that answers `hint`, if not `engine` itself.
 fn play(
-    rules: &dyn Rules,
-    mut engine: Box<dyn Solver>,
-    mut advisor: Option<Box<dyn Solver>>,
+    rules: &dyn Game,
+    mut engine: Box<dyn Agent>,
+    mut advisor: Option<Box<dyn Agent>>,
     humans: Humans,
     think: Duration,
 ) -> Result<Outcome, String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     // The positions of the game so far, the current one last: `undo` goes back along them.
-    let mut game: Vec<Arc<dyn Position>> = vec![rules.read("")?];
+    let mut game: Vec<Arc<dyn Line>> = vec![rules.read("")?];
     println!(
         "{}: moves are {}.\n{}\nCommands: 'hint' values every move; 'undo'; 'quit'.",
         rules.name(),

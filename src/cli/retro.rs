@@ -104,7 +104,7 @@ fn build_on(
     let out = Path::new(&args.out);
     // Only rank 0 shows progress and writes the report.
     let lead = ranks.rank() == 0;
-    let rules = session::rules(&spec.to_string())?;
+    let rules = session::game(&spec.to_string())?;
     let tools = session::tools(rules.as_ref())?;
     let name = rules.name();
     {
@@ -211,14 +211,14 @@ fn print_traffic(ranks: usize, traffic: &[database::Traffic]) {
 /// function, with the game the file names, no table and the distance (which the database holds).
 fn query(args: QueryArgs) -> Result<Outcome, String> {
     let path = Path::new(&args.file);
-    let rules = session::rules(&Database::game_of(path)?)?;
+    let rules = session::game(&Database::game_of(path)?)?;
     let settings = Settings {
         table_mb: 0,
         distance: true,
         database: Some(path.to_path_buf()),
         ..Settings::default()
     };
-    let mut solver = rules.solver(&settings, 0)?;
+    let mut solver = rules.agent(&settings, 0)?;
     let format = Format {
         stats: false,
         json: args.json,

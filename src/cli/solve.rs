@@ -9,7 +9,7 @@ use super::with_ranks;
 use clap::Args;
 use inarow::engine::{Error, Limits};
 use inarow::session::{
-    self, Algorithm, Ask, Checkpoint, JobAsk, Journal, Ranks, Rules, Solution, Solver, Tools,
+    self, Agent, Algorithm, Ask, Checkpoint, Game, JobAsk, Journal, Ranks, Solution, Tools,
     release_workers,
 };
 use serde::Serialize;
@@ -94,7 +94,7 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     let rules = args.solver.rules()?;
     let tools = session::tools(rules.as_ref())?;
     let settings = args.solver.settings(rules.as_ref(), false)?;
-    let mut solver = rules.solver(&settings, 0)?;
+    let mut solver = rules.agent(&settings, 0)?;
     // Ctrl-C stops the search (its score shown as `?`, exit 3, a checkpoint saved) instead
     // of ending the process; a second Ctrl-C ends it.
     let limits = Limits {
@@ -265,7 +265,7 @@ fn by_jobs_on(args: &SolveArgs, depth: u32, ranks: &dyn Ranks) -> Result<Outcome
 const SAVE_EVERY: Duration = Duration::from_secs(60);
 
 /// The checkpoint in `file` of the solver's table, loaded into it if the file exists.
-fn resume(tools: &dyn Tools, solver: &mut dyn Solver, file: &str) -> Result<Checkpoint, Error> {
+fn resume(tools: &dyn Tools, solver: &mut dyn Agent, file: &str) -> Result<Checkpoint, Error> {
     let (checkpoint, loaded) = tools.checkpoint(solver, Path::new(file))?;
     if loaded {
         eprintln!("inarow: resuming from the table in {file}");
@@ -309,9 +309,9 @@ fn saving<T>(
 
 /// Answers one position by the df-pn proof of its value and writes that proof's certificates.
 fn certify(
-    rules: &dyn Rules,
+    rules: &dyn Game,
     tools: &dyn Tools,
-    solver: &mut dyn Solver,
+    solver: &mut dyn Agent,
     moves: &str,
     file: &str,
     stats: bool,
@@ -356,8 +356,8 @@ fn save_certificates(body: &str, file: &str) -> Result<(), String> {
 /// `solver`, printing one line (or JSON object) each; the plies to the end where the solver
 /// was asked for them.
 pub fn answer(
-    rules: &dyn Rules,
-    solver: &mut dyn Solver,
+    rules: &dyn Game,
+    solver: &mut dyn Agent,
     moves: &[String],
     format: Format,
     limits: &Limits,
@@ -461,7 +461,7 @@ fn micros(seconds: f64) -> u128 {
     (seconds * 1e6).round() as u128
 }
 
-fn json_line(rules: &dyn Rules, text: &str, solution: &Solution) -> String {
+fn json_line(rules: &dyn Game, text: &str, solution: &Solution) -> String {
     let json = JsonReport {
         game: rules.name(),
         moves: text.trim().trim_start_matches('-').to_string(),

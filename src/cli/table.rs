@@ -8,7 +8,7 @@ use super::args::SolverArgs;
 use super::io::{Outcome, with_progress};
 use clap::Args;
 use inarow::game::GameSpec;
-use inarow::session::{self, Algorithm, Ask, Rules, Settings, Solution};
+use inarow::session::{self, Algorithm, Ask, Game, Settings, Solution};
 use std::sync::Arc;
 
 #[derive(Args)]
@@ -66,7 +66,7 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
         for width in min_side..=args.max_cells / height {
             let spec = format!("connect4:{width}x{height}:k{k}");
             // Too large for the bitboard, or k longer than the board.
-            let Ok(rules) = session::rules(&spec) else {
+            let Ok(rules) = session::game(&spec) else {
                 continue;
             };
             let mut settings = args.solver.settings(rules.as_ref(), false)?;
@@ -77,7 +77,7 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
                 limits: limits.clone(),
                 ..Ask::default()
             };
-            let mut solver = rules.solver(&settings, 1)?;
+            let mut solver = rules.agent(&settings, 1)?;
             let label = format!("solving {width}x{height}");
             let solution = with_progress(&label, || solver.solve(empty.as_ref(), &ask))?;
             let cells = width * height;
@@ -100,7 +100,7 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
 /// `?` when the method could not finish (or, for the exhaustive reference, was not tried on a
 /// board of more than [`MINIMAX_MAX_CELLS`] cells).
 fn second_opinion(
-    rules: &Arc<dyn Rules>,
+    rules: &Arc<dyn Game>,
     cells: u32,
     algorithm: Algorithm,
     settings: &Settings,
@@ -117,7 +117,7 @@ fn second_opinion(
         ..settings.clone()
     };
     let score = rules
-        .solver(&settings, 1)?
+        .agent(&settings, 1)?
         .solve(rules.read("")?.as_ref(), ask)?
         .score;
     Ok((algorithm.to_string(), outcome_name(score)))

@@ -30,7 +30,7 @@ pub fn run(args: VerifyArgs) -> Result<Outcome, String> {
             .map(str::trim)
             .filter(|g| !g.is_empty())
             .ok_or_else(|| format!("{}: a certificate has no 'game' line", args.file))?;
-        let result = session::tools(session::rules(game)?.as_ref())?.verify_certificate(section);
+        let result = session::tools(session::game(game)?.as_ref())?.verify_certificate(section);
         match result {
             Ok(summary) => println!("{summary}"),
             Err(e) => {

@@ -208,7 +208,7 @@ fn the_pages_board_marks_every_move_to_click() {
 #[test]
 fn pentagos_chosen_cell_puts_its_turns_values_on_the_arrows() {
     let moves = "a10r";
-    let rules = inarow::session::rules("pentago").unwrap();
+    let rules = inarow::session::game("pentago").unwrap();
     let pos = rules.read(moves).unwrap();
     let legal: Vec<String> = pos.view().moves.iter().map(|m| m.text.clone()).collect();
     let values: Vec<Value> = legal.iter().map(|m| entry(m, "1", true)).collect();

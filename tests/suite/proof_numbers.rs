@@ -218,13 +218,13 @@ fn memory_budget_stops_pns_cleanly() {
 #[test]
 fn the_session_certifies_what_it_proves() {
     use inarow::session::{self, Algorithm as Method, Settings};
-    let rules = session::rules("connect4:4x4:k3").unwrap();
+    let rules = session::game("connect4:4x4:k3").unwrap();
     let settings = Settings {
         algorithm: Some(Method::DfPn),
         ..Settings::default()
     };
     let tools = session::tools(rules.as_ref()).unwrap();
-    let mut solver = rules.solver(&settings, 0).unwrap();
+    let mut solver = rules.agent(&settings, 0).unwrap();
     assert_eq!(solver.algorithm(), Some(Method::DfPn));
     for (moves, score) in [("", 1), ("21", 1)] {
         let pos = rules.read(moves).unwrap();

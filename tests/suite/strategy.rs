@@ -462,8 +462,8 @@ fn solve_answers_qubic_from_its_strategy() {
 fn the_session_gives_the_losers_best_moves_from_qubics_strategy() {
     use inarow::search::Limits;
     use inarow::session::{self, Ask, Settings};
-    let rules = session::rules("qubic").unwrap();
-    let mut solver = rules.solver(&Settings::default(), 0).unwrap();
+    let rules = session::game("qubic").unwrap();
+    let mut solver = rules.agent(&Settings::default(), 0).unwrap();
     let ask = Ask {
         limits: Limits {
             nodes: Some(20_000),

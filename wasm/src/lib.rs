@@ -14,7 +14,7 @@ mod fresh_memory;
 static ALLOCATOR: fresh_memory::FreshMemory = fresh_memory::FreshMemory::new();
 
 use inarow::limits::Limits;
-use inarow::session::{self, Position, Rules, Session, Settings, Strategy};
+use inarow::session::{self, Game, Line, Session, Settings, Strategy};
 use inarow::session::{Algorithm, Driver, Level};
 use inarow::wire;
 use serde_json::{Value, json};
@@ -182,9 +182,9 @@ fn new_session() -> Session {
 
 /// Runs `f` with a warm engine of the asked settings for the game.
 fn with_engine<R>(
-    game: &dyn Rules,
+    game: &dyn Game,
     asked: &Asked,
-    f: impl FnOnce(&mut dyn session::Solver) -> R,
+    f: impl FnOnce(&mut dyn session::Agent) -> R,
 ) -> Result<R, String> {
     SESSION
         .with(|s| s.borrow().with_solver(game, &asked.settings(), f))
@@ -192,18 +192,18 @@ fn with_engine<R>(
 }
 
 /// A game and a position of it.
-type GameAndPosition = (Arc<dyn Rules>, Arc<dyn Position>);
+type GameAndPosition = (Arc<dyn Game>, Arc<dyn Line>);
 
 /// A game and a position of it, from its spec (`connect4`, `popout:6x5`, `cube`, `qubic`,
 /// `pentago`, ...; empty: Connect Four) and a move string.
 fn read(game: &str, moves: &str) -> Result<GameAndPosition, String> {
-    let game = session::rules(game).map_err(|e| e.to_string())?;
+    let game = session::game(game).map_err(|e| e.to_string())?;
     let pos = game.read(moves).map_err(|e| e.to_string())?;
     Ok((game, pos))
 }
 
 /// The position, or the error of asking a finished game for a move.
-fn ongoing(pos: &dyn Position) -> Result<(), String> {
+fn ongoing(pos: &dyn Line) -> Result<(), String> {
     pos.over().map_or(Ok(()), |e| Err(e.to_string()))
 }
 
@@ -262,7 +262,7 @@ pub fn analyze(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsE
     })())
 }
 
-fn analyze_position(game: &dyn Rules, pos: &dyn Position, asked: &Asked) -> Result<Value, String> {
+fn analyze_position(game: &dyn Game, pos: &dyn Line, asked: &Asked) -> Result<Value, String> {
     let mut json = wire::position(pos);
     if let Some(progress) = &asked.progress {
         // In the order the game generates its moves, as the analysis values them.
@@ -323,12 +323,7 @@ fn js_message(e: &JsValue) -> String {
 }
 
 /// One move valued alone, as its analysis entry with its line ([`wire::move_analysis`]).
-fn move_entry(
-    game: &dyn Rules,
-    pos: &dyn Position,
-    mv: &str,
-    asked: &Asked,
-) -> Result<Value, String> {
+fn move_entry(game: &dyn Game, pos: &dyn Line, mv: &str, asked: &Asked) -> Result<Value, String> {
     let valued = with_engine(game, asked, |solver| {
         solver.analyze_move(pos, mv, &asked.limits())
     })?
@@ -442,7 +437,7 @@ pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsErr
         let (game, pos) = read(game, moves)?;
         // A fresh engine, as `inarow solve` runs: its nodes are the command's.
         let mut solver = game
-            .solver(&asked.exact_settings(), 1)
+            .agent(&asked.exact_settings(), 1)
             .map_err(|e| e.to_string())?;
         let ask = session::Ask {
             limits: asked.limits(),
@@ -468,7 +463,7 @@ pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsErr
 pub fn prepare(game: &str, options: JsValue) -> Result<(), JsError> {
     answer((|| {
         let asked = Asked::read(&options, None)?;
-        let game = session::rules(game).map_err(|e| e.to_string())?;
+        let game = session::game(game).map_err(|e| e.to_string())?;
         with_engine(game.as_ref(), &asked, |_| ())?;
         Ok(Value::Null)
     })())
@@ -484,7 +479,7 @@ pub fn prepare(game: &str, options: JsValue) -> Result<(), JsError> {
 #[wasm_bindgen(js_name = useStrategy)]
 pub fn use_strategy(game: &str, bytes: &[u8]) -> Result<JsValue, JsError> {
     answer((|| {
-        let name = session::rules(game).map_err(|e| e.to_string())?.name();
+        let name = session::game(game).map_err(|e| e.to_string())?.name();
         let strategy = Strategy::parse(bytes, &format!("{name}.strategy"), &name)
             .map_err(|e| e.to_string())?;
         let about = json!({
@@ -517,9 +512,9 @@ pub fn version() -> String {
 pub fn bench(game: &str, text: &str, options: JsValue) -> Result<JsValue, JsError> {
     answer((|| {
         let asked = Asked::read(&options, None)?;
-        let game = session::rules(game).map_err(|e| e.to_string())?;
+        let game = session::game(game).map_err(|e| e.to_string())?;
         let mut solver = game
-            .solver(&asked.exact_settings(), 1)
+            .agent(&asked.exact_settings(), 1)
             .map_err(|e| e.to_string())?;
         let (tally, problems) = solver
             .bench("bench", text, None, &asked.limits(), &mut || {})

@@ -9,7 +9,7 @@ use divan::{Bencher, black_box};
 use inarow::engine::agent::{Agent, Level};
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Connect, GameLine, Standard, read_line};
-use inarow::session::{Ask, BookSource, Session, Settings, Source, rules};
+use inarow::session::{Ask, BookSource, Session, Settings, Source, game as read_game};
 
 fn main() {
     divan::main();
@@ -63,8 +63,8 @@ fn solve_by_engine(bencher: Bencher) {
 
 #[divan::bench]
 fn solve_by_session(bencher: Bencher) {
-    let game = rules("connect4").expect("the game");
-    let mut solver = game.solver(&settings(), 1).expect("a solver");
+    let game = read_game("connect4").expect("the game");
+    let mut solver = game.agent(&settings(), 1).expect("a solver");
     solver.ready();
     bencher.bench_local(|| {
         let mut sum = 0;
@@ -83,7 +83,7 @@ fn solve_by_session(bencher: Bencher) {
 
 #[divan::bench]
 fn solve_many_by_session(bencher: Bencher) {
-    let game = rules("connect4").expect("the game");
+    let game = read_game("connect4").expect("the game");
     let session = Session::new(1, 1);
     let sources: Vec<Source> = POSITIONS
         .iter()
@@ -119,8 +119,8 @@ fn analyze_by_agent(bencher: Bencher) {
 
 #[divan::bench]
 fn analyze_by_session(bencher: Bencher) {
-    let game = rules("connect4").expect("the game");
-    let mut solver = game.solver(&settings(), 1).expect("a solver");
+    let game = read_game("connect4").expect("the game");
+    let mut solver = game.agent(&settings(), 1).expect("a solver");
     solver.ready();
     bencher.bench_local(|| {
         let mut moves = 0;

@@ -79,7 +79,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Typed errors
+//! # GameOf errors
 //! ```
 //! use inarow::Error;
 //! use inarow::game::GameSpec;

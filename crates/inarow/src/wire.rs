@@ -10,7 +10,7 @@
 use crate::engine::agent::{Level, Valuation};
 use crate::game::view::{Axis, CellSet};
 use crate::game::{Player, PositionView, Status};
-use crate::session::{EngineMove, MoveAnalysis, MoveValue, Position, PositionAnalysis};
+use crate::session::{EngineMove, Line, MoveAnalysis, MoveValue, PositionAnalysis};
 use serde_json::json;
 /// The JSON values the wire format is made of (serde_json's), for the fronts that write them.
 pub use serde_json::{Map, Value};
@@ -149,7 +149,7 @@ pub fn rank(v: Valuation) -> [i64; 2] {
     [i64::from(class), within]
 }
 
-/// One move valued alone ([`crate::session::Solver::analyze_move`]): the fields of its
+/// One move valued alone ([`crate::session::Agent::analyze_move`]): the fields of its
 /// analysis entry ([`move_value`]) with its expected `line` (the move and the replies) and
 /// whether the engine gives only win / draw / loss (`weak`), what [`assemble`] puts together.
 pub fn move_analysis(m: &MoveAnalysis) -> Map<String, Value> {
@@ -229,7 +229,7 @@ pub fn add_analysis(json: &mut Map<String, Value>, analysis: &PositionAnalysis) 
 
 /// The one JSON of an analysis, for `/api/analyze`, `inarow analyze --json` and the npm
 /// package: the position ([`position`]) with the analysis added ([`add_analysis`]).
-pub fn analysis(pos: &dyn Position, analysis: &PositionAnalysis) -> Map<String, Value> {
+pub fn analysis(pos: &dyn Line, analysis: &PositionAnalysis) -> Map<String, Value> {
     let mut json = position(pos);
     add_analysis(&mut json, analysis);
     json
@@ -248,7 +248,7 @@ pub fn engine_move(m: &EngineMove) -> Value {
 /// What the page needs to draw a position and offer its moves: the board as rows of cells,
 /// each legal move with the cell it fills where that is one cell, and the whole structured
 /// view.
-pub fn position(pos: &dyn Position) -> Map<String, Value> {
+pub fn position(pos: &dyn Line) -> Map<String, Value> {
     let view = pos.view_in_play_order();
     let json = json!({
         "game": pos.game(),
@@ -327,7 +327,7 @@ pub fn draw(request: &Value) -> Result<String, crate::Error> {
             .and_then(|c| usize::try_from(c).ok())
             .ok_or_else(|| bad(&format!("{what} must be a cell's number")))
     };
-    let rules = crate::session::rules(&text("game", "connect4")?)?;
+    let rules = crate::session::game(&text("game", "connect4")?)?;
     let pos = rules.read(&text("moves", "")?)?;
     let values = match &request["values"] {
         Value::Null => Vec::new(),

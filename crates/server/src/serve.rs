@@ -271,7 +271,7 @@ impl Drop for Gone {
 }
 
 fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<Value, Error> {
-    let game = session::rules(params.game.as_deref().unwrap_or("connect4"))?;
+    let game = session::game(params.game.as_deref().unwrap_or("connect4"))?;
     let pos = game.read(params.moves.as_deref().unwrap_or(""))?;
     if let Ask::Position = ask {
         return Ok(Value::Object(wire::position(pos.as_ref())));

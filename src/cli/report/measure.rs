@@ -179,10 +179,10 @@ pub(super) fn measure_sizes(
     let mut outcome = Outcome::Done;
     let bar = progress_bar(boards.len(), "sizes");
     for (width, height) in boards {
-        let rules = session::rules(&format!("connect4:{width}x{height}"))?;
+        let rules = session::game(&format!("connect4:{width}x{height}"))?;
         let empty = rules.read("")?;
         let solution = rules
-            .solver(&settings, 0)?
+            .agent(&settings, 0)?
             .solve(empty.as_ref(), &Ask::default())?;
         let report = (
             solution.score,
@@ -386,7 +386,7 @@ pub(super) fn measure_elo(
 ) -> Result<EloData, String> {
     let games = args.games.unwrap_or(if args.quick { 2 } else { 20 });
     let think = args.think.unwrap_or(if args.quick { 0.01 } else { 0.2 });
-    let rules = inarow::session::rules("connect4")?;
+    let rules = inarow::session::game("connect4")?;
     let mut matches = Vec::new();
     let mut ladder = vec![Rung {
         level: LADDER[0].to_string(),

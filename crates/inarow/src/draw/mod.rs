@@ -40,7 +40,7 @@ pub use turning::{Last, last_move};
 use crate::error::Error;
 use crate::game::Player;
 use crate::game::view::{PositionView, Turn};
-use crate::session::{MoveValue, Position, Rules, Valuation};
+use crate::session::{Game, Line, MoveValue, Valuation};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -112,7 +112,7 @@ pub struct Options {
 ///
 /// # Errors
 /// None for a position the session read; an [`Error`] only if its line no longer replays.
-pub fn position(rules: &dyn Rules, pos: &dyn Position, values: &[Value]) -> Result<String, Error> {
+pub fn position(rules: &dyn Game, pos: &dyn Line, values: &[Value]) -> Result<String, Error> {
     position_with(rules, pos, values, &Options::default())
 }
 
@@ -122,8 +122,8 @@ pub fn position(rules: &dyn Rules, pos: &dyn Position, values: &[Value]) -> Resu
 /// # Errors
 /// As [`position`]; [`Error::Input`] for a selected cell or a numbered one not on the board.
 pub fn position_with(
-    rules: &dyn Rules,
-    pos: &dyn Position,
+    rules: &dyn Game,
+    pos: &dyn Line,
     values: &[Value],
     options: &Options,
 ) -> Result<String, Error> {

@@ -80,7 +80,7 @@ pub struct PositionAnalysis {
     pub weak: bool,
 }
 
-/// One move valued alone ([`Solver::analyze_move`]).
+/// One move valued alone ([`Agent::analyze_move`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveAnalysis {
     /// The move and its value.
@@ -96,7 +96,7 @@ pub struct MoveAnalysis {
 pub struct EngineMove {
     /// The move.
     pub mv: String,
-    /// The position after it as a move string ([`Position::text`]).
+    /// The position after it as a move string ([`Line::text`]).
     pub moves: Option<String>,
     /// What it is worth.
     pub value: Valuation,

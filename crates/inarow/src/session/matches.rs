@@ -11,11 +11,11 @@ pub use crate::engine::agent::{GameResult, Record};
 /// # Errors
 /// A player that finds no move in a game under way ([`Error::Search`]).
 pub fn play_game(
-    players: [&mut dyn Solver; 2],
-    from: Arc<dyn Position>,
+    players: [&mut dyn Agent; 2],
+    from: Arc<dyn Line>,
     limits: &Limits,
     max_plies: u32,
-) -> Result<(GameResult, Arc<dyn Position>), Error> {
+) -> Result<(GameResult, Arc<dyn Line>), Error> {
     let [first, second] = players;
     let mut pos = from;
     for _ in 0..max_plies {

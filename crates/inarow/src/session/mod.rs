@@ -2,17 +2,17 @@
 //! and engines that solve, analyze and play them, all behind three object-safe traits, so that
 //! the command line, the server, Python and WebAssembly hold one type whatever the game.
 //!
-//! [`rules`] reads a spec into a [`Rules`]; [`Rules::read`] a move string (or a board) into a
-//! [`Position`]; a [`Solver`] (made by [`Rules::solver`], or taken warm from a [`Session`])
-//! answers with plain data: a [`Solution`], a [`PositionAnalysis`], an [`EngineMove`]. The
+//! [`game`] reads a spec into a [`Game`]; [`Game::read`] a move string (or a board) into a
+//! [`Line`], the line of play that reached a position; an [`Agent`] (made by [`Game::agent`],
+//! or taken warm from a [`Session`]) solves, analyzes and plays, and answers with plain data: a [`Solution`], a [`PositionAnalysis`], an [`EngineMove`]. The
 //! erasure of the game's type happens here once, with the [`crate::with_game`] dispatch;
 //! nothing here names a game.
 //!
 //! ```
-//! use inarow::session::{Session, Settings, rules};
+//! use inarow::session::{Session, Settings, game};
 //! use inarow::limits::Limits;
 //!
-//! let game = rules("connect4:5x4")?;
+//! let game = game("connect4:5x4")?;
 //! let pos = game.read("33")?;
 //! let session = Session::new(2, 1);
 //! let analysis = session.with_solver(game.as_ref(), &Settings::default(), |solver| {
@@ -24,17 +24,17 @@
 //! ```
 //!
 //! Here: the traits and the settings; the plain answers are `answers`, the typed game and
-//! line behind [`Rules`] and [`Position`] are `typed`, the solver behind [`Solver`] is
-//! `solver`, and the warm solvers kept between requests are the [`Session`] (`pool`).
+//! line behind [`Game`] and [`Line`] are `typed` (`GameOf`, `LineOf`), the agent behind
+//! [`Agent`] is `agent` (`AgentOf`), and the warm solvers kept between requests are the [`Session`] (`pool`).
 
+mod agent;
 mod answers;
 mod matches;
 mod pool;
-mod solver;
 mod typed;
 
 pub use crate::certificate::{MAGIC as CERTIFICATE_MAGIC, VerifySummary};
-use crate::engine::agent::Agent;
+use crate::engine::agent::Agent as TypedAgent;
 pub use crate::engine::agent::Valuation;
 pub use crate::engine::distributed::journal::Journal;
 pub use crate::engine::distributed::workers::{JobReport, release as release_workers};
@@ -62,16 +62,16 @@ use crate::limits::Limits;
 pub use crate::search::rng::SplitMix;
 use crate::search::score::end_ply;
 use crate::with_game;
+use agent::AgentOf;
 pub use answers::{Ask, EngineMove, MoveAnalysis, MoveValue, PositionAnalysis, Solution};
 pub use matches::{GameResult, Record, play_game};
 pub use pool::Session;
-use solver::SolverOf;
 use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use typed::{Typed, line_of, to_solve};
+use typed::{GameOf, line_of, to_solve};
 
 /// What a front needs of a game: its rules, notation and board as data.
 pub trait Playable: Tactics + Board {}
@@ -80,7 +80,7 @@ impl<G: Tactics + Board> Playable for G {}
 /// How a solver is made, completely: its level, its knowledge (book, database), its method and
 /// the method's techniques, its tables and threads. Two solvers of equal settings are
 /// interchangeable, so a [`Session`] hands a warm one to whoever asks with the same settings.
-/// The repetition rule is the game's ([`rules_under`]), not the solver's.
+/// The repetition rule is the game's ([`game_under`]), not the solver's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// How it plays; [`Level::Best`] (the default) is the exact solver first.
@@ -144,7 +144,7 @@ pub struct StrategyStats {
 /// Where a solver's opening book comes from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum BookSource {
-    /// The book that ships for the game, if there is one ([`Rules::has_builtin_book`]).
+    /// The book that ships for the game, if there is one ([`Game::has_builtin_book`]).
     #[default]
     Builtin,
     /// No book.
@@ -260,7 +260,7 @@ impl Settings {
 }
 
 /// A game: the start of every position of it.
-pub trait Rules: Send + Sync {
+pub trait Game: Send + Sync {
     /// The game's spec, as [`GameSpec`] writes it back (`connect4:7x6:k4`, `popout:7x6`, ...).
     fn name(&self) -> String;
     /// The occurrence of a position that draws, in a game whose positions repeat.
@@ -275,30 +275,30 @@ pub trait Rules: Send + Sync {
     /// The ply by which every game has ended (`None`: a game whose positions repeat).
     fn max_plies(&self) -> Option<u32>;
     /// The position a move string (or a board, in a game that has a notation for one) reaches.
-    fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error>;
+    fn read(&self, text: &str) -> Result<Arc<dyn Line>, Error>;
     /// The position reached by these moves, one token each.
-    fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Position>, Error>;
+    fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Line>, Error>;
     /// The settings as this game takes them: one thread in a game whose positions repeat (a
     /// front that serves every game with one thread count fits it to each); a solver made with
     /// more is refused.
     fn fitted(&self, settings: Settings) -> Settings;
-    /// A solver of this game.
-    fn solver(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Solver>, Error>;
+    /// An agent of this game: its solver and its playing engine, with one table.
+    fn agent(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Agent>, Error>;
     /// Moves (one token each) written as one move string of the game.
     fn join_moves(&self, moves: &[String]) -> String;
     /// Solves every position, each from a cleared table, on the `solvers` (of this game, made
-    /// by [`Rules::solver`]) at once; a cancelled limit stops what has not started. An error
+    /// by [`Game::agent`]) at once; a cancelled limit stops what has not started. An error
     /// names the index of the position.
     fn solve_many(
         &self,
         positions: &[Source],
         ask: &Ask,
-        solvers: &mut [Box<dyn Solver>],
+        solvers: &mut [Box<dyn Agent>],
     ) -> Result<Vec<Option<Solution>>, (usize, Error)>;
 }
 
 /// What the command line does with a game beyond playing and solving it: counting, books,
-/// certificates, benchmark positions. Apart from [`Rules`], so that a front that only plays
+/// certificates, benchmark positions. Apart from [`Game`], so that a front that only plays
 /// (WebAssembly) carries none of its code; [`tools`] gives it for a game.
 pub trait Tools: Send + Sync {
     /// Builds an opening book of every position to `depth` plies, and past it to `perfect_to`
@@ -329,14 +329,13 @@ pub trait Tools: Send + Sync {
         plies: u32,
         count: usize,
         seed: u64,
-    ) -> Result<Vec<Arc<dyn Position>>, Error>;
+    ) -> Result<Vec<Arc<dyn Line>>, Error>;
     /// Every legal position counted by enumeration within `mem_bytes`, by number of discs;
     /// `progress(total)` after each layer.
     fn count(&self, mem_bytes: usize, progress: &mut dyn FnMut(u64)) -> Result<Census, Error>;
     /// A checkpoint of `solver`'s table (a solver of this game) in `file`, saved from time to
     /// time by its caller, and whether the table was loaded from it; alpha-beta only.
-    fn checkpoint(&self, solver: &mut dyn Solver, file: &Path)
-    -> Result<(Checkpoint, bool), Error>;
+    fn checkpoint(&self, solver: &mut dyn Agent, file: &Path) -> Result<(Checkpoint, bool), Error>;
     /// A strong solution of the game by retrograde analysis, written to `out` (resuming a
     /// saved state of the same file), the work shared among `ranks`; `progress` as it goes.
     fn build_database(
@@ -353,7 +352,7 @@ pub trait Tools: Send + Sync {
     fn solve_by_jobs(
         &self,
         settings: &Settings,
-        pos: &dyn Position,
+        pos: &dyn Line,
         ask: JobAsk<'_>,
     ) -> Result<JobReport, Error>;
     /// Serves rank 0's jobs with engines of `settings` on `threads` threads of this rank
@@ -370,8 +369,8 @@ pub trait Tools: Send + Sync {
     /// moves from the game's start, and gives it with the proof's certificates.
     fn certify(
         &self,
-        solver: &mut dyn Solver,
-        pos: &dyn Position,
+        solver: &mut dyn Agent,
+        pos: &dyn Line,
         limits: &Limits,
     ) -> Result<Certificates, Error>;
 }
@@ -399,10 +398,10 @@ pub struct JobAsk<'a> {
 }
 
 /// The tools of `rules`' game, under its repetition rule.
-pub fn tools(rules: &dyn Rules) -> Result<Arc<dyn Tools>, Error> {
+pub fn tools(rules: &dyn Game) -> Result<Arc<dyn Tools>, Error> {
     let spec: GameSpec = rules.name().parse()?;
     let repetition = rules.repetition();
-    Ok(with_game!(spec.start(), start => Arc::new(Typed { start, repetition }) as Arc<dyn Tools>))
+    Ok(with_game!(spec.start(), start => Arc::new(GameOf { start, repetition }) as Arc<dyn Tools>))
 }
 
 /// A position given to a batch: a move string, or a position already read.
@@ -410,11 +409,11 @@ pub enum Source {
     /// A move string (or a board).
     Text(String),
     /// A position read before.
-    Position(Arc<dyn Position>),
+    Line(Arc<dyn Line>),
 }
 
 /// A position as played: where it started, the moves, and the positions passed.
-pub trait Position: Send + Sync {
+pub trait Line: Send + Sync {
     /// The position as its concrete type, for its game's own code.
     fn as_any(&self) -> &dyn Any;
     /// The game's spec.
@@ -438,7 +437,7 @@ pub trait Position: Send + Sync {
     /// The legal moves in the game's order of move codes, none once the game is over.
     fn legal_moves(&self) -> Vec<String>;
     /// The line with one more move.
-    fn play(&self, token: &str) -> Result<Arc<dyn Position>, Error>;
+    fn play(&self, token: &str) -> Result<Arc<dyn Line>, Error>;
     /// The position as data, its moves in the game's order (none once the game is over),
     /// each move as its code ([`Game::move_code`](crate::game::Game::move_code)).
     fn view(&self) -> PositionView<u16>;
@@ -473,33 +472,34 @@ pub struct Policy {
     pub scores_carry_distance: bool,
 }
 
-/// A solver with its table, and the playing engine around it (one table for both).
-pub trait Solver: Send {
+/// An agent: a solver with its table, and the playing engine around it (one table for both).
+/// It solves at level best; at other levels it plays and estimates, and may not solve.
+pub trait Agent: Send {
     /// The settings it was made with.
     fn settings(&self) -> &Settings;
     /// Whether its exact values are win / draw / loss only.
     fn is_weak(&self) -> bool;
     /// The value of a position of this solver's game (level best only).
-    fn solve(&mut self, pos: &dyn Position, ask: &Ask) -> Result<Solution, Error>;
+    fn solve(&mut self, pos: &dyn Line, ask: &Ask) -> Result<Solution, Error>;
     /// Every move with its value, best first: exact where the solver settles it, else the
     /// evaluation search's estimate.
-    fn analyze(&mut self, pos: &dyn Position, limits: &Limits) -> Result<PositionAnalysis, Error>;
-    /// One move valued alone, as [`Solver::analyze`] values each within `limits` (its own).
+    fn analyze(&mut self, pos: &dyn Line, limits: &Limits) -> Result<PositionAnalysis, Error>;
+    /// One move valued alone, as [`Agent::analyze`] values each within `limits` (its own).
     fn analyze_move(
         &mut self,
-        pos: &dyn Position,
+        pos: &dyn Line,
         mv: &str,
         limits: &Limits,
     ) -> Result<MoveAnalysis, Error>;
     /// The engine's move and what it is worth. Where the exact value is known in time, the
     /// move is the first, in a random order, that keeps it.
-    fn best_move(&mut self, pos: &dyn Position, limits: &Limits) -> Result<EngineMove, Error>;
-    /// Starts the random choices of [`Solver::best_move`] anew from `seed` (a perfect move
+    fn best_move(&mut self, pos: &dyn Line, limits: &Limits) -> Result<EngineMove, Error>;
+    /// Starts the random choices of [`Agent::best_move`] anew from `seed` (a perfect move
     /// among equals, the random level's move), for a caller that replays its games.
     fn reseed(&mut self, seed: u64);
     /// The bytes the exact solver needs to answer `pos` (`None`: it needs no more than it
     /// has), and the fewest stones from which its answers fit in `bytes`.
-    fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>);
+    fn memory_needed(&self, pos: &dyn Line, bytes: u64) -> (Option<u64>, Option<u32>);
     /// Solves the `MOVES EXPECTED` lines of a benchmark text (the first `limit`), as `inarow
     /// bench` does, each position under `limits`, calling `progress` after each line.
     fn bench(
@@ -562,27 +562,27 @@ pub fn seconds(name: &str, value: f64, max: Option<f64>) -> Result<Duration, Err
 /// A solver around an agent the caller made, for a front whose options go beyond [`Settings`]
 /// (the command line's books from files, databases and search flags); `settings` describes it
 /// to a [`Session`] and builds nothing.
-pub fn solver_around<G: Playable>(
+pub fn agent_around<G: Playable>(
     start: G,
     settings: Settings,
-    agent: Agent<G>,
-) -> Box<dyn Solver> {
-    Box::new(SolverOf::around(start, settings, agent))
+    agent: TypedAgent<G>,
+) -> Box<dyn Agent> {
+    Box::new(AgentOf::around(start, settings, agent))
 }
 
 /// The game a spec names (the empty spec: Connect Four 7x6), with the default repetition rule.
-pub fn rules(spec: &str) -> Result<Arc<dyn Rules>, Error> {
-    rules_under(spec, Repetition::default())
+pub fn game(spec: &str) -> Result<Arc<dyn Game>, Error> {
+    game_under(spec, Repetition::default())
 }
 
 /// The game a spec names under a repetition rule (the positions' status and the solvers'
 /// searches; it matters only in games whose positions repeat).
-pub fn rules_under(spec: &str, repetition: Repetition) -> Result<Arc<dyn Rules>, Error> {
+pub fn game_under(spec: &str, repetition: Repetition) -> Result<Arc<dyn Game>, Error> {
     let spec = if spec.trim().is_empty() {
         "connect4"
     } else {
         spec
     };
     let spec: GameSpec = spec.parse()?;
-    Ok(with_game!(spec.start(), start => Arc::new(Typed { start, repetition }) as Arc<dyn Rules>))
+    Ok(with_game!(spec.start(), start => Arc::new(GameOf { start, repetition }) as Arc<dyn Game>))
 }

@@ -6,7 +6,7 @@ use super::*;
 /// most `capacity` of them: the positions of one game asked in turn reuse what the earlier
 /// searches learnt.
 pub struct Session {
-    idle: Mutex<Vec<(String, Box<dyn Solver>)>>,
+    idle: Mutex<Vec<(String, Box<dyn Agent>)>>,
     capacity: usize,
     seed: AtomicU64,
 }
@@ -25,10 +25,10 @@ impl Session {
     /// Where new ones are needed, the oldest idle solvers go first to make room for them.
     pub fn take(
         &self,
-        rules: &dyn Rules,
+        rules: &dyn Game,
         settings: &Settings,
         n: usize,
-    ) -> Result<Vec<Box<dyn Solver>>, Error> {
+    ) -> Result<Vec<Box<dyn Agent>>, Error> {
         let name = key(rules);
         let mut taken = Vec::with_capacity(n);
         let dropped = {
@@ -51,7 +51,7 @@ impl Session {
         while taken.len() < n {
             let seed = self.seed.fetch_add(1, Ordering::Relaxed);
             // Warm solvers are reused: each table is touched once now, not in its first searches.
-            let mut solver = rules.solver(settings, seed)?;
+            let mut solver = rules.agent(settings, seed)?;
             solver.ready();
             taken.push(solver);
         }
@@ -60,7 +60,7 @@ impl Session {
 
     /// Keeps solvers of `rules`' game for later calls (the least recently used beyond the
     /// capacity go).
-    pub fn give_back(&self, rules: &dyn Rules, solvers: Vec<Box<dyn Solver>>) {
+    pub fn give_back(&self, rules: &dyn Game, solvers: Vec<Box<dyn Agent>>) {
         let name = key(rules);
         let dropped = {
             let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
@@ -76,9 +76,9 @@ impl Session {
     /// Runs `f` with a solver of the game with these settings, kept warm for later calls.
     pub fn with_solver<R>(
         &self,
-        rules: &dyn Rules,
+        rules: &dyn Game,
         settings: &Settings,
-        f: impl FnOnce(&mut dyn Solver) -> R,
+        f: impl FnOnce(&mut dyn Agent) -> R,
     ) -> Result<R, Error> {
         let mut solvers = self.take(rules, settings, 1)?;
         let result = f(solvers[0].as_mut());
@@ -94,6 +94,6 @@ impl Session {
 }
 
 /// What the idle solvers of a game are kept by: the game and its repetition rule.
-fn key(rules: &dyn Rules) -> String {
+fn key(rules: &dyn Game) -> String {
     format!("{} {}", rules.name(), rules.repetition().occurrence())
 }

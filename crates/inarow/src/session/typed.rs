@@ -1,9 +1,9 @@
-//! A game and its positions behind [`Rules`] and [`Position`]: where the game's type is named.
+//! A game and its positions behind [`Game`] and [`Line`]: where the game's type is named.
 
 use super::*;
 
 /// A game, by its start position.
-pub(super) struct Typed<G> {
+pub(super) struct GameOf<G> {
     pub(super) start: G,
     pub(super) repetition: Repetition,
 }
@@ -41,7 +41,7 @@ impl<G: Playable> LineOf<G> {
     fn played(&self, token: &str) -> Result<LineOf<G>, Error> {
         let pos = *self.line.position();
         let fail = |reason: String| {
-            let mut tokens = Position::move_list(self);
+            let mut tokens = Line::move_list(self);
             tokens.push(token.to_string());
             Error::Move(MoveError {
                 text: self.start.join_moves(&tokens),
@@ -65,7 +65,7 @@ impl<G: Playable> LineOf<G> {
         })
     }
 
-    /// A line as text the game reads back (see [`Position::text`]).
+    /// A line as text the game reads back (see [`Line::text`]).
     pub(super) fn text_of(&self, line: &GameLine<G>) -> Option<String> {
         if *line.start() == self.start {
             return Some(line.move_string());
@@ -130,7 +130,7 @@ pub(super) fn read_to_solve<G: Playable>(start: G, text: &str) -> Result<GameLin
 
 /// The position as this game's line.
 pub(super) fn line_of<'a, G: Playable>(
-    pos: &'a dyn Position,
+    pos: &'a dyn Line,
     start: &G,
 ) -> Result<&'a LineOf<G>, Error> {
     match pos.as_any().downcast_ref::<LineOf<G>>() {
@@ -142,19 +142,19 @@ pub(super) fn line_of<'a, G: Playable>(
     }
 }
 
-impl<G: Playable> Typed<G> {
+impl<G: Playable> GameOf<G> {
     /// `solver` as a solver of this game.
-    fn solver_of<'a>(&self, solver: &'a mut dyn Solver) -> Result<&'a mut SolverOf<G>, Error> {
+    fn agent_of<'a>(&self, solver: &'a mut dyn Agent) -> Result<&'a mut AgentOf<G>, Error> {
         let name = self.start.name();
         solver
             .as_any_mut()
-            .downcast_mut::<SolverOf<G>>()
+            .downcast_mut::<AgentOf<G>>()
             .filter(|s| s.start == self.start)
             .ok_or_else(|| Error::Unsupported(format!("the solver is not one of {name}")))
     }
 }
 
-impl<G: Playable> Typed<G> {
+impl<G: Playable> GameOf<G> {
     /// An engine of `settings` on one thread: a job-level search's worker.
     fn worker_engine(&self, settings: &Settings) -> Result<Engine<G>, Error> {
         let settings = Settings {
@@ -165,7 +165,7 @@ impl<G: Playable> Typed<G> {
     }
 }
 
-impl<G: Playable> Tools for Typed<G> {
+impl<G: Playable> Tools for GameOf<G> {
     fn count_by_formula(&self) -> Option<CountByFormula> {
         self.start.count_by_formula()
     }
@@ -187,7 +187,7 @@ impl<G: Playable> Tools for Typed<G> {
     fn solve_by_jobs(
         &self,
         settings: &Settings,
-        pos: &dyn Position,
+        pos: &dyn Line,
         ask: JobAsk<'_>,
     ) -> Result<JobReport, Error> {
         use crate::engine::distributed::workers;
@@ -240,21 +240,17 @@ impl<G: Playable> Tools for Typed<G> {
         )
     }
 
-    fn checkpoint(
-        &self,
-        solver: &mut dyn Solver,
-        file: &Path,
-    ) -> Result<(Checkpoint, bool), Error> {
-        self.solver_of(solver)?.checkpoint(file)
+    fn checkpoint(&self, solver: &mut dyn Agent, file: &Path) -> Result<(Checkpoint, bool), Error> {
+        self.agent_of(solver)?.checkpoint(file)
     }
 
     fn certify(
         &self,
-        solver: &mut dyn Solver,
-        pos: &dyn Position,
+        solver: &mut dyn Agent,
+        pos: &dyn Line,
         limits: &Limits,
     ) -> Result<Certificates, Error> {
-        self.solver_of(solver)?.certify(pos, limits)
+        self.agent_of(solver)?.certify(pos, limits)
     }
 
     fn verify_certificate(&self, text: &str) -> Result<VerifySummary, Error> {
@@ -266,7 +262,7 @@ impl<G: Playable> Tools for Typed<G> {
         plies: u32,
         count: usize,
         seed: u64,
-    ) -> Result<Vec<Arc<dyn Position>>, Error> {
+    ) -> Result<Vec<Arc<dyn Line>>, Error> {
         let lines =
             crate::engine::bench::positions::reasonable_lines(self.start, plies, count, seed)?;
         Ok(lines
@@ -281,7 +277,7 @@ impl<G: Playable> Tools for Typed<G> {
                     line,
                     origin: None,
                     given: None,
-                }) as Arc<dyn Position>
+                }) as Arc<dyn Line>
             })
             .collect())
     }
@@ -320,7 +316,7 @@ impl<G: Playable> Tools for Typed<G> {
     }
 }
 
-impl<G: Playable> Rules for Typed<G> {
+impl<G: Playable> Game for GameOf<G> {
     fn name(&self) -> String {
         self.start.name()
     }
@@ -349,11 +345,11 @@ impl<G: Playable> Rules for Typed<G> {
         self.start.join_moves(moves)
     }
 
-    fn read(&self, text: &str) -> Result<Arc<dyn Position>, Error> {
+    fn read(&self, text: &str) -> Result<Arc<dyn Line>, Error> {
         Ok(Arc::new(LineOf::read(self.start, self.repetition, text)?))
     }
 
-    fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Position>, Error> {
+    fn read_tokens(&self, tokens: &[String]) -> Result<Arc<dyn Line>, Error> {
         let mut line = LineOf {
             start: self.start,
             repetition: self.repetition,
@@ -376,8 +372,8 @@ impl<G: Playable> Rules for Typed<G> {
         }
     }
 
-    fn solver(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Solver>, Error> {
-        Ok(Box::new(SolverOf::new(
+    fn agent(&self, settings: &Settings, seed: u64) -> Result<Box<dyn Agent>, Error> {
+        Ok(Box::new(AgentOf::new(
             self.start,
             self.repetition,
             settings,
@@ -389,14 +385,14 @@ impl<G: Playable> Rules for Typed<G> {
         &self,
         positions: &[Source],
         ask: &Ask,
-        solvers: &mut [Box<dyn Solver>],
+        solvers: &mut [Box<dyn Agent>],
     ) -> Result<Vec<Option<Solution>>, (usize, Error)> {
         let lines = positions
             .iter()
             .enumerate()
             .map(|(i, source)| match source {
                 Source::Text(text) => read_to_solve(self.start, text).map_err(|e| (i, e.into())),
-                Source::Position(pos) => line_of(pos.as_ref(), &self.start)
+                Source::Line(pos) => line_of(pos.as_ref(), &self.start)
                     .map(|l| to_solve(&l.line))
                     .map_err(|e| (i, e)),
             })
@@ -406,7 +402,7 @@ impl<G: Playable> Rules for Typed<G> {
             .take(lines.len().max(1))
             .map(|s| {
                 s.as_any_mut()
-                    .downcast_mut::<SolverOf<G>>()
+                    .downcast_mut::<AgentOf<G>>()
                     .filter(|s| s.start == self.start)
                     .ok_or_else(|| {
                         (
@@ -420,7 +416,7 @@ impl<G: Playable> Rules for Typed<G> {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let next = AtomicUsize::new(0);
-        let solve_share = |solver: &mut SolverOf<G>| {
+        let solve_share = |solver: &mut AgentOf<G>| {
             let mut solved = Vec::new();
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -469,7 +465,7 @@ impl<G: Playable> Rules for Typed<G> {
     }
 }
 
-impl<G: Playable> Position for LineOf<G> {
+impl<G: Playable> Line for LineOf<G> {
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -526,7 +522,7 @@ impl<G: Playable> Position for LineOf<G> {
         moves.iter().map(|&m| pos.format_move(m)).collect()
     }
 
-    fn play(&self, token: &str) -> Result<Arc<dyn Position>, Error> {
+    fn play(&self, token: &str) -> Result<Arc<dyn Line>, Error> {
         Ok(Arc::new(self.played(token)?))
     }
 

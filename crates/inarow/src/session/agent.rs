@@ -1,14 +1,14 @@
-//! A solver of one game behind [`Solver`]: the playing engine and its exact solver.
+//! The agent of one game behind [`Agent`]: the playing engine and its exact solver.
 
 use super::*;
 use crate::limits::Instant;
 
-/// The solver of one game: the playing engine at its level, whose exact solver (level best)
+/// The agent of one game: the playing engine at its level, whose exact solver (level best)
 /// answers values.
-pub(super) struct SolverOf<G: Playable> {
+pub(super) struct AgentOf<G: Playable> {
     pub(super) start: G,
     pub(super) settings: Settings,
-    pub(super) player: Agent<G>,
+    pub(super) player: TypedAgent<G>,
     /// Whether its scores are exact (not only win / draw / loss).
     pub(super) exact: bool,
     /// Whether its exact values are win / draw / loss only: a weak solver, or a method that
@@ -16,7 +16,7 @@ pub(super) struct SolverOf<G: Playable> {
     pub(super) weak: bool,
 }
 
-impl<G: Playable> SolverOf<G> {
+impl<G: Playable> AgentOf<G> {
     pub(super) fn new(
         start: G,
         repetition: Repetition,
@@ -32,24 +32,24 @@ impl<G: Playable> SolverOf<G> {
         };
         let player = if settings.level == Level::Best {
             let engine = exact.engine(&start, repetition)?;
-            Agent::with_engine(engine, &settings.engine_options(repetition), seed)?
+            TypedAgent::with_engine(engine, &settings.engine_options(repetition), seed)?
         } else {
-            Agent::new(
+            TypedAgent::new(
                 settings.level,
                 &start,
                 settings.engine_options(repetition),
                 seed,
             )?
         };
-        Ok(SolverOf::around(start, settings.clone(), player))
+        Ok(AgentOf::around(start, settings.clone(), player))
     }
 
-    pub(super) fn around(start: G, settings: Settings, player: Agent<G>) -> Self {
+    pub(super) fn around(start: G, settings: Settings, player: TypedAgent<G>) -> Self {
         let weak = player
             .engine()
             .is_some_and(|e| e.is_weak() || e.method().is_weak_only());
         let exact = player.engine().is_some() && !weak;
-        SolverOf {
+        AgentOf {
             start,
             settings,
             player,
@@ -149,7 +149,7 @@ pub(super) fn solution<G: Notation>(
     }
 }
 
-impl<G: Playable> Solver for SolverOf<G> {
+impl<G: Playable> Agent for AgentOf<G> {
     fn settings(&self) -> &Settings {
         &self.settings
     }
@@ -158,7 +158,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         self.weak
     }
 
-    fn solve(&mut self, pos: &dyn Position, ask: &Ask) -> Result<Solution, Error> {
+    fn solve(&mut self, pos: &dyn Line, ask: &Ask) -> Result<Solution, Error> {
         let whole = line_of(pos, &self.start)?.line.clone();
         let (weak, distance, exact) = (self.weak, self.settings.distance, self.exact);
         let engine = self.engine()?;
@@ -193,7 +193,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         Ok(self.solve_line(&to_solve(&whole), ask))
     }
 
-    fn analyze(&mut self, pos: &dyn Position, limits: &Limits) -> Result<PositionAnalysis, Error> {
+    fn analyze(&mut self, pos: &dyn Line, limits: &Limits) -> Result<PositionAnalysis, Error> {
         if let Some(over) = pos.over() {
             return Err(over);
         }
@@ -215,7 +215,7 @@ impl<G: Playable> Solver for SolverOf<G> {
 
     fn analyze_move(
         &mut self,
-        pos: &dyn Position,
+        pos: &dyn Line,
         mv: &str,
         limits: &Limits,
     ) -> Result<MoveAnalysis, Error> {
@@ -241,7 +241,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         })
     }
 
-    fn best_move(&mut self, pos: &dyn Position, limits: &Limits) -> Result<EngineMove, Error> {
+    fn best_move(&mut self, pos: &dyn Line, limits: &Limits) -> Result<EngineMove, Error> {
         if let Some(over) = pos.over() {
             return Err(over);
         }
@@ -263,7 +263,7 @@ impl<G: Playable> Solver for SolverOf<G> {
         self.player.reseed(seed);
     }
 
-    fn memory_needed(&self, pos: &dyn Position, bytes: u64) -> (Option<u64>, Option<u32>) {
+    fn memory_needed(&self, pos: &dyn Line, bytes: u64) -> (Option<u64>, Option<u32>) {
         let (Ok(line), Some(engine)) = (line_of(pos, &self.start), self.player.engine()) else {
             return (None, None);
         };
@@ -313,7 +313,7 @@ impl<G: Playable> Solver for SolverOf<G> {
     }
 }
 
-impl<G: Playable> SolverOf<G> {
+impl<G: Playable> AgentOf<G> {
     /// [`Tools::checkpoint`] of this solver.
     pub(super) fn checkpoint(&mut self, file: &Path) -> Result<(Checkpoint, bool), Error> {
         let name = self.start.name();
@@ -329,7 +329,7 @@ impl<G: Playable> SolverOf<G> {
     /// [`Tools::certify`] with this solver.
     pub(super) fn certify(
         &mut self,
-        pos: &dyn Position,
+        pos: &dyn Line,
         limits: &Limits,
     ) -> Result<Certificates, Error> {
         let line = &line_of(pos, &self.start)?.line;
