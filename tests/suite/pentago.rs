@@ -413,7 +413,7 @@ fn the_thesis_evaluation_counts_runs_and_the_centre() {
 #[test]
 fn the_heuristic_engine_is_exact_where_every_line_ends() {
     use inarow::search::Limits;
-    use inarow::search::heuristic::{Value, search};
+    use inarow::search::heuristic::{Appraisal, search};
     use inarow::solvers::pentago as midgame;
     for (i, pos) in random_positions(31, 12, 41)
         .into_iter()
@@ -425,17 +425,17 @@ fn the_heuristic_engine_is_exact_where_every_line_ends() {
         assert_eq!(choice.stop, None, "{i}");
         assert_eq!(
             choice.value,
-            Value::Exact(exact.value),
+            Appraisal::Exact(exact.value),
             "{i}\n{}",
             pos.render()
         );
         let mut want = exact.moves.clone();
-        let mut got: Vec<(u16, Value)> = choice.moves.clone();
+        let mut got: Vec<(u16, Appraisal)> = choice.moves.clone();
         want.sort();
         got.sort_by_key(|&(m, _)| m);
-        let want: Vec<(u16, Value)> = want
+        let want: Vec<(u16, Appraisal)> = want
             .into_iter()
-            .map(|(m, v)| (m, Value::Exact(v)))
+            .map(|(m, v)| (m, Appraisal::Exact(v)))
             .collect();
         assert_eq!(got, want, "{i}\n{}", pos.render());
     }
@@ -444,7 +444,7 @@ fn the_heuristic_engine_is_exact_where_every_line_ends() {
 #[test]
 fn the_heuristic_engine_takes_wins_and_avoids_immediate_losses() {
     use inarow::search::Limits;
-    use inarow::search::heuristic::{Value, search};
+    use inarow::search::heuristic::{Appraisal, search};
     let limits = Limits {
         nodes: Some(400_000),
         ..Limits::default()
@@ -457,7 +457,7 @@ fn the_heuristic_engine_takes_wins_and_avoids_immediate_losses() {
         let choice = search(&pos, &limits, None, 1 << 22, false).unwrap();
         // Two plies at least, unless a win in one ended the search.
         assert!(
-            choice.depth >= 2 || choice.value == Value::Exact(1),
+            choice.depth >= 2 || choice.value == Appraisal::Exact(1),
             "{}",
             pos.render()
         );

@@ -10,7 +10,7 @@ use crate::limits::{Clock, Limits, Stop};
 
 /// What the search says of a position or a move, for the side to move there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Value {
+pub enum Appraisal {
     /// The value of the game: 1 win, 0 draw, -1 loss.
     Exact(i32),
     /// The evaluation of the principal line's last position (zero-sum: positive favours the
@@ -56,9 +56,9 @@ pub struct Choice<M> {
     /// The move the search prefers.
     pub best: M,
     /// The position's value for its side to move.
-    pub value: Value,
+    pub value: Appraisal,
     /// Each move's value (best first), when all were asked for; else empty.
-    pub moves: Vec<(M, Value)>,
+    pub moves: Vec<(M, Appraisal)>,
     /// The expected line from the position: the best move, then the table's best replies.
     pub pv: Vec<M>,
     /// The depth of the last finished iteration, in plies.
@@ -191,17 +191,17 @@ impl Searcher {
     }
 
     /// What a root score means, given whether its lines all ended.
-    fn value(&self, score: i32, ended: bool) -> Value {
+    fn value(&self, score: i32, ended: bool) -> Appraisal {
         if !self.exact_allowed {
-            Value::Heuristic(score)
+            Appraisal::Heuristic(score)
         } else if score >= FORCED {
-            Value::Exact(1)
+            Appraisal::Exact(1)
         } else if score <= -FORCED {
-            Value::Exact(-1)
+            Appraisal::Exact(-1)
         } else if ended {
-            Value::Exact(score.signum())
+            Appraisal::Exact(score.signum())
         } else {
-            Value::Heuristic(score)
+            Appraisal::Heuristic(score)
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::engine::{Engine, Limits, Options};
 use crate::error::Error;
 use crate::game::{GameLine, Kind, MoveList, Repetition, Status, Tactics};
 use crate::limits::Instant;
-use crate::search::heuristic::{self, Parity, Value};
+use crate::search::heuristic::{self, Appraisal, Parity};
 use crate::search::mcts::{self, Estimate};
 use crate::search::rng::SplitMix;
 use std::fmt;
@@ -621,9 +621,9 @@ impl<G: Tactics> Agent<G> {
         pos.evaluate()?;
         let table = self.mem_bytes.min(HEURISTIC_TABLE_BYTES);
         let choice = heuristic::search_with_parity(pos, limits, depth, table, all, parity)?;
-        let valuation = |v: Value| match v {
-            Value::Exact(v) => Valuation::Proven(v),
-            Value::Heuristic(v) => Valuation::Heuristic(v),
+        let valuation = |v: Appraisal| match v {
+            Appraisal::Exact(v) => Valuation::Proven(v),
+            Appraisal::Heuristic(v) => Valuation::Heuristic(v),
         };
         let moves = if choice.moves.is_empty() {
             vec![(choice.best, valuation(choice.value))]

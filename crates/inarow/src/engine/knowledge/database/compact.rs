@@ -131,7 +131,7 @@ fn read_block(from: &mut impl Read, offsets: &mut Vec<u16>) -> std::io::Result<(
 
 /// What a compact build knows besides its cells.
 #[derive(Clone, Debug, Default)]
-struct Tally {
+struct BuildState {
     /// Positions over, and those decided so far (at distance `1..round`).
     summary: Summary,
     /// Positions not yet decided.
@@ -140,7 +140,7 @@ struct Tally {
     lists: Vec<u32>,
 }
 
-fn partial_fields<G: Indexed>(game: &G, len: u64, round: u32, tally: &Tally) -> String {
+fn partial_fields<G: Indexed>(game: &G, len: u64, round: u32, tally: &BuildState) -> String {
     let s = &tally.summary;
     let lists: Vec<String> = tally.lists.iter().map(|c| format!("{c:08x}")).collect();
     format!(
@@ -165,7 +165,7 @@ fn save<G: Indexed>(
     game: &G,
     len: u64,
     cells: &Nibbles,
-    tally: &Tally,
+    tally: &BuildState,
 ) -> Result<(), Error> {
     let fields = partial_fields(game, len, cells.round, tally);
     let mut crc = crc32fast::Hasher::new();
@@ -198,7 +198,7 @@ fn load<G: Indexed>(
     out: &Path,
     game: &G,
     len: u64,
-) -> Result<Option<(Nibbles, Tally)>, Error> {
+) -> Result<Option<(Nibbles, BuildState)>, Error> {
     let afresh = format!("remove it and {}.round-* to start afresh", out.display());
     let head = match read_head(partial) {
         Ok(head) => head,
@@ -217,7 +217,7 @@ fn load<G: Indexed>(
             .map_err(|_| Error::File(format!("{what} is damaged; {afresh}")))?,
         None => return Err(Error::File(format!("{what} is damaged; {afresh}"))),
     };
-    let tally = Tally {
+    let tally = BuildState {
         summary: Summary {
             wins: number(&f, "wins", &what)?,
             losses: number(&f, "losses", &what)?,
@@ -272,7 +272,7 @@ struct Compact<'a> {
     out: &'a Path,
     len: u64,
     cells: Nibbles,
-    tally: Tally,
+    tally: BuildState,
 }
 
 impl Storage for Compact<'_> {
@@ -380,7 +380,7 @@ pub(super) fn build<G: Indexed>(
                     total: len,
                 })
             })?;
-            let tally = Tally {
+            let tally = BuildState {
                 summary,
                 undecided,
                 lists: Vec::new(),
@@ -450,7 +450,7 @@ fn write<G: Indexed>(
     out: &Path,
     len: u64,
     cells: &Nibbles,
-    tally: &Tally,
+    tally: &BuildState,
     summary: &Summary,
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
