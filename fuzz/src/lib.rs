@@ -9,11 +9,12 @@
 
 use inarow::engine::knowledge::book::Book;
 use inarow::engine::knowledge::database::{self, BuildOptions, Database};
-use inarow::engine::{Algorithm, Engine, Limits, Options, Value, bench::bench_text, verify};
+use inarow::engine::{Algorithm, Engine, Limits, Options, Value, verify};
 use inarow::game::{
     AnyGame, ConnectBoard, Game, GameSpec, MoveList, Notation, Status, Tactics, format_moves,
     read_position,
 };
+use inarow::session::{self, BookSource, Settings};
 use inarow::with_game;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -281,25 +282,35 @@ pub fn partial(data: &[u8]) {
 
 /// Benchmark files: read and solved under a small node limit; the tally adds up.
 pub fn bench(data: &[u8]) {
-    let game = pick(GAMES, data.first());
+    let game = session::game(pick(GAMES, data.first())).expect("a valid spec");
     let input = text(data.get(1..).unwrap_or_default());
-    with_game!(start(game), g => {
-        let mut options = Options::default();
-        options.config.tt_mb = 1;
-        options.mem_mb = 16;
-        let limits = Limits {
-            nodes: Some(20_000),
-            ..Limits::default()
-        };
-        let mut engine = Engine::new(&g, options);
-        let mut lines = 0;
-        let (tally, problems) =
-            bench_text(g, &mut engine, "fuzz", &input, Some(8), &limits, || lines += 1);
-        for p in &problems {
-            check_message(p);
-        }
-        let _ = tally.summary("fuzz");
+    let settings = game.fitted(Settings {
+        table_mb: 1,
+        memory_mb: 16,
+        book: BookSource::Off,
+        ..Settings::default()
     });
+    let mut agent = game.agent(&settings, 1).expect("a small agent");
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let mut lines = 0;
+    let (tally, problems) = session::bench(
+        game.as_ref(),
+        agent.as_mut(),
+        "fuzz",
+        &input,
+        Some(8),
+        &limits,
+        &mut || lines += 1,
+    )
+    .expect("an exact agent");
+    for p in &problems {
+        check_message(p);
+    }
+    assert_eq!(tally.n, lines, "one tally entry a line read");
+    let _ = tally.summary("fuzz");
 }
 
 /// The methods a search can be asked for (`None`: the game's default).

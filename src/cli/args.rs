@@ -4,8 +4,8 @@
 
 use clap::Args;
 use inarow::Error;
-use inarow::engine::{Limits, Options};
 use inarow::game::Repetition;
+use inarow::limits::Limits;
 use inarow::session::{
     self, Algorithm, BookSource, Driver, Game, Handicap, Scheme, Settings, Techniques, ThreatBudget,
 };
@@ -240,15 +240,6 @@ impl SolverArgs {
         };
         self.knowledge.apply(&mut settings, rules, builtin)?;
         Ok(settings)
-    }
-
-    /// The engine's options these flags describe (no book), for the commands that still drive
-    /// the typed engine.
-    pub(super) fn options(&self) -> Result<Options, Error> {
-        let rules = self.rules()?;
-        Ok(self
-            .settings(rules.as_ref(), false)?
-            .engine_options(rules.repetition()))
     }
 
     /// `--time`, `--nodes` and Ctrl-C.

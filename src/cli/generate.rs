@@ -5,10 +5,10 @@
 
 use super::args::{GameArg, LimitArgs};
 use super::io::{Outcome, progress_bar};
+use super::positions::reasonable_positions;
 use clap::Args;
-use inarow::engine::bench::Tally;
 use inarow::game::Player;
-use inarow::session::{self, Ask, BookSource, Settings};
+use inarow::session::{self, Ask, BookSource, Settings, Tally};
 use std::io::Write;
 
 #[derive(Args)]
@@ -35,8 +35,7 @@ pub struct GenArgs {
 pub fn run(args: GenArgs) -> Result<Outcome, String> {
     let limits = args.limits.limits()?;
     let rules = session::game(&args.game.game)?;
-    let positions =
-        session::tools(rules.as_ref())?.reasonable_positions(args.stones, args.count, args.seed)?;
+    let positions = reasonable_positions(rules.as_ref(), args.stones, args.count, args.seed)?;
     let settings = Settings {
         table_mb: args.tt_mb,
         book: BookSource::Off,

@@ -1,7 +1,7 @@
 //! What the commands share to read and print: positions read from move strings, how moves are
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
-use inarow::engine::{Cancel, Limits};
+use inarow::limits::{Cancel, Limits};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::OnceLock;
 use std::sync::mpsc::RecvTimeoutError;
@@ -25,7 +25,7 @@ pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl F
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let start = Instant::now();
-            let first = inarow::engine::nodes_searched();
+            let first = inarow::limits::nodes_searched();
             let mut bar: Option<ProgressBar> = None;
             let mut notice = notice;
             while finished.recv_timeout(Duration::from_millis(100))
@@ -51,7 +51,7 @@ pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl F
                     );
                     bar
                 });
-                bar.set_position(inarow::engine::nodes_searched() - first);
+                bar.set_position(inarow::limits::nodes_searched() - first);
                 bar.tick();
             }
             if let Some(bar) = bar {

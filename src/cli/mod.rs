@@ -1,8 +1,10 @@
 //! The command line: parses and validates flags into plain values, then calls the library: the
-//! session (`inarow::session`) for a game and its positions, the wire format (`inarow::wire`)
-//! for `--json`, the engine's facade (`inarow::engine`) and the rules (`inarow::game`) where a
-//! command drives them directly (tests/suite/layout.rs keeps it to these); nothing below this
-//! module knows about flags.
+//! session (`inarow::session`) for a game, its positions and every search, the wire format
+//! (`inarow::wire`) for `--json`, the drawer (`inarow::draw`), the rules (`inarow::game`) for
+//! their plain types, and of the engine only its knowledge files, Victor's rules' audit and
+//! Pentago's midgame solver, which the benchmarks time; the server crate only to start it
+//! (`serve`). tests/suite/layout.rs keeps it to these. Nothing below this module knows about
+//! flags.
 //!
 //! One file per command; [`args`] holds the flags several commands share, [`io`] what they
 //! share to read and print (positions, progress, exit codes, Ctrl-C).
@@ -18,6 +20,7 @@ mod generate;
 pub(crate) mod io;
 mod matches;
 mod play;
+mod positions;
 #[cfg(feature = "report")]
 mod report;
 mod retro;

@@ -7,7 +7,8 @@ use super::io::{
 };
 use super::with_ranks;
 use clap::Args;
-use inarow::engine::{Error, Limits};
+use inarow::Error;
+use inarow::limits::Limits;
 use inarow::session::{
     self, Agent, Algorithm, Ask, Checkpoint, Game, JobAsk, Journal, Ranks, Solution, Tools,
     release_workers,
@@ -347,7 +348,7 @@ fn save_certificates(body: &str, file: &str) -> Result<(), String> {
     std::fs::write(&temporary, body)
         .and_then(|_| std::fs::rename(&temporary, file))
         .map_err(|e| format!("cannot write '{file}': {e}"))?;
-    let count = body.matches(inarow::engine::CERTIFICATE_MAGIC).count();
+    let count = body.matches(inarow::session::CERTIFICATE_MAGIC).count();
     eprintln!("inarow: wrote {count} certificate(s) to {file}");
     Ok(())
 }

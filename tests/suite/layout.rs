@@ -121,6 +121,77 @@ fn the_command_line_goes_through_the_session() {
     }
 }
 
+/// What the command line may name of the engine: the knowledge files it reads and writes
+/// (books, databases, their ranks), the ranks of a distributed run, Victor's rules' audit and
+/// Pentago's midgame solver that its benchmarks time, and a database's values. The typed engine
+/// (`Engine`, `Options`, `Config`, the agent) is the session's alone.
+const CLI_MAY_NAME_OF_THE_ENGINE: [&str; 6] = [
+    "knowledge",
+    "distributed",
+    "victor",
+    "pentago_midgame",
+    "Progress",
+    "Value",
+];
+
+/// The first segment of each path a text imports from `prefix` (`prefix{A, b::C}` gives A and
+/// b).
+fn named_under(code: &str, prefix: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, _) in code.match_indices(prefix) {
+        let rest = &code[i + prefix.len()..];
+        let items = match rest.strip_prefix('{') {
+            Some(list) => list[..list.find('}').unwrap_or(list.len())].to_string(),
+            None => rest.to_string(),
+        };
+        for item in items.split(',') {
+            let first: String = item
+                .trim()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !first.is_empty() {
+                names.push(first);
+            }
+            if rest.starts_with('{') {
+                continue;
+            }
+            break;
+        }
+    }
+    names
+}
+
+/// The command line drives no typed engine: of the engine it names only what
+/// [`CLI_MAY_NAME_OF_THE_ENGINE`] lists.
+#[test]
+fn the_command_line_names_no_typed_engine() {
+    for (path, text) in sources("src") {
+        for name in named_under(&code(&text), "inarow::engine::") {
+            assert!(
+                CLI_MAY_NAME_OF_THE_ENGINE.contains(&name.as_str()),
+                "{} names the engine's {name}: go through inarow::session",
+                path.display()
+            );
+        }
+    }
+    // The server crate is started by `inarow serve`, and named for nothing else.
+    for (path, text) in sources("src") {
+        for (i, _) in code(&text).match_indices("inarow_server::") {
+            assert!(
+                code(&text)[i..].starts_with("inarow_server::serve("),
+                "{} names the server crate for more than starting it",
+                path.display()
+            );
+        }
+    }
+    let probe = "use inarow::engine::{Engine, knowledge::book};";
+    assert_eq!(
+        named_under(probe, "inarow::engine::"),
+        ["Engine", "knowledge"]
+    );
+}
+
 /// Every game's names in code: its types and its spec.
 const GAMES: [&str; 12] = [
     "Connect",

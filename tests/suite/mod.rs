@@ -2,6 +2,10 @@
 
 #[macro_use]
 mod common;
+/// The benchmarks' positions and their published values, as the command line holds them.
+#[allow(dead_code)]
+#[path = "../../src/cli/bench/tables.rs"]
+mod bench_tables;
 mod cube;
 mod faults;
 mod jobs;

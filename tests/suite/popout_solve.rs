@@ -311,7 +311,7 @@ fn deep_lines_neither_overflow_nor_go_unreported() {
 /// The PopOut boards of the full suite carry the published values (popout_values.tsv).
 #[test]
 fn the_full_suite_boards_are_the_published_ones() {
-    for (spec, value) in inarow::engine::bench::FULL_POPOUT {
+    for (spec, value) in super::bench_tables::FULL_POPOUT {
         let (w, h) = spec
             .trim_start_matches("popout:")
             .split_once('x')

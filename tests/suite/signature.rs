@@ -6,11 +6,10 @@
 //! The suite: the built-in suite of `inarow bench` (empty boards with published values), and 7x6
 //! positions made by a seeded generator, each cross-checked against a second, plain configuration.
 
+use super::cli::inarow;
 use super::common::SplitMix;
-use inarow::engine::Options;
-use inarow::engine::bench::run_builtin;
 use inarow::game::{Connect, Game, MoveList, Standard, Tactics};
-use inarow::limits::{Clock, Limits};
+use inarow::limits::Clock;
 use inarow::search::{AlphaBeta, Config, Driver, Scheme};
 
 const SIGNATURE: u64 = 2008881;
@@ -39,12 +38,28 @@ fn generated_positions(count: usize) -> Vec<Connect<u64, Standard>> {
 
 #[test]
 fn bench_signature() {
-    let builtin =
-        run_builtin(&Options::default(), &Limits::default(), |_, _| {}).expect("tables fit");
+    // The built-in suite as `inarow bench` runs it: `builtin n=10 correct=10 ...`, then
+    // `signature N`, its node total.
+    let bench = inarow(&["bench"], None);
+    assert_eq!(bench.code, Some(0), "{}", bench.stderr);
+    let field = |line: &str, key: &str| {
+        line.split_whitespace()
+            .find_map(|f| f.strip_prefix(key))
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no {key} in '{line}'"))
+    };
+    let summary = bench.stdout.lines().next().unwrap_or("");
     assert_eq!(
-        builtin.correct, builtin.n,
-        "the built-in suite has published values"
+        field(summary, "n="),
+        field(summary, "correct="),
+        "the built-in suite has published values: {summary}"
     );
+    let builtin_nodes = bench
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("signature "))
+        .and_then(|n| n.parse::<u64>().ok())
+        .expect("a signature line");
 
     let positions = generated_positions(30);
     let mut fast = AlphaBeta::new(&positions[0], Config::default());
@@ -75,15 +90,11 @@ fn bench_signature() {
         );
     }
 
-    let total = builtin.nodes + nodes_7x6;
-    println!(
-        "bench signature: measured {total} (builtin={} 7x6={nodes_7x6})",
-        builtin.nodes
-    );
+    let total = builtin_nodes + nodes_7x6;
+    println!("bench signature: measured {total} (builtin={builtin_nodes} 7x6={nodes_7x6})");
     assert_eq!(
         total, SIGNATURE,
-        "bench signature changed: measured {total} nodes (builtin={} 7x6={nodes_7x6}); if the \
-         change to the search is deliberate, set SIGNATURE in tests/suite/signature.rs to {total}",
-        builtin.nodes
+        "bench signature changed: measured {total} nodes (builtin={builtin_nodes} 7x6={nodes_7x6}); if the \
+         change to the search is deliberate, set SIGNATURE in tests/suite/signature.rs to {total}"
     );
 }

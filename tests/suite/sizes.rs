@@ -2,8 +2,8 @@
 //! checked against the published values (Tromp; Steininger), restated below from
 //! `shared/data/tables/connect4_sizes.tsv`.
 
+use super::bench_tables::FULL_BOARDS;
 use super::common::{DRIVERS, shared_path, start};
-use inarow::engine::bench::FULL_BOARDS;
 use inarow::game::{Bounded, GameSpec, Notation, Tactics};
 use inarow::search::minimax::Minimax;
 use inarow::search::{AlphaBeta, Config};

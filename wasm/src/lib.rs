@@ -516,9 +516,16 @@ pub fn bench(game: &str, text: &str, options: JsValue) -> Result<JsValue, JsErro
         let mut solver = game
             .agent(&asked.exact_settings(), 1)
             .map_err(|e| e.to_string())?;
-        let (tally, problems) = solver
-            .bench("bench", text, None, &asked.limits(), &mut || {})
-            .map_err(|e| e.to_string())?;
+        let (tally, problems) = session::bench(
+            game.as_ref(),
+            solver.as_mut(),
+            "bench",
+            text,
+            None,
+            &asked.limits(),
+            &mut || {},
+        )
+        .map_err(|e| e.to_string())?;
         let n = tally.n.max(1) as f64;
         Ok(json!({
             "summary": tally.summary("bench"),

@@ -5,22 +5,24 @@
 //! the rules in [`game`] behind a few small traits ([`game::Game`] and its companions), with
 //! each game's entry in the catalog ([`game::GameSpec`], [`game::Variant`]); the algorithms in
 //! [`search`], generic over the rules and naming no game; the solvers written for one game in
-//! [`solvers`]; [`engine`], the facade every front-end calls (it asks books, databases and a
-//! game's own solver before it searches); and [`certificate`], which checks proofs with nothing
+//! [`solvers`]; [`engine`], the facade over them (it asks books, databases and a game's own
+//! solver before it searches); [`session`], the one door every front calls, a game read from
+//! its spec and an agent of any level on it, whatever the game; `wire` and `draw`, the
+//! JSON and the SVG every front writes; and [`certificate`], which checks proofs with nothing
 //! but the rules. Errors are [`Error`]s: a kind, and the one-line message the command line
 //! prints.
 //!
 //! # One session, any game: what every front calls
 //! ```
 //! use inarow::limits::Limits;
-//! use inarow::session::{Session, Settings, rules};
+//! use inarow::session::{Session, Settings, game};
 //!
-//! let game = rules("connect4:5x4")?; // any spec: "popout", "qubic", ...; "" is 7x6
+//! let game = game("connect4:5x4")?; // any spec: "popout", "qubic", ...; "" is 7x6
 //! let pos = game.read("33")?; // a move string, or a board
 //! let session = Session::new(4, 1); // warm engines kept between calls
 //! let settings = Settings::default(); // the best engine, the built-in books
-//! let analysis = session.with_solver(game.as_ref(), &settings, |engine| {
-//!     engine.analyze(pos.as_ref(), &Limits::default())
+//! let analysis = session.with_solver(game.as_ref(), &settings, |agent| {
+//!     agent.analyze(pos.as_ref(), &Limits::default())
 //! })??;
 //! for m in &analysis.moves {
 //!     println!("{} {}", m.mv, m.value); // best first, exact without limits

@@ -5,12 +5,13 @@ use super::{
     CubeCurve, CubeRow, EloData, MatchRow, PentagoData, PentagoRow, Provenance, ReportArgs, Rung,
     SideBySide, SideRow, SizeRow, Sizes,
 };
+use crate::cli::bench::pentago::{median, run_pentago_counts, solve_pentago};
+use crate::cli::bench::tables::PENTAGO_STONES;
 use crate::cli::io::{Outcome, progress_bar};
 use crate::cli::matches::{Series, play_series};
-use inarow::engine::agent::Level;
-use inarow::engine::bench::{PENTAGO_STONES, median, run_pentago_counts, solve_pentago};
-use inarow::engine::{Config, Engine, Limits, Options};
-use inarow::game::{Game, GameSpec, Player};
+use crate::cli::positions::reasonable_positions;
+use inarow::game::Player;
+use inarow::session::Level;
 use inarow::session::{self, Ask, BookSource, Settings};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -42,7 +43,6 @@ pub(super) fn measure_cube(
     args: &ReportArgs,
     prov: &dyn Fn(String) -> Provenance,
 ) -> Result<(CubeCurve, Outcome), String> {
-    use inarow::engine::bench::positions::reasonable_lines;
     let stones = if !args.cube_stones.is_empty() {
         args.cube_stones.clone()
     } else if args.quick {
@@ -53,24 +53,19 @@ pub(super) fn measure_cube(
     let count = args.cube_count.unwrap_or(if args.quick { 5 } else { 1000 });
     let tt_mb = if args.quick { 16 } else { 1024 };
     let budget = Duration::from_secs_f64(args.cube_budget);
-    let start = match "cube".parse::<GameSpec>()?.start() {
-        inarow::game::AnyGame::Cube(g) => g,
-        _ => return Err("the cube game spec names another game".to_string()),
+    let game = session::game("cube")?;
+    let settings = Settings {
+        table_mb: tt_mb,
+        book: BookSource::Off,
+        ..Settings::default()
     };
-    let options = Options {
-        config: Config {
-            tt_mb,
-            ..Config::default()
-        },
-        ..Options::default()
-    };
-    let mut engine = Engine::try_new(&start, options)?;
-    engine.ready();
+    let mut agent = game.agent(&game.fitted(settings), 1)?;
+    agent.ready();
     let mut rows = Vec::new();
     let mut outcome = Outcome::Done;
     for &n in &stones {
         // The seed of `gen --seed N` for the count N, as the hand-run table used.
-        let lines = reasonable_lines(start, n, count, u64::from(n))?;
+        let lines = reasonable_positions(game.as_ref(), n, count, u64::from(n))?;
         let bar = progress_bar(lines.len(), &format!("cube {n} stones"));
         let began = Instant::now();
         let mut row = CubeRow {
@@ -87,21 +82,21 @@ pub(super) fn measure_cube(
             if began.elapsed() > budget {
                 break;
             }
-            let pos = line.iter().fold(start, |p, &m| p.play(m));
-            engine.reset();
+            agent.reset();
             // The two-valued question for the first player, as `gen` asks it.
-            let report = if pos.side_to_move() == Player::First {
-                engine.wins(&pos, &Limits::default())
-            } else {
-                engine.solve(&pos, &Limits::default())
+            let first_to_move = line.to_move() == Player::First;
+            let ask = Ask {
+                win_only: first_to_move,
+                ..Ask::default()
             };
-            let s = report.elapsed.as_secs_f64();
+            let report = agent.solve(line.as_ref(), &ask)?;
+            let s = report.seconds;
             row.seconds += s;
             row.max_seconds = row.max_seconds.max(s);
             nodes += report.nodes;
             row.done += 1;
             let first_wins = match report.score {
-                Some(v) if pos.side_to_move() == Player::First => v > 0,
+                Some(v) if first_to_move => v > 0,
                 Some(v) => v < 0,
                 None => {
                     outcome = Outcome::Incomplete;

@@ -7,8 +7,10 @@
 //!
 //! Around it, by capability: what is known before searching ([`knowledge`]: books,
 //! strategies, databases, checkpoints), search spread over threads and machines
-//! ([`distributed`]), the playing engines and their matches ([`agent`]), and the benchmarks
-//! ([`bench`](mod@bench)).
+//! ([`distributed`]), and the playing engines and their matches ([`agent`]). The benchmarks'
+//! harness is the command line's (`inarow bench`); what it needs of the library beside the
+//! session is here: Victor's rules' audit ([`victor`]) and Pentago's midgame solver
+//! ([`pentago_midgame`]).
 //!
 //! Defaults by kind of game:
 //! - bounded games (Connect Four): alpha-beta with the galloping root driver, exact scores;
@@ -20,7 +22,6 @@
 
 pub mod agent;
 mod backend;
-pub mod bench;
 pub mod distributed;
 pub mod knowledge;
 
@@ -36,7 +37,15 @@ pub use crate::search::score::end_ply;
 pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
+pub use crate::solvers::pentago as pentago_midgame;
 pub use knowledge::checkpoint::Checkpoint;
+
+/// Victor's threat rules checked against exhaustive values on boards small enough to
+/// enumerate (`inarow bench --suite victor`, the full suite's check).
+pub mod victor {
+    pub use crate::search::cover::audit::{Audit, audit, boards};
+    pub use crate::search::cover::{Options, Rule};
+}
 
 use crate::game::{Game, GameLine, Goal, Kind, MoveList, Notation, Start, Status, Tactics};
 use crate::search::alphabeta::SearchState;

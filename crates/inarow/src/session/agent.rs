@@ -273,21 +273,6 @@ impl<G: Playable> Agent for AgentOf<G> {
         )
     }
 
-    fn bench(
-        &mut self,
-        name: &str,
-        text: &str,
-        limit: Option<usize>,
-        limits: &Limits,
-        progress: &mut dyn FnMut(),
-    ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error> {
-        let start = self.start;
-        let engine = self.engine()?;
-        Ok(crate::engine::bench::bench_text(
-            start, engine, name, text, limit, limits, progress,
-        ))
-    }
-
     fn reset(&mut self) {
         if let Ok(engine) = self.engine() {
             engine.reset();

@@ -29,6 +29,7 @@
 
 mod agent;
 mod answers;
+mod bench;
 mod matches;
 mod pool;
 mod typed;
@@ -64,6 +65,7 @@ use crate::search::score::end_ply;
 use crate::with_game;
 use agent::AgentOf;
 pub use answers::{Ask, EngineMove, MoveAnalysis, MoveValue, PositionAnalysis, Solution};
+pub use bench::{Tally, bench};
 pub use matches::{GameResult, Record, play_game};
 pub use pool::Session;
 use std::any::Any;
@@ -298,8 +300,8 @@ pub trait Game: Send + Sync {
 }
 
 /// What the command line does with a game beyond playing and solving it: counting, books,
-/// certificates, benchmark positions. Apart from [`Game`], so that a front that only plays
-/// (WebAssembly) carries none of its code; [`tools`] gives it for a game.
+/// databases, certificates, job-level search. Apart from [`Game`], so that a front that only
+/// plays (WebAssembly) carries none of its code; [`tools`] gives it for a game.
 pub trait Tools: Send + Sync {
     /// Builds an opening book of every position to `depth` plies, and past it to `perfect_to`
     /// the positions a perfect player's lines reach, by the exact engine of `settings`, into
@@ -322,14 +324,6 @@ pub trait Tools: Send + Sync {
     fn verify_certificate(&self, text: &str) -> Result<VerifySummary, Error>;
     /// The game's positions counted by a formula, where it has one (Pentago's).
     fn count_by_formula(&self) -> Option<CountByFormula>;
-    /// `count` random positions of `plies` moves, each move one that does not lose at once
-    /// (the benchmark sets' kind of position), from `seed`.
-    fn reasonable_positions(
-        &self,
-        plies: u32,
-        count: usize,
-        seed: u64,
-    ) -> Result<Vec<Arc<dyn Line>>, Error>;
     /// Every legal position counted by enumeration within `mem_bytes`, by number of discs;
     /// `progress(total)` after each layer.
     fn count(&self, mem_bytes: usize, progress: &mut dyn FnMut(u64)) -> Result<Census, Error>;
@@ -436,6 +430,11 @@ pub trait Line: Send + Sync {
     fn status(&self) -> Status;
     /// The legal moves in the game's order of move codes, none once the game is over.
     fn legal_moves(&self) -> Vec<String>;
+    /// The moves that do not lose within a ply (a forced block is played; nothing under an
+    /// opponent's threat), in the order the game generates them; none once the game is over.
+    fn safe_moves(&self) -> Vec<String>;
+    /// Whether the side to move can win at once.
+    fn has_winning_move(&self) -> bool;
     /// The line with one more move.
     fn play(&self, token: &str) -> Result<Arc<dyn Line>, Error>;
     /// The position as data, its moves in the game's order (none once the game is over),
@@ -500,16 +499,6 @@ pub trait Agent: Send {
     /// The bytes the exact solver needs to answer `pos` (`None`: it needs no more than it
     /// has), and the fewest stones from which its answers fit in `bytes`.
     fn memory_needed(&self, pos: &dyn Line, bytes: u64) -> (Option<u64>, Option<u32>);
-    /// Solves the `MOVES EXPECTED` lines of a benchmark text (the first `limit`), as `inarow
-    /// bench` does, each position under `limits`, calling `progress` after each line.
-    fn bench(
-        &mut self,
-        name: &str,
-        text: &str,
-        limit: Option<usize>,
-        limits: &Limits,
-        progress: &mut dyn FnMut(),
-    ) -> Result<(crate::engine::bench::Tally, Vec<String>), Error>;
     /// Forgets what the table holds.
     fn reset(&mut self);
     /// Touches the memory of its tables now, for a solver that will be reused or timed: no

@@ -257,31 +257,6 @@ impl<G: Playable> Tools for GameOf<G> {
         crate::certificate::verify(self.start, text)
     }
 
-    fn reasonable_positions(
-        &self,
-        plies: u32,
-        count: usize,
-        seed: u64,
-    ) -> Result<Vec<Arc<dyn Line>>, Error> {
-        let lines =
-            crate::engine::bench::positions::reasonable_lines(self.start, plies, count, seed)?;
-        Ok(lines
-            .iter()
-            .map(|moves| {
-                let line = moves
-                    .iter()
-                    .fold(GameLine::new(self.start), |line, &mv| line.played(mv));
-                Arc::new(LineOf {
-                    start: self.start,
-                    repetition: self.repetition,
-                    line,
-                    origin: None,
-                    given: None,
-                }) as Arc<dyn Line>
-            })
-            .collect())
-    }
-
     fn build_book(
         &self,
         settings: &Settings,
@@ -520,6 +495,20 @@ impl<G: Playable> Line for LineOf<G> {
         pos.legal_moves(&mut moves);
         moves.sort_by_key(|&m| pos.move_code(m));
         moves.iter().map(|&m| pos.format_move(m)).collect()
+    }
+
+    fn safe_moves(&self) -> Vec<String> {
+        if self.status() != Status::Ongoing {
+            return Vec::new();
+        }
+        let pos = self.line.position();
+        let mut safe = MoveList::new();
+        pos.safe_moves(&mut safe);
+        safe.iter().map(|m| pos.format_move(m.mv)).collect()
+    }
+
+    fn has_winning_move(&self) -> bool {
+        self.status() == Status::Ongoing && self.line.position().has_winning_move()
     }
 
     fn play(&self, token: &str) -> Result<Arc<dyn Line>, Error> {

@@ -5,18 +5,23 @@
 //! `--suite full` the long checks, one `PASS`/`FAIL`/`SKIP` line each; with `--suite pentago`
 //! Pentago's stone-count table, one line a count of stones.
 
+mod analysis;
+mod full;
+pub(super) mod pentago;
+pub(super) mod tables;
+
 use super::args::SolverArgs;
 use super::io::{Outcome, progress_bar};
+use analysis::{pentago_analysis, run_analysis, run_conversions};
 use clap::{Args, ValueEnum};
-use inarow::engine::Options;
-use inarow::engine::bench::{
-    BUILTIN_SUITE, Verdict, VictorRule, pentago_analysis, run_analysis, run_builtin,
-    run_conversions, run_full, run_pentago, run_victor,
-};
+use full::{Verdict, run_full};
+use inarow::engine::victor;
 use inarow::game::one_line;
 use inarow::limits::Limits;
-use inarow::session::Agent;
+use inarow::session::{self, Agent, Ask, Game, Settings, Tally};
+use pentago::run_pentago_counts;
 use std::path::Path;
+use tables::BUILTIN_SUITE;
 
 /// The suites `inarow bench` runs without files.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -66,23 +71,29 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: BenchArgs) -> Result<Outcome, String> {
-    let options = args.solver.options()?;
     let limits = args.solver.limits()?;
+    let rules = args.solver.rules()?;
+    // The flags' solver without a book (every position searched), and with the built-in book
+    // where the suite measures what a player meets.
+    let settings = args.solver.settings(rules.as_ref(), false)?;
     if args.files.is_empty() {
         return match args.suite {
-            Suite::Builtin => builtin(&options, &limits),
-            Suite::Full => full(&args.data, options.config.threads),
-            Suite::Analysis => analysis(&options, &limits),
-            Suite::Pentago => pentago(&options),
+            Suite::Builtin => builtin(&settings, &limits),
+            Suite::Full => full(&args.data, settings.threads),
+            Suite::Analysis => analysis(
+                &settings,
+                &args.solver.settings(rules.as_ref(), true)?,
+                &limits,
+            ),
+            Suite::Pentago => pentago(&settings),
             Suite::Convert => convert(),
-            Suite::Victor => victor(),
+            Suite::Victor => audit_victor(),
         };
     }
-    let rules = args.solver.rules()?;
-    let mut solver = rules.agent(&args.solver.settings(rules.as_ref(), false)?, 1)?;
+    let mut solver = rules.agent(&settings, 1)?;
     let mut outcome = Outcome::Done;
     for file in &args.files {
-        match bench_file(solver.as_mut(), file, args.limit, &limits) {
+        match bench_file(rules.as_ref(), solver.as_mut(), file, args.limit, &limits) {
             Ok(file_outcome) => outcome = outcome.and(file_outcome),
             Err(e) => {
                 eprintln!("inarow: {}", one_line(&e));
@@ -93,15 +104,32 @@ pub fn run(args: BenchArgs) -> Result<Outcome, String> {
     Ok(outcome)
 }
 
-/// The built-in suite (the options' game is not used: the suite names its boards).
-fn builtin(options: &Options, limits: &Limits) -> Result<Outcome, String> {
+/// The built-in suite (the flags' game is not used: the suite names its boards), each board
+/// with its own agent of `settings` (its table size and techniques apply).
+fn builtin(settings: &Settings, limits: &Limits) -> Result<Outcome, String> {
     let bar = progress_bar(BUILTIN_SUITE.len(), "builtin");
-    let tally = run_builtin(options, limits, |spec, right| {
+    let mut tally = Tally::default();
+    for (spec, expected) in BUILTIN_SUITE {
+        let game = session::game(spec)?;
+        let mut agent = game.agent(&game.fitted(settings.clone()), 1)?;
+        let expected = if agent.is_weak() {
+            expected.signum()
+        } else {
+            expected
+        };
+        // Its table touched before the clock runs, as in every timed benchmark.
+        agent.ready();
+        let ask = Ask {
+            limits: limits.clone(),
+            ..Ask::default()
+        };
+        let solved = agent.solve(game.read("")?.as_ref(), &ask)?;
+        let right = tally.record_solve(solved.score, solved.nodes, solved.seconds, expected);
         bar.inc(1);
         if !right {
             bar.suspend(|| eprintln!("inarow: builtin: {spec}: wrong value"));
         }
-    })?;
+    }
     bar.finish_and_clear();
     println!("{}", tally.summary("builtin"));
     println!("signature {}", tally.nodes);
@@ -115,6 +143,7 @@ fn builtin(options: &Options, limits: &Limits) -> Result<Outcome, String> {
 /// Benchmarks one file: [`Outcome::Failed`] when some line's answer was wrong, else
 /// [`Outcome::BadInput`] when some line could not be read.
 fn bench_file(
+    game: &dyn Game,
     solver: &mut dyn Agent,
     file: &str,
     limit: Option<usize>,
@@ -123,7 +152,8 @@ fn bench_file(
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let bar = progress_bar(lines.min(limit.unwrap_or(usize::MAX)), file);
-    let (tally, problems) = solver.bench(file, &text, limit, limits, &mut || bar.inc(1))?;
+    let (tally, problems) =
+        session::bench(game, solver, file, &text, limit, limits, &mut || bar.inc(1))?;
     bar.finish_and_clear();
     for p in &problems {
         eprintln!("inarow: {p}");
@@ -139,16 +169,16 @@ fn bench_file(
 }
 
 /// The analysis suite: a summary line per game (median, 95th percentile, most), then
-/// Pentago's line.
-fn analysis(options: &Options, limits: &Limits) -> Result<Outcome, String> {
+/// Pentago's line (its solve by `exact`, without a book).
+fn analysis(exact: &Settings, settings: &Settings, limits: &Limits) -> Result<Outcome, String> {
     let cap = limits.time.unwrap_or(std::time::Duration::from_secs(10));
-    let times = run_analysis(options, cap, |game, ply, seconds| {
+    let times = run_analysis(settings, cap, |game, ply, seconds| {
         eprintln!("inarow: analysis {game} ply {ply}: {seconds:.3} s");
     })?;
     for t in &times {
         println!("{}", t.summary());
     }
-    let (solve, analyze, exact) = pentago_analysis(options, limits)?;
+    let (solve, analyze, exact) = pentago_analysis(exact, settings, limits)?;
     println!(
         "analysis pentago stones=18 solve_s={solve:.3} analysis_s={analyze:.3} ratio={:.2} exact={exact}",
         analyze / solve
@@ -157,9 +187,14 @@ fn analysis(options: &Options, limits: &Limits) -> Result<Outcome, String> {
 }
 
 /// The Pentago stone-count table: one line a count, then whether every value was right.
-fn pentago(options: &Options) -> Result<Outcome, String> {
-    let mem = (options.mem_mb as u64).saturating_mul(1 << 20);
-    let rows = run_pentago(mem, options.config.threads.max(1), |row| println!("{row}"))?;
+fn pentago(settings: &Settings) -> Result<Outcome, String> {
+    let mem = (settings.memory_mb as u64).saturating_mul(1 << 20);
+    let rows = run_pentago_counts(
+        mem,
+        settings.threads.max(1),
+        |_| true,
+        |row| println!("{row}"),
+    )?;
     Ok(if rows.iter().all(|r| r.correct == r.n) {
         Outcome::Done
     } else {
@@ -179,14 +214,20 @@ fn convert() -> Result<Outcome, String> {
     })
 }
 
-/// The rules' audit: a line a board and a line a rule of it, then the total.
-fn victor() -> Result<Outcome, String> {
-    let total = run_victor(|name, a, seconds| {
+/// Victor's threat rules against exhaustive values on each board small enough to enumerate,
+/// with the positions each rule is needed for: a line a board and a line a rule of it, then
+/// the total.
+fn audit_victor() -> Result<Outcome, String> {
+    let mut total = victor::Audit::default();
+    for (name, geometry) in victor::boards() {
+        let began = std::time::Instant::now();
+        let a = victor::audit(&geometry, &victor::Options::default(), true);
+        let seconds = began.elapsed().as_secs_f64();
         println!(
             "victor {name}: positions={} claims={} trivial={} false={} rejected={} seconds={seconds:.1}",
             a.positions, a.claims, a.trivial, a.false_claims, a.rejected_witnesses
         );
-        for (i, rule) in VictorRule::ALL.iter().enumerate() {
+        for (i, rule) in victor::Rule::ALL.iter().enumerate() {
             println!(
                 "victor {name}: {} used={} needed={}",
                 rule.name(),
@@ -194,7 +235,8 @@ fn victor() -> Result<Outcome, String> {
                 a.needs[i]
             );
         }
-    });
+        a.add_to(&mut total);
+    }
     println!(
         "victor total: positions={} claims={} false={} rejected={}",
         total.positions, total.claims, total.false_claims, total.rejected_witnesses
