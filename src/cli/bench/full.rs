@@ -9,7 +9,7 @@ use inarow::Error;
 use inarow::engine::victor;
 use inarow::game::GravityGeometry;
 use inarow::limits::Limits;
-use inarow::session::{self, Ask, BookSource, Settings, Solution};
+use inarow::session::{self, Ask, BookSource, Settings, Solution, Valuation};
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -235,8 +235,13 @@ fn pentago_values(text: &str, root_name: &str) -> Result<impl Fn(&str) -> Check,
     let analysis = agent.analyze(root.as_ref(), &Limits::default())?;
     let mut right = 0;
     for m in &analysis.moves {
-        let want = values.get(&root.play(&m.mv)?.key());
-        right += usize::from(m.score.is_some() && want.map(|v| -v) == m.score);
+        // Irving's value is the reply's, for the side to move after the move.
+        let want = values.get(&root.play(&m.mv)?.key()).map(|v| -v);
+        let got = match m.value {
+            Valuation::Exact(v) | Valuation::Proven(v) => Some(v.signum()),
+            _ => None,
+        };
+        right += usize::from(got.is_some() && got == want);
     }
     let seconds = began.elapsed().as_secs_f64();
     let want = values.get(&root.key()).copied();
