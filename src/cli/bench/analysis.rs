@@ -61,11 +61,12 @@ impl AnalysisTimes {
         )
     }
 
-    /// Times one position's analysis with `agent`.
-    fn time(&mut self, agent: &mut dyn Agent, line: &dyn Line, cap: Duration) {
+    /// Times one position's analysis with `agent`; returns its seconds.
+    fn time(&mut self, agent: &mut dyn Agent, line: &dyn Line, cap: Duration) -> f64 {
         let (seconds, exact) = time_to_exact(agent, line, cap);
         self.exact += exact as usize;
         self.seconds.push(seconds);
+        seconds
     }
 }
 
@@ -94,8 +95,8 @@ pub fn run_analysis(
                 if line.status() != Status::Ongoing {
                     break;
                 }
-                times.time(agent.as_mut(), line.as_ref(), cap);
-                on_position(spec, ply as u32, *times.seconds.last().unwrap_or(&0.0));
+                let seconds = times.time(agent.as_mut(), line.as_ref(), cap);
+                on_position(spec, ply as u32, seconds);
             }
         }
         all.push(times);
@@ -107,8 +108,8 @@ pub fn run_analysis(
         let mut agent = game.agent(&game.fitted(settings.clone()), 1)?;
         for ply in plies {
             for line in reasonable_positions(game.as_ref(), ply, per_ply, seed)? {
-                times.time(agent.as_mut(), line.as_ref(), cap);
-                on_position(&name, ply, *times.seconds.last().unwrap_or(&0.0));
+                let seconds = times.time(agent.as_mut(), line.as_ref(), cap);
+                on_position(&name, ply, seconds);
             }
         }
         all.push(times);

@@ -209,14 +209,11 @@ fn pentago_benchmark(data: &Path) -> Check {
     let Ok(text) = std::fs::read_to_string(&path) else {
         return skip(&name, &path);
     };
-    match pentago_values(&text, root_name) {
-        Ok(detail) => detail(&name),
-        Err(e) => check(&name, false, e.to_string()),
-    }
+    pentago_values(&name, &text, root_name).unwrap_or_else(|e| check(&name, false, e.to_string()))
 }
 
-/// The Pentago check on Irving's values `text` (a header, then `BOARD VALUE` lines).
-fn pentago_values(text: &str, root_name: &str) -> Result<impl Fn(&str) -> Check, Error> {
+/// The Pentago check `name` on Irving's values `text` (a header, then `BOARD VALUE` lines).
+fn pentago_values(name: &str, text: &str, root_name: &str) -> Result<Check, Error> {
     let game = session::game("pentago")?;
     let mut values = HashMap::new();
     for line in text.lines().skip(1) {
@@ -246,18 +243,16 @@ fn pentago_values(text: &str, root_name: &str) -> Result<impl Fn(&str) -> Check,
     let seconds = began.elapsed().as_secs_f64();
     let want = values.get(&root.key()).copied();
     let moves = analysis.moves.len();
-    Ok(move |name: &str| {
-        check(
-            name,
-            solved.score.is_some() && solved.score == want && right == moves && right > 100,
-            format!(
-                "value={} expected={} moves_right={right}/{moves} nodes={} seconds={seconds:.1}",
-                shown(solved.score),
-                shown(want),
-                solved.nodes,
-            ),
-        )
-    })
+    Ok(check(
+        name,
+        solved.score.is_some() && solved.score == want && right == moves && right > 100,
+        format!(
+            "value={} expected={} moves_right={right}/{moves} nodes={} seconds={seconds:.1}",
+            shown(solved.score),
+            shown(want),
+            solved.nodes,
+        ),
+    ))
 }
 
 /// The default engine keeps every won position of the conversion benchmark won at about a

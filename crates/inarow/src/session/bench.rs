@@ -96,7 +96,7 @@ impl Expected {
 /// problems, one line each.
 ///
 /// # Errors
-/// [`Error::Unsupported`] for an agent without an exact solver.
+/// As [`Agent::solve`]: an agent without an exact solver.
 pub fn bench(
     game: &dyn Game,
     agent: &mut dyn Agent,
@@ -106,12 +106,6 @@ pub fn bench(
     limits: &Limits,
     progress: &mut dyn FnMut(),
 ) -> Result<(Tally, Vec<String>), Error> {
-    if agent.algorithm().is_none() {
-        return Err(Error::Unsupported(format!(
-            "engine {}: only the exact solver (engine best) solves",
-            agent.settings().level
-        )));
-    }
     let weak = agent.is_weak();
     // Touched before the clock runs: the first touch of a page is no part of a search's time.
     agent.ready();
@@ -150,19 +144,15 @@ pub fn bench(
             }
         };
         agent.reset();
-        let (ask, expected) = match expected {
-            Expected::Score(v) => (Ask::default(), if weak { v.signum() } else { v }),
-            Expected::FirstWins(w) => (
-                Ask {
-                    win_only: true,
-                    ..Ask::default()
-                },
-                w as i32,
-            ),
-        };
         let ask = Ask {
             limits: limits.clone(),
-            ..ask
+            win_only: matches!(expected, Expected::FirstWins(_)),
+            ..Ask::default()
+        };
+        let expected = match expected {
+            Expected::Score(v) if weak => v.signum(),
+            Expected::Score(v) => v,
+            Expected::FirstWins(w) => w as i32,
         };
         let solution = agent.solve(pos.as_ref(), &ask)?;
         let right = tally.record_solve(solution.score, solution.nodes, solution.seconds, expected);
