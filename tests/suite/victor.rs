@@ -24,6 +24,10 @@ fn check_board(name: &str, geometry: &GravityGeometry, rules: &[Rule]) {
     assert_eq!(a.false_accepted, 0, "{name}: a false witness accepted");
     assert!(a.claims > a.positions / 10, "{name}: {a:?}");
     assert!(a.claims > a.trivial * 11 / 10, "{name}: {a:?}");
+    // Wins and losses are proved too, and each is a claim that the losing side cannot win.
+    assert!(a.mover_loses > 0 && a.mover_wins > 0, "{name}: {a:?}");
+    assert!(a.mover_loses <= a.mover_cannot_win, "{name}: {a:?}");
+    assert!(a.mover_wins <= a.other_cannot_win, "{name}: {a:?}");
     for &r in rules {
         assert!(a.uses[r as usize] > 0, "{name}: {} never used", r.name());
     }
@@ -60,6 +64,7 @@ fn a_broken_rule_shows_as_false_claims() {
         (Loosen::AfterevenAnyColumn, &g44),
         (Loosen::OddStacks, &g44),
         (Loosen::BaseclaimFirstPair, &g45),
+        (Loosen::WinOneShort, &g44),
     ] {
         let options = Options {
             loosen: Some(loosen),
@@ -67,6 +72,9 @@ fn a_broken_rule_shows_as_false_claims() {
         };
         let a = check(&format!("{loosen:?}"), g, options);
         assert!(a.false_claims > 0, "{loosen:?} made no false claim");
+        if loosen == Loosen::WinOneShort {
+            assert_eq!(a.false_claims, a.false_wins, "{loosen:?}: {a:?}");
+        }
         // The checker certificates rely on turns every false claim down.
         assert_eq!(
             a.false_accepted, 0,
@@ -293,9 +301,10 @@ fn the_rules_inside_alpha_beta_and_dfpn_change_no_value() {
 }
 
 /// Certificates that rest on the rules: `--proof` with `--victor-plies` writes rule lines
-/// (format version 4) where df-pn's defence rests on them, and the verifier checks each
-/// witness from the position. A witness made wrong, a rule line removed, a rule line in a
-/// version 3 file, or one where the prover moves, is rejected. Without the flag nothing
+/// (format version 4: the opponent cannot win; 5: it loses) where df-pn's proof rests on
+/// them, and the verifier checks each witness from the position. A witness made wrong, a rule
+/// line removed, a rule line in a file of an older version, a cannot-win line in a win, or one
+/// where the prover moves, is rejected. Without the flag nothing
 /// changes: version 3, no rule line. On 5x4 and on a drawn cube position.
 #[test]
 fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
@@ -338,7 +347,9 @@ fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
     };
     proves_a_draw_by_the_rules("connect4:5x4", "2", "-");
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(text.starts_with("inarow-proof 4\n"), "{text}");
+    // Both kinds of rule line: the opponent cannot win (`!`) or loses (`!!`, version 5).
+    assert!(text.starts_with("inarow-proof 5\n"), "{text}");
+    assert!(text.contains(" !! "), "{text}");
     let rule_lines: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with('#') && l.contains(" ! "))
@@ -393,10 +404,15 @@ fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
         "rule line removed",
     );
     let out = rejected(
-        text.replacen("inarow-proof 4", "inarow-proof 3", 2),
+        text.replacen("inarow-proof 5", "inarow-proof 3", 2),
         "version 3",
     );
-    assert!(out.contains("needs format version 4"), "{out}");
+    assert!(out.contains("needs format version"), "{out}");
+    let out = rejected(
+        text.replacen("inarow-proof 5", "inarow-proof 4", 2),
+        "version 4",
+    );
+    assert!(out.contains("needs format version 5"), "{out}");
     // The root of the first player's certificate is the prover's move.
     let out = rejected(
         text.replacen("prover first\n", "prover first\n- ! claimeven 0.0 0.1\n", 1),
@@ -415,6 +431,69 @@ fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
         "unknown rule",
     );
     assert!(out.contains("'parity' is no rule"), "{out}");
+    // A win (5x4 after 1: the second player's), with rule lines of a loss only: each checked
+    // for a follower line its pairs complete. A claim that the opponent cannot win proves no
+    // win: the same witness under `!` is turned down.
+    let r = inarow(
+        &[
+            "solve",
+            "--game",
+            "connect4:5x4",
+            "--weak",
+            "--victor-plies",
+            "2",
+            "--proof",
+            path,
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(r.stdout.trim(), "1 1", "{}", r.stderr);
+    let v = inarow(&["verify", path], None);
+    assert_eq!(v.code, Some(0), "{}", v.stdout);
+    assert!(v.stdout.contains("settled by threat rules"), "{}", v.stdout);
+    let win = std::fs::read_to_string(&file).unwrap();
+    assert!(win.contains("goal win\n"), "{win}");
+    let losses: Vec<&str> = win
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(" !! "))
+        .collect();
+    assert!(losses.len() > 20, "{win}");
+    let out = rejected(
+        win.replacen(losses[0], &losses[0].replacen(" !! ", " ! ", 1), 1),
+        "a cannot-win line in a win",
+    );
+    assert!(out.contains("proves a draw at best"), "{out}");
+    // A loss needs a follower line of sure cells: with only claimevens left of a witness that
+    // has other rules too, the cover or the line fails, and some such witness shows it.
+    let mut tampered = 0;
+    for line in &losses {
+        let (path, witness) = line.split_once(" !! ").unwrap();
+        let parts: Vec<&str> = witness.split("; ").collect();
+        for i in 0..parts.len() {
+            let rest: Vec<&str> = (0..parts.len())
+                .filter(|&j| j != i)
+                .map(|j| parts[j])
+                .collect();
+            if rest.is_empty() {
+                continue;
+            }
+            std::fs::write(
+                &bad,
+                win.replacen(line, &format!("{path} !! {}", rest.join("; ")), 1),
+            )
+            .unwrap();
+            let err = inarow(&["verify", bad_path], None);
+            if err.code != Some(0) {
+                assert!(err.stdout.contains("does not hold"), "{}", err.stdout);
+                tampered += 1;
+            }
+        }
+        if tampered > 10 {
+            break;
+        }
+    }
+    assert!(tampered > 0);
     // The cube: a drawn position of 40 stones (from `gen --game cube --stones 40`), each side's
     // certificate settling positions by the rules over its 76 lines.
     proves_a_draw_by_the_rules("cube", "8", "43e8bbd41295509ee9be91d36020083ba32adda1");

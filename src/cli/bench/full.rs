@@ -287,16 +287,22 @@ fn conversions() -> Check {
 }
 
 /// Victor's threat rules on every position of 5x4 (the tests run 4x4 and 4x5): no claim the
-/// exact value contradicts, every witness accepted by the checker.
+/// exact value contradicts (that a side cannot win, wins or loses), every witness accepted by
+/// the checker.
 fn victor_board() -> Check {
     let geometry = GravityGeometry::grid(5, 4, 4).expect("a valid grid");
     let a = victor::audit(&geometry, &victor::Options::default(), false);
     check(
         "victor rules on every 5x4 position",
-        a.false_claims == 0 && a.rejected_witnesses == 0 && a.claims > 0,
+        a.false_claims == 0 && a.rejected_witnesses == 0 && a.claims > 0 && a.mover_loses > 0,
         format!(
-            "positions={} claims={} false={} rejected={}",
-            a.positions, a.claims, a.false_claims, a.rejected_witnesses
+            "positions={} claims={} false={} rejected={} losses={} wins={}",
+            a.positions,
+            a.claims,
+            a.false_claims,
+            a.rejected_witnesses,
+            a.mover_loses,
+            a.mover_wins
         ),
     )
 }

@@ -224,8 +224,15 @@ fn audit_victor() -> Result<Outcome, String> {
         let a = victor::audit(&geometry, &victor::Options::default(), true);
         let seconds = began.elapsed().as_secs_f64();
         println!(
-            "victor {name}: positions={} claims={} trivial={} false={} rejected={} seconds={seconds:.1}",
-            a.positions, a.claims, a.trivial, a.false_claims, a.rejected_witnesses
+            "victor {name}: positions={} claims={} trivial={} false={} rejected={} losses={} wins={} false_wins={} seconds={seconds:.1}",
+            a.positions,
+            a.claims,
+            a.trivial,
+            a.false_claims,
+            a.rejected_witnesses,
+            a.mover_loses,
+            a.mover_wins,
+            a.false_wins
         );
         for (i, rule) in victor::Rule::ALL.iter().enumerate() {
             println!(
@@ -238,8 +245,13 @@ fn audit_victor() -> Result<Outcome, String> {
         a.add_to(&mut total);
     }
     println!(
-        "victor total: positions={} claims={} false={} rejected={}",
-        total.positions, total.claims, total.false_claims, total.rejected_witnesses
+        "victor total: positions={} claims={} false={} rejected={} losses={} wins={}",
+        total.positions,
+        total.claims,
+        total.false_claims,
+        total.rejected_witnesses,
+        total.mover_loses,
+        total.mover_wins
     );
     Ok(
         if total.false_claims == 0 && total.rejected_witnesses == 0 {

@@ -1,14 +1,15 @@
-//! The certificate file format, version 4 (versions 1 to 3 are read too: version 1 has no
+//! The certificate file format, version 5 (versions 1 to 4 are read too: version 1 has no
 //! threat lines; version 3 leaves out the positions whose symmetric image the walk settled
-//! before, which the verifier of version 2 would have asked for; version 4 adds rule lines).
-//! A certificate without rule lines is written as version 3, so that older verifiers read it.
+//! before, which the verifier of version 2 would have asked for; version 4 adds rule lines;
+//! version 5 adds rule lines of a loss, `!!`). A certificate is written with the lowest version
+//! that holds it (3 without rule lines, 4 without `!!`), so that older verifiers read it.
 //!
-//! # File format (`inarow-proof 4`)
+//! # File format (`inarow-proof 5`)
 //! ```text
-//! inarow-proof 4
+//! inarow-proof 5
 //! game connect4:7x6:k4    # must equal the start position's Game::name()
 //! root 4453               # moves from the game's start to the root ('-': the start itself)
-//! goal notlose            # or win (rule lines: notlose only)
+//! goal notlose            # or win (`!` rule lines: notlose only)
 //! prover first            # the side that has the proof: first or second (player)
 //! # one line per position where the prover moves:
 //! # PATH MOVE  (PATH = one sequence of moves from the root reaching it, '-' for the root;
@@ -18,8 +19,9 @@
 //! # threat lines:
 //! # PATH : M1 M2 ... Mk
 //! 3452 : 1 1 6
-//! # rule lines (goal notlose, gravity games): PATH ! WITNESS
+//! # rule lines (gravity games): PATH ! WITNESS (goal notlose), PATH !! WITNESS (any goal)
 //! 3456 ! claimeven 0.2 0.3; baseinverse 1.4 2.4; aftereven 3.5 4.5
+//! 3457 !! claimeven 0.2 0.3; claimeven 4.2 4.3
 //! ```
 //! Blank lines and everything from a `#` to the end of a line are ignored. The header lines come
 //! first, in this order. A path and a move never contain whitespace; the move is the last
@@ -41,16 +43,23 @@
 //! the prover does not lose. WITNESS is the rule applications the prover answers by, in the
 //! form of [`Witness::to_text`](super::victor::Witness::to_text); the verifier checks it
 //! against the position ([`victor::verify`](super::victor::verify)) and follows no move below.
+//!
+//! A rule line of a loss `PATH !! WITNESS` (version 5, any goal) settles the position after
+//! PATH, where the opponent moves, as a win of the prover: the witness's cover keeps the
+//! opponent from any line, and its pairs give the prover every empty cell of a line of its own
+//! ([`victor::verify_win`](super::victor::verify_win)).
 
-use super::Certificate;
+use super::{Certificate, victor};
 use crate::game::{Notation, format_moves};
 use std::fmt::Write as _;
 
 /// The first word of every certificate.
 pub const MAGIC: &str = "inarow-proof";
-/// The newest format version: the one this module writes for a certificate with rule lines,
-/// and the highest the verifier reads.
-pub const VERSION: u32 = 4;
+/// The newest format version: the one this module writes for a certificate with a rule line
+/// of a loss, and the highest the verifier reads.
+pub const VERSION: u32 = 5;
+/// The version written for a certificate whose rule lines all say "cannot win".
+const VERSION_WITHOUT_WINS: u32 = 4;
 /// The version written for a certificate without rule lines (nothing in it needs version 4).
 const VERSION_WITHOUT_RULES: u32 = 3;
 
@@ -69,6 +78,12 @@ pub fn write<G: Notation>(start: &G, root_moves: &[G::Move], proof: &Certificate
     let mut s = String::new();
     let version = if proof.witnesses.is_empty() {
         VERSION_WITHOUT_RULES
+    } else if proof
+        .witnesses
+        .iter()
+        .all(|(_, _, goal)| *goal == victor::Goal::MoverCannotWin)
+    {
+        VERSION_WITHOUT_WINS
     } else {
         VERSION
     };
@@ -110,19 +125,23 @@ pub fn write<G: Notation>(start: &G, root_moves: &[G::Move], proof: &Certificate
     if !proof.witnesses.is_empty() {
         let _ = writeln!(
             s,
-            "# {} rule lines: PATH ! the threat rules by which the opponent, to move, cannot win",
+            "# {} rule lines: PATH ! (or !!) the threat rules by which the opponent, to move, cannot win (loses)",
             proof.witnesses.len()
         );
     }
-    for (path, witness) in &proof.witnesses {
+    for (path, witness, goal) in &proof.witnesses {
         let node = path.iter().fold(proof.root, |p, &m| p.play(m));
         let (geometry, _, _) = node
             .gravity_position()
             .expect("rule lines are written for gravity boards only");
         let _ = writeln!(
             s,
-            "{} ! {}",
+            "{} {} {}",
             moves_text(proof.root, path),
+            match goal {
+                victor::Goal::MoverCannotWin => "!",
+                victor::Goal::FollowerWins => "!!",
+            },
             witness.to_text(geometry)
         );
     }

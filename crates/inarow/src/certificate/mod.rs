@@ -15,9 +15,10 @@
 //! empty board's proof small enough to write). A position where the prover wins at once needs
 //! no line, and a threat line (a sequence of the prover's moves, each answered by the one reply
 //! that does not lose at once) covers a whole forced win in one line. In a gravity game, a
-//! position where the prover need only not lose may be settled by a *rule line*: a witness of
-//! Victor's threat rules ([`victor`]) that the opponent, to move, cannot win there, which the
-//! verifier checks from the position alone (version 4).
+//! position where the opponent moves may be settled by a *rule line*: a witness of Victor's
+//! threat rules ([`victor`]) that the opponent cannot win there (where the prover need only
+//! not lose; version 4) or that it loses (version 5), which the verifier checks from the
+//! position alone.
 
 pub mod format;
 pub mod verify;
@@ -55,10 +56,11 @@ pub struct Certificate<G: Game> {
     /// Threat lines: a path from the root reaching a position, and the prover's moves to play
     /// in order below it wherever no line gives a move (see [`format`](mod@format)).
     pub threat_lines: Vec<ThreatLine<G::Move>>,
-    /// Rule lines (a `notlose` certificate of a gravity game only): a path from the root
-    /// reaching a position where the opponent moves, and the witness by which Victor's threat
-    /// rules show that the opponent cannot win there ([`victor`]).
-    pub witnesses: Vec<(Vec<G::Move>, victor::Witness)>,
+    /// Rule lines (gravity games only): a path from the root reaching a position where the
+    /// opponent moves, the witness by which Victor's threat rules settle it ([`victor`]), and
+    /// what the witness shows: that the opponent cannot win there (a `notlose` certificate
+    /// only) or that it loses ([`victor::Goal::FollowerWins`], any goal).
+    pub witnesses: Vec<(Vec<G::Move>, victor::Witness, victor::Goal)>,
 }
 
 /// A path from the root and the prover's moves of a threat line below the position it reaches.

@@ -6,7 +6,8 @@
 //! it plays a move that wins at once if there is one, else it needs an entry whose move is legal
 //! or a threat line being followed (see [`format`](super::format)); at an opponent position it
 //! follows every legal move;
-//! a rule line settles its position when its witness holds there ([`victor::verify`]); a
+//! a rule line settles its position when its witness holds there ([`victor::verify`], or
+//! [`victor::verify_win`] for a loss); a
 //! finished game must reach the goal (the prover won; or, for notlose, a draw); a position that
 //! repeats one on the current path is judged by the repetition rule (a draw by default; Connect
 //! Four never repeats). A position whose check did not meet a repetition is remembered as
@@ -210,7 +211,7 @@ fn check<G: Notation>(
     let mut strategy: HashMap<u128, (G::Move, usize)> = HashMap::new();
     let mut threat_lines: HashMap<u128, (Vec<&str>, usize)> = HashMap::new();
     // key -> (witness, line number)
-    let mut witnesses: HashMap<u128, (Witness, usize)> = HashMap::new();
+    let mut witnesses: HashMap<u128, (Witness, victor::Goal, usize)> = HashMap::new();
     let mut line_count = 0;
     // The position a line's path reaches, which must still be in play.
     let node_at = |n: usize, path: &str| -> Result<G, String> {
@@ -228,12 +229,24 @@ fn check<G: Notation>(
     };
     for (n, line) in lines {
         line_count += 1;
-        if let Some((path, witness)) = line.split_once(" ! ") {
+        let rule_line = match line.split_once(" !! ") {
+            Some((path, witness)) => Some((path, witness, victor::Goal::FollowerWins)),
+            None => line
+                .split_once(" ! ")
+                .map(|(path, witness)| (path, witness, victor::Goal::MoverCannotWin)),
+        };
+        if let Some((path, witness, rule_goal)) = rule_line {
             let path = path.trim();
-            if version < 4 {
-                return Err(format!("line {n}: a rule line needs format version 4"));
+            let needed = match rule_goal {
+                victor::Goal::MoverCannotWin => 4,
+                victor::Goal::FollowerWins => 5,
+            };
+            if version < needed {
+                return Err(format!(
+                    "line {n}: this rule line needs format version {needed}"
+                ));
             }
-            if goal != Goal::NotLose {
+            if goal != Goal::NotLose && rule_goal == victor::Goal::MoverCannotWin {
                 return Err(format!(
                     "line {n}: a rule line proves a draw at best, and the goal is a win"
                 ));
@@ -249,7 +262,10 @@ fn check<G: Notation>(
                 .ok_or_else(|| format!("line {n}: this game has no gravity board for the rules"))?;
             let witness =
                 Witness::parse(witness, geometry).map_err(|e| format!("line {n}: {e}"))?;
-            if witnesses.insert(node.key(), (witness, n)).is_some() {
+            if witnesses
+                .insert(node.key(), (witness, rule_goal, n))
+                .is_some()
+            {
                 return Err(format!(
                     "line {n}: the position after '{path}' has two rule lines"
                 ));
@@ -334,11 +350,11 @@ fn check<G: Notation>(
         if done.contains(&class) {
             return Ok(Visit::Leaf(false));
         }
-        if let Some((witness, line)) = witnesses.get(&key) {
+        if let Some((witness, rule_goal, line)) = witnesses.get(&key) {
             let (geometry, mover, follower) = pos
                 .gravity_position()
                 .expect("a rule line's position has a gravity board (checked when read)");
-            victor::verify(geometry, mover, follower, witness)
+            victor::verify_goal(geometry, mover, follower, witness, *rule_goal)
                 .map_err(|e| format!("the rule line {line} does not hold: {e}"))?;
             used.insert(*line);
             positions += 1;

@@ -34,6 +34,14 @@
 //! Allis' zugzwang control comes out of the search for a cover. The side to move may also
 //! become the follower after one move (the search's `Claim::OtherSideCannotWin`).
 //!
+//! **Wins.** A cover also proves a *win* for the follower when one of the follower's lines
+//! (no mover stone in it) has every empty cell among the upper cells of the cover's pairs
+//! (claimeven, vertical, threat), which the follower is sure to get: the mover never completes
+//! a line, so the game goes on until the board fills, and by then the follower has completed
+//! that one ([`Goal::FollowerWins`], checked by [`verify_win`]). This is how the side that
+//! controls zugzwang wins: Allis' second player with claimeven on even rows, or a side with an
+//! odd threat that the other cannot undo.
+//!
 //! These are the rules in their static form: the follower's answers depend only on the cell
 //! played, and applications never share a cell or (for inverses and baseclaims) a column below
 //! them. Allis' before and specialbefore rest on answers that change with the play; in this
@@ -96,6 +104,18 @@ impl Rule {
     pub(crate) fn bit(self) -> u16 {
         1 << self as u16
     }
+}
+
+/// What a cover must prove.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Goal {
+    /// The mover cannot win.
+    #[default]
+    MoverCannotWin,
+    /// The follower wins: the mover cannot win, and some follower line without a mover stone
+    /// has every empty cell among the pairs' upper cells, which the follower gets; the game
+    /// goes on until the follower completes it (Allis' zugzwang control turned into a win).
+    FollowerWins,
 }
 
 /// One rule application of a witness.
@@ -206,6 +226,8 @@ pub enum Loosen {
     BaseclaimFirstPair,
     /// Let an aftereven refute mover lines above any one of its cells, not all.
     AfterevenAnyColumn,
+    /// Let a follower line with one empty cell the follower is not sure of prove a win.
+    WinOneShort,
 }
 
 /// The cells of a set, lowest first.
@@ -391,11 +413,74 @@ pub fn verify(
     follower: u128,
     witness: &Witness,
 ) -> Result<(), Error> {
+    checked(geometry, mover, follower, witness, false).map(|_| ())
+}
+
+/// Checks a witness of `goal`: [`verify`] or [`verify_win`].
+///
+/// # Errors
+/// As theirs.
+pub fn verify_goal(
+    geometry: &GravityGeometry,
+    mover: u128,
+    follower: u128,
+    witness: &Witness,
+    goal: Goal,
+) -> Result<(), Error> {
+    match goal {
+        Goal::MoverCannotWin => verify(geometry, mover, follower, witness),
+        Goal::FollowerWins => verify_win(geometry, mover, follower, witness),
+    }
+}
+
+/// Checks a witness that the follower wins: a cover as [`verify`] checks it (whole, even where
+/// the mover has no line left), and a follower line without a mover stone whose empty cells
+/// are all upper cells of its pairs (a claimeven's, a vertical's or a threat's), which the
+/// follower gets: as the mover cannot win, the game goes on until the follower completes it.
+///
+/// # Errors
+/// [`Error::Input`] that says what is wrong, in words.
+pub fn verify_win(
+    geometry: &GravityGeometry,
+    mover: u128,
+    follower: u128,
+    witness: &Witness,
+) -> Result<(), Error> {
+    let (board, sure) = checked(geometry, mover, follower, witness, true)?;
+    follower_completes(&board, sure, None)
+        .map(|_| ())
+        .ok_or_else(|| Error::Input("no follower line is made of cells the follower gets".into()))
+}
+
+/// A follower line (no mover stone) whose empty cells are all in `sure`, the cells a cover
+/// gives the follower.
+pub(crate) fn follower_completes(
+    board: &Board,
+    sure: u128,
+    loosen: Option<Loosen>,
+) -> Option<u128> {
+    let slack = u32::from(loosen == Some(Loosen::WinOneShort));
+    board
+        .own
+        .iter()
+        .map(|&(own, _)| own)
+        .find(|&own| (own & board.empty & !sure).count_ones() <= slack)
+}
+
+/// [`verify`]'s checks, and the cells the cover gives the follower; `whole_cover`: check the
+/// cover even where the mover has no line left to refute.
+fn checked<'g>(
+    geometry: &'g GravityGeometry,
+    mover: u128,
+    follower: u128,
+    witness: &Witness,
+    whole_cover: bool,
+) -> Result<(Board<'g>, u128), Error> {
     let board = Board::new(geometry, mover, follower)
         .ok_or_else(|| Error::Input("the game is over or no gravity position".into()))?;
-    if board.targets.is_empty() {
+    if board.targets.is_empty() && !whole_cover {
         // Nothing to refute: every line holds a follower stone.
-        return Ok(());
+        return Ok((board, 0));
     }
     let bit = |x: u32| 1u128 << x;
     let mut covered = 0u128;
@@ -542,5 +627,5 @@ pub fn verify(
     if let Some(&(line, _)) = board.targets.iter().find(|&&(l, _)| !refuted(l)) {
         return Err(Error::Input(format!("line {line:#x} is not refuted")));
     }
-    Ok(())
+    Ok((board, sure))
 }

@@ -401,6 +401,19 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             }
             return self.give_frame(n, frame, 0);
         }
+        // And where a proof of a loss would cut: a loss scores at most the slowest one's.
+        let slowest_loss = -win_at(m as u32, m as u32);
+        if let Some(plies) = self.config.victor_plies
+            && (slowest_loss..0).contains(&alpha)
+            && cover::side_to_move_loses(pos, plies)
+        {
+            count!(self, n, bound_cuts);
+            if use_table {
+                self.table
+                    .store(&mut self.log, key, slowest_loss, Bound::Upper, None, 1);
+            }
+            return self.give_frame(n, frame, slowest_loss);
+        }
 
         if let Some(budget) = self.config.threat_search {
             // A win by at most `depth` threats ends by ply n + 2 depth + 1 (the last threat, the

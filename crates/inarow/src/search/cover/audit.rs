@@ -4,7 +4,8 @@
 //! The tests run the small boards, `inarow bench --suite full` a larger one and `inarow bench
 //! --suite victor` the whole table of docs/results.md.
 
-use super::{Options, Rule, Witness};
+use super::{Goal, Options, Rule, Witness};
+use crate::certificate::victor::verify_goal;
 use crate::game::GravityGeometry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -87,8 +88,14 @@ pub struct Audit {
     pub mover_cannot_win: u64,
     /// Claims that, after some move, the other side cannot win.
     pub other_cannot_win: u64,
-    /// Claims the exact value contradicts.
+    /// Claims that the side to move loses ([`Goal::FollowerWins`], the other side follows).
+    pub mover_loses: u64,
+    /// Claims that the side to move wins (it drops a stone, then follows).
+    pub mover_wins: u64,
+    /// Claims the exact value contradicts, of either kind.
     pub false_claims: u64,
+    /// Of those, claims of a win or a loss.
+    pub false_wins: u64,
     /// Witnesses [`super::verify`] rejects, as the search wrote them or as a certificate
     /// writes them ([`Witness::to_text`], read back without the lines each refutes).
     pub rejected_witnesses: u64,
@@ -109,7 +116,10 @@ impl Audit {
         total.trivial += self.trivial;
         total.mover_cannot_win += self.mover_cannot_win;
         total.other_cannot_win += self.other_cannot_win;
+        total.mover_loses += self.mover_loses;
+        total.mover_wins += self.mover_wins;
         total.false_claims += self.false_claims;
+        total.false_wins += self.false_wins;
         total.rejected_witnesses += self.rejected_witnesses;
         total.false_accepted += self.false_accepted;
         for i in 0..Rule::ALL.len() {
@@ -119,10 +129,19 @@ impl Audit {
     }
 }
 
-/// Solves every position of `geometry` and checks every claim of the rules under `options`.
-/// `needs`: also count, for each rule, the claimed positions that lose every claim without it
-/// (a second search per rule used).
+/// Solves every position of `geometry` and checks every claim of the rules under `options`
+/// (its goal aside): that a side cannot win, and that a side wins or loses. `needs`: also
+/// count, for each rule, the claimed positions that lose every claim that a side cannot win
+/// without it (a second search per rule used).
 pub fn audit(geometry: &GravityGeometry, options: &Options, needs: bool) -> Audit {
+    let options = &Options {
+        goal: Goal::MoverCannotWin,
+        ..*options
+    };
+    let win_options = Options {
+        goal: Goal::FollowerWins,
+        ..*options
+    };
     let mut solver = Exhaustive {
         geometry,
         values: Values::default(),
@@ -151,9 +170,9 @@ pub fn audit(geometry: &GravityGeometry, options: &Options, needs: bool) -> Audi
             audit.trivial += 1;
         }
         // Checks a witness in both forms: (rejected in either, false and accepted in either).
-        let check = |mover: u128, follower: u128, w: &Witness, wrong: bool| {
+        let check = |mover: u128, follower: u128, w: &Witness, wrong: bool, goal: Goal| {
             let written = Witness::parse(&w.to_text(geometry), geometry).expect("reads back");
-            let ok = [w, &written].map(|w| super::verify(geometry, mover, follower, w).is_ok());
+            let ok = [w, &written].map(|w| verify_goal(geometry, mover, follower, w, goal).is_ok());
             (
                 ok.contains(&false) as u64,
                 (wrong && ok.contains(&true)) as u64,
@@ -163,7 +182,7 @@ pub fn audit(geometry: &GravityGeometry, options: &Options, needs: bool) -> Audi
         if let Some(w) = &mover {
             audit.mover_cannot_win += 1;
             audit.false_claims += (value == 1) as u64;
-            let (rejected, accepted) = check(to_move, other, w, value == 1);
+            let (rejected, accepted) = check(to_move, other, w, value == 1, Goal::MoverCannotWin);
             audit.rejected_witnesses += rejected;
             audit.false_accepted += accepted;
             for (i, &r) in Rule::ALL.iter().enumerate() {
@@ -178,12 +197,48 @@ pub fn audit(geometry: &GravityGeometry, options: &Options, needs: bool) -> Audi
                 .find(|&&x| filled >> x & 1 == 0)
                 .copied()
                 .expect("the claim's column has room");
-            let (rejected, accepted) = check(other, to_move | 1 << cell, w, value == -1);
+            let (rejected, accepted) = check(
+                other,
+                to_move | 1 << cell,
+                w,
+                value == -1,
+                Goal::MoverCannotWin,
+            );
             audit.rejected_witnesses += rejected;
             audit.false_accepted += accepted;
             for (i, &r) in Rule::ALL.iter().enumerate() {
                 used[i] |= w.uses(r);
             }
+        }
+        // A win or a loss needs a cover that the side cannot win: searched only where one is.
+        if mover.is_some()
+            && let Some(w) = super::mover_cannot_win(geometry, to_move, other, &win_options)
+        {
+            audit.mover_loses += 1;
+            let wrong = value != -1;
+            audit.false_claims += wrong as u64;
+            audit.false_wins += wrong as u64;
+            let (rejected, accepted) = check(to_move, other, &w, wrong, Goal::FollowerWins);
+            audit.rejected_witnesses += rejected;
+            audit.false_accepted += accepted;
+        }
+        if reply.is_some()
+            && let Some((column, w)) =
+                super::other_side_cannot_win(geometry, to_move, other, &win_options)
+        {
+            audit.mover_wins += 1;
+            let wrong = value != 1;
+            audit.false_claims += wrong as u64;
+            audit.false_wins += wrong as u64;
+            let cell = geometry.columns()[column]
+                .iter()
+                .find(|&&x| filled >> x & 1 == 0)
+                .copied()
+                .expect("the claim's column has room");
+            let (rejected, accepted) =
+                check(other, to_move | 1 << cell, &w, wrong, Goal::FollowerWins);
+            audit.rejected_witnesses += rejected;
+            audit.false_accepted += accepted;
         }
         for (i, &u) in used.iter().enumerate() {
             audit.uses[i] += u as u64;

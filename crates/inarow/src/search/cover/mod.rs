@@ -7,8 +7,12 @@
 
 pub mod audit;
 
-pub use crate::certificate::victor::{Application, Loosen, Rule, Witness, verify};
-use crate::certificate::victor::{Board, aftereven_refutes, cells_of, refutes, split_pairs};
+pub use crate::certificate::victor::{
+    Application, Goal, Loosen, Rule, Witness, verify, verify_win,
+};
+use crate::certificate::victor::{
+    Board, aftereven_refutes, cells_of, follower_completes, refutes, split_pairs,
+};
 use crate::game::{Game, GravityGeometry};
 use arrayvec::ArrayVec;
 
@@ -34,19 +38,28 @@ pub const BOUND_BUDGET: u32 = 16;
 /// they prove that the side to move in `pos` cannot win, where `pos` is a gravity board
 /// (`Game::gravity_position`) with at least `min_empty` empty cells.
 pub fn side_to_move_cannot_win<G: Game>(pos: &G, min_empty: u32) -> bool {
-    witness(pos, min_empty, BOUND_BUDGET).is_some()
+    witness(pos, min_empty, BOUND_BUDGET, Goal::MoverCannotWin).is_some()
 }
 
-/// The rules' witness that the side to move in `pos` cannot win, trying at most `budget`
+/// The rules as a search's bound, for a loss: whether, trying at most [`BOUND_BUDGET`] partial
+/// covers, they prove that the side to move in `pos` loses (the other side follows and
+/// completes a line), where `pos` is as for [`side_to_move_cannot_win`].
+pub fn side_to_move_loses<G: Game>(pos: &G, min_empty: u32) -> bool {
+    witness(pos, min_empty, BOUND_BUDGET, Goal::FollowerWins).is_some()
+}
+
+/// The rules' witness that the side to move in `pos` cannot win (`goal`
+/// [`Goal::MoverCannotWin`]) or loses ([`Goal::FollowerWins`]), trying at most `budget`
 /// partial covers, where `pos` is a gravity board with at least `min_empty` empty cells. A
 /// larger budget finds every cover a smaller one does (the search only goes on further).
-pub fn witness<G: Game>(pos: &G, min_empty: u32, budget: u32) -> Option<Witness> {
+pub fn witness<G: Game>(pos: &G, min_empty: u32, budget: u32, goal: Goal) -> Option<Witness> {
     let (geometry, mine, theirs) = pos.gravity_position()?;
     if (geometry.board() & !(mine | theirs)).count_ones() < min_empty {
         return None;
     }
     let options = Options {
         budget,
+        goal,
         ..Options::default()
     };
     mover_cannot_win(geometry, mine, theirs, &options)
@@ -59,6 +72,8 @@ pub struct Options {
     pub rules: u16,
     /// The most partial covers tried before giving up (no claim).
     pub budget: u32,
+    /// What the cover proves.
+    pub goal: Goal,
     /// Tests only: a precondition skipped.
     #[doc(hidden)]
     pub loosen: Option<Loosen>,
@@ -69,6 +84,7 @@ impl Default for Options {
         Options {
             rules: u16::MAX,
             budget: 20_000,
+            goal: Goal::MoverCannotWin,
             loosen: None,
         }
     }
@@ -315,12 +331,22 @@ impl Search<'_, '_> {
         })
     }
 
+    /// Whether the cover, complete, proves the goal (else the search goes on to the next).
+    fn goal_met(&self) -> bool {
+        match self.options.goal {
+            Goal::MoverCannotWin => true,
+            Goal::FollowerWins => {
+                follower_completes(self.board, self.sure, self.options.loosen).is_some()
+            }
+        }
+    }
+
     /// Settles the lowest unsettled column, every way, then the rest; true when a cover
     /// refutes every mover line.
     fn next(&mut self) -> bool {
         let n = self.board.geometry.columns().len();
         let Some(c) = (0..n).find(|&c| self.settled >> c & 1 == 0) else {
-            return true;
+            return self.goal_met();
         };
         if self.board.empties(c) == 0 {
             self.settled |= 1 << c;
@@ -414,8 +440,9 @@ impl Search<'_, '_> {
 }
 
 /// Whether the follower (`follower`'s stones; the other side, `mover`, to move) can keep the
-/// mover from making any line, by the rules: the witness, or `None` when the rules find no
-/// cover (or the game is over).
+/// mover from making any line, by the rules, and with `options.goal` [`Goal::FollowerWins`]
+/// also complete one of its own: the witness, or `None` when the rules find no such cover (or
+/// the game is over).
 pub fn mover_cannot_win(
     geometry: &GravityGeometry,
     mover: u128,
@@ -423,7 +450,7 @@ pub fn mover_cannot_win(
     options: &Options,
 ) -> Option<Witness> {
     let board = Board::new(geometry, mover, follower)?;
-    if board.targets.is_empty() {
+    if board.targets.is_empty() && options.goal == Goal::MoverCannotWin {
         return Some(Witness::default());
     }
     let mut search = Search {
@@ -491,7 +518,8 @@ pub fn claim(
 }
 
 /// Whether the side to move (`to_move`'s stones) can drop a stone after which the rules prove
-/// that the other side cannot win, with it as the follower: the column and the witness.
+/// that the other side cannot win (with `options.goal` [`Goal::FollowerWins`]: that the side
+/// to move wins), with it as the follower: the column and the witness.
 pub fn other_side_cannot_win(
     geometry: &GravityGeometry,
     to_move: u128,

@@ -537,11 +537,22 @@ impl<G: Tactics> DfPn<G> {
         {
             return Eval::Solved(self.question.won_by(pos.side_to_move()));
         }
-        if let (Eval::Open(_), Some(plies)) = (eval, self.victor_plies)
-            && let Some(verdict) = self.question.cannot_win(pos.side_to_move())
-            && cover::side_to_move_cannot_win(pos, plies)
-        {
-            return Eval::Solved(verdict);
+        if let (Eval::Open(_), Some(plies)) = (eval, self.victor_plies) {
+            // Where a side to move that cannot win settles the question, that is asked; else
+            // whether it loses, which settles any.
+            let side = pos.side_to_move();
+            match self.question.cannot_win(side) {
+                Some(verdict) => {
+                    if cover::side_to_move_cannot_win(pos, plies) {
+                        return Eval::Solved(verdict);
+                    }
+                }
+                None => {
+                    if cover::side_to_move_loses(pos, plies) {
+                        return Eval::Solved(self.question.won_by(side.opponent()));
+                    }
+                }
+            }
         }
         eval
     }

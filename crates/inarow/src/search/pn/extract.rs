@@ -13,11 +13,11 @@
 //! by the history-free df-pn answers, so extraction may then fail where a proof exists
 //! ([`ExtractError::NotProven`]); it never writes a wrong one.
 //!
-//! Where the df-pn search uses Victor's threat rules ([`DfPn::set_victor_plies`]) and the
-//! prover need only not lose, a position where the opponent moves and the rules show that it
-//! cannot win gets a rule line with the witness ([`cover::witness`], with the budget of a
-//! lone claim, so every position df-pn settled by the rules is found again, and more), and
-//! nothing below it is written.
+//! Where the df-pn search uses Victor's threat rules ([`DfPn::set_victor_plies`]), a position
+//! where the opponent moves and the rules show that it loses, or, where the prover need only
+//! not lose, that it cannot win, gets a rule line with the witness ([`cover::witness`], with
+//! the budget of a lone claim, so every position df-pn settled by the rules is found again,
+//! and more), and nothing below it is written.
 
 use super::dfpn::DfPn;
 use super::prover::Question;
@@ -150,7 +150,7 @@ struct Extractor<'a, G: Tactics> {
     moves: Vec<G::Move>,
     lines: Vec<(Vec<G::Move>, G::Move)>,
     threat_lines: Vec<ThreatLine<G::Move>>,
-    witnesses: Vec<(Vec<G::Move>, Witness)>,
+    witnesses: Vec<(Vec<G::Move>, Witness, cover::Goal)>,
     journal: Vec<Undo>,
 }
 
@@ -180,8 +180,8 @@ impl<G: Tactics> Extractor<'_, G> {
         if self.done.contains(&class) {
             return Ok(false);
         }
-        if let Some(witness) = self.rule_witness(pos) {
-            self.witnesses.push((self.moves.clone(), witness));
+        if let Some((witness, goal)) = self.rule_witness(pos) {
+            self.witnesses.push((self.moves.clone(), witness, goal));
             self.done.insert(class);
             self.journal.push(Undo::Done(class));
             return Ok(false);
@@ -315,14 +315,22 @@ impl<G: Tactics> Extractor<'_, G> {
         Ok(tainted)
     }
 
-    /// The rules' witness that the opponent, to move in `pos`, cannot win, where the prover
-    /// need only not lose and the solver uses the rules.
-    fn rule_witness(&self, pos: &G) -> Option<Witness> {
+    /// The rules' witness that the opponent, to move in `pos`, loses, or, where the prover need
+    /// only not lose, cannot win, where the solver uses the rules.
+    fn rule_witness(&self, pos: &G) -> Option<(Witness, cover::Goal)> {
         let plies = self.solver.victor_plies()?;
-        let Question { goal, .. } = self.question;
-        (goal == Goal::NotLose && !self.question.is_or(pos))
-            .then(|| cover::witness(pos, plies, cover::Options::default().budget))
-            .flatten()
+        if self.question.is_or(pos) {
+            return None;
+        }
+        let budget = cover::Options::default().budget;
+        let goals: &[cover::Goal] = if self.question.goal == Goal::NotLose {
+            &[cover::Goal::FollowerWins, cover::Goal::MoverCannotWin]
+        } else {
+            &[cover::Goal::FollowerWins]
+        };
+        goals
+            .iter()
+            .find_map(|&goal| Some((cover::witness(pos, plies, budget, goal)?, goal)))
     }
 
     /// The side to move's threat line in `pos`, if the solver's threat-space search finds one.
