@@ -547,9 +547,11 @@ mod tests {
         if upgraded != *text {
             assert!(verify(start, &upgraded).is_err());
         }
-        assert!(verify(start, &text.replace("inarow-proof 3", "inarow-proof 5")).is_err());
-        // Version 4 only adds rule lines: a version 3 certificate read as 4 says the same.
+        assert!(verify(start, &text.replace("inarow-proof 3", "inarow-proof 6")).is_err());
+        // Versions 4 and 5 only add rule lines: a version 3 certificate read as either says
+        // the same.
         assert!(verify(start, &text.replace("inarow-proof 3", "inarow-proof 4")).is_ok());
+        assert!(verify(start, &text.replace("inarow-proof 3", "inarow-proof 5")).is_ok());
         assert!(verify(start, &text.replace("root 12", "root 1x")).is_err());
         let header_only: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
         assert!(
