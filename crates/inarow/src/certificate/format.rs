@@ -41,13 +41,13 @@
 //! [`Game::gravity_position`](crate::game::Game::gravity_position)) settles the position after
 //! PATH, where the opponent moves: by Victor's threat rules the opponent cannot win there, so
 //! the prover does not lose. WITNESS is the rule applications the prover answers by, in the
-//! form of [`Witness::to_text`](super::victor::Witness::to_text); the verifier checks it
-//! against the position ([`victor::verify`](super::victor::verify)) and follows no move below.
+//! form of [`Witness::to_text`](victor::Witness::to_text); the verifier checks it
+//! against the position ([`victor::verify`]) and follows no move below.
 //!
 //! A rule line of a loss `PATH !! WITNESS` (version 5, any goal) settles the position after
 //! PATH, where the opponent moves, as a win of the prover: the witness's cover keeps the
 //! opponent from any line, and its pairs give the prover every empty cell of a line of its own
-//! ([`victor::verify_win`](super::victor::verify_win)).
+//! ([`victor::verify_win`]).
 
 use super::{Certificate, victor};
 use crate::game::{Notation, format_moves};
