@@ -300,6 +300,25 @@ fn the_rules_inside_alpha_beta_and_dfpn_change_no_value() {
     run(inarow::game::cube::Gravity::default(), 12, 24, 0x3939);
 }
 
+/// A witness as a certificate writes it, with each of its applications dropped in turn (`-`
+/// where none is left).
+fn each_dropped(witness: &str) -> Vec<String> {
+    let parts: Vec<&str> = witness.split("; ").collect();
+    (0..parts.len())
+        .map(|i| {
+            let rest: Vec<&str> = (0..parts.len())
+                .filter(|&j| j != i)
+                .map(|j| parts[j])
+                .collect();
+            if rest.is_empty() {
+                "-".to_string()
+            } else {
+                rest.join("; ")
+            }
+        })
+        .collect()
+}
+
 /// Certificates that rest on the rules: `--proof` with `--victor-plies` writes rule lines
 /// (format version 4: the opponent cannot win; 5: it loses) where df-pn's proof rests on
 /// them, and the verifier checks each witness from the position. A witness made wrong, a rule
@@ -370,17 +389,7 @@ fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
         let (path, witness) = line.split_once(" ! ").unwrap();
         // Each application dropped in turn: the cover then leaves a cell unanswered or a line
         // unrefuted, or, where the rest still holds, the verifier accepts a true witness.
-        let parts: Vec<&str> = witness.split("; ").collect();
-        for i in 0..parts.len() {
-            let rest: Vec<&str> = (0..parts.len())
-                .filter(|&j| j != i)
-                .map(|j| parts[j])
-                .collect();
-            let rest = if rest.is_empty() {
-                "-".to_string()
-            } else {
-                rest.join("; ")
-            };
+        for rest in each_dropped(witness) {
             std::fs::write(&bad, text.replacen(line, &format!("{path} ! {rest}"), 1)).unwrap();
             let err = inarow(&["verify", bad_path], None);
             if err.code != Some(0) {
@@ -464,25 +473,13 @@ fn certificates_carry_the_rules_witnesses_and_the_verifier_checks_them() {
         "a cannot-win line in a win",
     );
     assert!(out.contains("proves a draw at best"), "{out}");
-    // A loss needs a follower line of sure cells: with only claimevens left of a witness that
-    // has other rules too, the cover or the line fails, and some such witness shows it.
+    // A loss needs the whole cover and a follower line of sure cells: each application
+    // dropped in turn, some witness shows it.
     let mut tampered = 0;
     for line in &losses {
         let (path, witness) = line.split_once(" !! ").unwrap();
-        let parts: Vec<&str> = witness.split("; ").collect();
-        for i in 0..parts.len() {
-            let rest: Vec<&str> = (0..parts.len())
-                .filter(|&j| j != i)
-                .map(|j| parts[j])
-                .collect();
-            if rest.is_empty() {
-                continue;
-            }
-            std::fs::write(
-                &bad,
-                win.replacen(line, &format!("{path} !! {}", rest.join("; ")), 1),
-            )
-            .unwrap();
+        for rest in each_dropped(witness) {
+            std::fs::write(&bad, win.replacen(line, &format!("{path} !! {rest}"), 1)).unwrap();
             let err = inarow(&["verify", bad_path], None);
             if err.code != Some(0) {
                 assert!(err.stdout.contains("does not hold"), "{}", err.stdout);

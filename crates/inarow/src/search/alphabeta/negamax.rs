@@ -402,8 +402,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             return self.give_frame(n, frame, 0);
         }
         // And where a proof of a loss would cut: a loss scores at most the slowest one's.
-        let slowest_loss = -win_at(m as u32, m as u32);
         if let Some(plies) = self.config.victor_plies
+            && let slowest_loss = -win_at(m as u32, m as u32)
             && (slowest_loss..0).contains(&alpha)
             && cover::side_to_move_loses(pos, plies)
         {

@@ -96,7 +96,8 @@ pub struct Audit {
     pub false_claims: u64,
     /// Of those, claims of a win or a loss.
     pub false_wins: u64,
-    /// Witnesses [`super::verify`] rejects, as the search wrote them or as a certificate
+    /// Witnesses the checker rejects ([`super::verify`], or [`super::verify_win`] for a win or
+    /// a loss), as the search wrote them or as a certificate
     /// writes them ([`Witness::to_text`], read back without the lines each refutes).
     pub rejected_witnesses: u64,
     /// False claims whose witness [`super::verify`] accepts, in either form: what would let a
