@@ -7,8 +7,8 @@ use super::common::{SplitMix, shared_path, start};
 use inarow::engine::{Engine, Options};
 use inarow::game::cube::QUBIC_SYMMETRY_STONES;
 use inarow::game::{
-    Game, Geometry, Gravity, MoveList, Notation, Player, Qubic, RankedMove, Status, Tactics,
-    play_moves,
+    Game, Geometry, Gravity, MoveList, Notation, Player, Qubic, RankedMove, SafeChoice, Status,
+    Tactics, play_moves,
 };
 use inarow::limits::{Clock, Limits};
 use inarow::search::minimax::Minimax;
@@ -143,13 +143,28 @@ fn random_games<G: Tactics + Notation<Move = u8>>(g: G, gravity: bool, games: us
             if !winning {
                 let mut safe = MoveList::<RankedMove<u8>>::new();
                 pos.safe_moves(&mut safe);
-                for rm in &safe {
-                    // A safe move never hands the opponent a win at once.
-                    let next = pos.play(rm.mv);
-                    assert!(
-                        next.status() != Status::Ongoing || !next.has_winning_move(),
-                        "{line}"
-                    );
+                // Safe: exactly the moves that do not hand the opponent a win at once.
+                let listed: Vec<u8> = safe.iter().map(|rm| rm.mv).collect();
+                let want: Vec<u8> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let next = pos.play(m);
+                        next.status() != Status::Ongoing || !next.has_winning_move()
+                    })
+                    .collect();
+                let (mut got_sorted, mut want_sorted) = (listed.clone(), want.clone());
+                got_sorted.sort_unstable();
+                want_sorted.sort_unstable();
+                assert_eq!(got_sorted, want_sorted, "safe_moves after '{line}'");
+                let choice = match listed[..] {
+                    [] => SafeChoice::None,
+                    [m] => SafeChoice::Forced(m),
+                    _ => SafeChoice::Several,
+                };
+                assert_eq!(pos.safe_choice(), choice, "safe_choice after '{line}'");
+                for &m in &moves {
+                    assert_eq!(pos.is_safe_move(m), want.contains(&m), "{line}");
                 }
             }
             // Mostly non-losing moves, so that games run long.

@@ -33,7 +33,9 @@
 
 use super::geometry::{self, Geometry, GravityGeometry};
 use super::view::{Axis, Block, Board, CellId, CellName, CellSet, Effect, Layout, Line};
-use super::{Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics};
+use super::{
+    Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, SafeChoice, Status, Tactics,
+};
 use crate::error::Error;
 use arrayvec::ArrayVec;
 use std::fmt::Write;
@@ -759,6 +761,17 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
                     rank: 0,
                 });
             }
+        }
+    }
+
+    /// Counted from the safe cells: the default plays every move to count them, and the
+    /// searches ask this of every position they reach (38% of gravity_28's time).
+    #[inline(always)]
+    fn safe_choice(&self) -> SafeChoice<u8> {
+        match self.safe_cells() {
+            0 => SafeChoice::None,
+            cells if cells & (cells - 1) != 0 => SafeChoice::Several,
+            cell => SafeChoice::Forced(Self::move_of(cell.trailing_zeros())),
         }
     }
 
