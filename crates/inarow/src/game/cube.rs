@@ -156,7 +156,8 @@ const fn lines_through() -> [[u8; 7]; 64] {
 /// The lowest cells of the lines of a family `(shift, starts)` that `p` holds whole.
 #[inline(always)]
 fn whole_lines(p: u64, (s, starts): (u32, u64)) -> u64 {
-    p & (p >> s) & (p >> (2 * s)) & (p >> (3 * s)) & starts
+    let pairs = p & (p >> s);
+    pairs & (pairs >> (2 * s)) & starts
 }
 
 /// Whether the stones hold a line of four.
@@ -498,11 +499,8 @@ impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
             return;
         }
         // Centre and corners first: they lie on 7 lines, the others on 4.
-        let playable = self.playable();
-        for &cell in &CELL_ORDER {
-            if playable >> cell & 1 == 1 {
-                out.push(Self::move_of(cell as u32));
-            }
+        for cell in in_cell_order(self.playable()) {
+            out.push(Self::move_of(cell));
         }
     }
 
@@ -689,6 +687,38 @@ fn flip_diagonal(b: u64) -> u64 {
 /// Every cell, those on 7 lines (the 8 corners and the 8 centre cells) first.
 const CELL_ORDER: [u8; 64] = cell_order();
 
+/// The cells on 7 lines.
+const SEVEN_LINES: u64 = seven_lines();
+
+const fn seven_lines() -> u64 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < 16 {
+        mask |= 1 << CELL_ORDER[i];
+        i += 1;
+    }
+    mask
+}
+
+/// The cells of `set` in [`CELL_ORDER`]: its bits, walked instead of the 64 cells.
+#[inline(always)]
+fn in_cell_order(set: u64) -> impl Iterator<Item = u32> {
+    let mut parts = [set & SEVEN_LINES, set & !SEVEN_LINES];
+    let mut part = 0;
+    std::iter::from_fn(move || {
+        while part < 2 {
+            let bits = &mut parts[part];
+            if *bits != 0 {
+                let cell = bits.trailing_zeros();
+                *bits &= *bits - 1;
+                return Some(cell);
+            }
+            part += 1;
+        }
+        None
+    })
+}
+
 const fn cell_order() -> [u8; 64] {
     let mut out = [0u8; 64];
     let through = lines_through();
@@ -754,13 +784,11 @@ impl<const GRAVITY: bool> Tactics for Cube<GRAVITY> {
             }
             return;
         }
-        for &cell in &CELL_ORDER {
-            if candidates >> cell & 1 == 1 {
-                out.push(RankedMove {
-                    mv: Self::move_of(cell as u32),
-                    rank: 0,
-                });
-            }
+        for cell in in_cell_order(candidates) {
+            out.push(RankedMove {
+                mv: Self::move_of(cell),
+                rank: 0,
+            });
         }
     }
 
@@ -1172,6 +1200,16 @@ mod tests {
         }
         assert_eq!(symmetries::<true>().len(), 8);
         assert_eq!(symmetries::<false>().len(), 192);
+        // Walking a set's bits gives its cells in the order of every cell.
+        for set in [0, u64::MAX, 0x8000_0000_0000_0001, 0x2545_f491_4f6c_dd1d] {
+            let walked: Vec<u32> = in_cell_order(set).collect();
+            let ordered: Vec<u32> = CELL_ORDER
+                .iter()
+                .map(|&c| c as u32)
+                .filter(|&c| set >> c & 1 == 1)
+                .collect();
+            assert_eq!(walked, ordered);
+        }
         // Cells on 7 lines come first: the 8 corners and the 8 inner cells.
         assert!(
             CELL_ORDER[..16]
