@@ -157,11 +157,7 @@ fn random_games<G: Tactics + Notation<Move = u8>>(g: G, gravity: bool, games: us
                 got_sorted.sort_unstable();
                 want_sorted.sort_unstable();
                 assert_eq!(got_sorted, want_sorted, "safe_moves after '{line}'");
-                let choice = match listed[..] {
-                    [] => SafeChoice::None,
-                    [m] => SafeChoice::Forced(m),
-                    _ => SafeChoice::Several,
-                };
+                let choice = SafeChoice::counting(listed.iter().copied());
                 assert_eq!(pos.safe_choice(), choice, "safe_choice after '{line}'");
                 for &m in &moves {
                     assert_eq!(pos.is_safe_move(m), want.contains(&m), "{line}");

@@ -553,11 +553,7 @@ fn compare<G: Repeating<Move = PopMove> + Tactics + Notation>(
         let listed: Vec<PopMove> = safe.iter().map(|r| r.mv).collect();
         let in_order: Vec<PopMove> = legal.iter().copied().filter(|m| got.contains(m)).collect();
         assert_eq!(listed, in_order, "safe_moves' order after '{line}'");
-        let choice = match listed[..] {
-            [] => SafeChoice::None,
-            [one] => SafeChoice::Forced(one),
-            _ => SafeChoice::Several,
-        };
+        let choice = SafeChoice::counting(listed.iter().copied());
         assert_eq!(pos.safe_choice(), choice, "safe_choice after '{line}'");
     }
 }

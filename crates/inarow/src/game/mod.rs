@@ -315,6 +315,18 @@ pub enum SafeChoice<M> {
     Several,
 }
 
+impl<M> SafeChoice<M> {
+    /// The choice that the safe moves `moves` leave (read no further than the second).
+    pub fn counting(moves: impl IntoIterator<Item = M>) -> Self {
+        let mut moves = moves.into_iter();
+        match (moves.next(), moves.next()) {
+            (None, _) => SafeChoice::None,
+            (Some(m), None) => SafeChoice::Forced(m),
+            _ => SafeChoice::Several,
+        }
+    }
+}
+
 /// Accelerators: faster equivalents of what the rules define, and knowledge beyond them. Every
 /// method has a default that follows from [`Game`] alone, so `impl Tactics for MyGame {}` is
 /// correct; a game overrides what it can do faster (Connect Four does so with bitboards).
@@ -359,16 +371,11 @@ pub trait Tactics: Variant {
     fn safe_choice(&self) -> SafeChoice<Self::Move> {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
-        let mut choice = SafeChoice::None;
-        for m in moves {
-            if plays_safe(&self.play(m), self.side_to_move()) {
-                if choice != SafeChoice::None {
-                    return SafeChoice::Several;
-                }
-                choice = SafeChoice::Forced(m);
-            }
-        }
-        choice
+        SafeChoice::counting(
+            moves
+                .into_iter()
+                .filter(|&m| plays_safe(&self.play(m), self.side_to_move())),
+        )
     }
 
     /// Whether `m` is one of [`Tactics::safe_moves`] (called only when the side to move has no

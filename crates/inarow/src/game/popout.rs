@@ -527,11 +527,7 @@ impl<B: Bits, S: Shape> Tactics for PopOut<B, S> {
     fn safe_choice(&self) -> SafeChoice<PopMove> {
         let mut moves = MoveList::new();
         self.safe_moves(&mut moves);
-        match moves.len() {
-            0 => SafeChoice::None,
-            1 => SafeChoice::Forced(moves[0].mv),
-            _ => SafeChoice::Several,
-        }
+        SafeChoice::counting(moves.iter().map(|rm| rm.mv))
     }
 
     /// A drop that completes a line of the side to move, or a pop after which it has one.
