@@ -700,6 +700,12 @@ impl FirstTable {
         self.nodes >= FIRST_TABLE_NODES
     }
 
+    /// Whether the full table is still waiting for its pages to be touched: a search that can
+    /// go on alone meanwhile does, rather than wait in [`FirstTable::grow`].
+    pub fn is_readying(&self) -> bool {
+        self.pending.as_ref().is_some_and(|full| !full.is_ready())
+    }
+
     /// Moves to the full table (its pages touched first), its entries copied over; `log` is
     /// replaced by one for the full table. Call it while no search runs on either table.
     pub fn grow(&mut self, log: &mut WriteLog) {

@@ -98,7 +98,8 @@ pub struct Config {
     /// Search threads sharing the table (1 = no helpers).
     pub threads: usize,
     /// With several threads, a search runs alone for this many nodes first: most positions
-    /// are solved before helpers would be worth starting.
+    /// are solved before helpers would be worth starting. It goes on alone while the full
+    /// table's pages are still being touched (seconds, for gigabytes), instead of waiting.
     pub solo_nodes: u64,
 }
 

@@ -81,7 +81,7 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     /// Children judged by their quick bounds: in games where that is costly, the limits are
     /// also checked every so many of them.
     child_checks: u64,
-    /// Node count at which a solo run yields to the helpers.
+    /// Node count at which a solo run yields to the helpers (once the full table is ready).
     solo_until: Option<u64>,
     /// The root driver's test under way (the root's canonical key and the test), and the
     /// count of tests answered by any thread when it was last looked at.
