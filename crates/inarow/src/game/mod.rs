@@ -680,3 +680,21 @@ pub fn format_moves<G: Notation>(start: G, moves: &[G::Move]) -> String {
     }
     start.join_moves(&tokens)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SafeChoice;
+
+    /// The tests of every game's `safe_choice` compare it with this count of their safe moves,
+    /// so the count is checked here on its own.
+    #[test]
+    fn counting_safe_moves() {
+        assert_eq!(SafeChoice::<u8>::counting([]), SafeChoice::None);
+        assert_eq!(SafeChoice::counting([7u8]), SafeChoice::Forced(7));
+        assert_eq!(SafeChoice::counting([7u8, 2]), SafeChoice::Several);
+        // It reads no further than the second move: the default plays each one it reads.
+        let mut read = 0;
+        let choice = SafeChoice::counting((0u8..).inspect(|_| read += 1));
+        assert_eq!((choice, read), (SafeChoice::Several, 2));
+    }
+}

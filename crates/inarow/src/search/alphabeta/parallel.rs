@@ -152,7 +152,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     }
 
     /// Runs `job` to completion: alone at first, then, if it is still running after
-    /// `Config::solo_nodes` nodes and the full table is ready, on every thread at once, taking the first thread's answer.
+    /// `Config::solo_nodes` nodes and the full table is ready, on every thread at once,
+    /// taking the first thread's answer.
     fn race_threads<R: Send>(&mut self, job: impl Fn(&mut Self) -> R + Sync) -> Result<R, Stop> {
         if !self.helpers.is_empty() {
             self.solo_until = Some(self.nodes + self.config.solo_nodes);
