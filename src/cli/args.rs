@@ -56,7 +56,7 @@ pub(super) fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>
 pub struct KnowledgeArgs {
     /// Answer positions from this opening book (`inarow book build`), or `builtin`: the book
     /// that ships for the game (Connect Four 7x6: 8 plies, a perfect player's to 12), which
-    /// `analyze`, `play`, `match` and `serve` use by default; alpha-beta only.
+    /// `solve`, `analyze`, `play`, `match` and `serve` use by default; alpha-beta only.
     #[arg(long, value_name = "FILE")]
     book: Option<String>,
     /// No book, not even the built-in one, and no built-in winning strategy (Qubic's).
@@ -71,8 +71,9 @@ pub struct KnowledgeArgs {
 
 impl KnowledgeArgs {
     /// The book and the database as the session takes them; `builtin`: the game's built-in
-    /// book unless told otherwise (`analyze`, `play`, `match`; `solve` and `bench` search). A
-    /// game's built-in winning strategy is read unless `--no-book`.
+    /// book unless told otherwise (`solve`, `analyze`, `play`, `match`; `bench` and `table`
+    /// search, as their figures are the search's). A game's built-in winning strategy is read
+    /// unless `--no-book`.
     pub(super) fn apply(
         &self,
         settings: &mut Settings,

@@ -94,7 +94,7 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     }
     let rules = args.solver.rules()?;
     let tools = session::tools(rules.as_ref())?;
-    let settings = args.solver.settings(rules.as_ref(), false)?;
+    let settings = args.solver.settings(rules.as_ref(), true)?;
     let mut solver = rules.agent(&settings, 0)?;
     // Ctrl-C stops the search (its score shown as `?`, exit 3, a checkpoint saved) instead
     // of ending the process; a second Ctrl-C ends it.
@@ -162,7 +162,7 @@ fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
 fn by_jobs_on(args: &SolveArgs, depth: u32, ranks: &dyn Ranks) -> Result<Outcome, String> {
     let rules = args.solver.rules()?;
     let tools = session::tools(rules.as_ref())?;
-    let settings = args.solver.settings(rules.as_ref(), false)?;
+    let settings = args.solver.settings(rules.as_ref(), true)?;
     let limits = Limits {
         interrupt: Some(ctrl_c()),
         ..args.solver.limits()?

@@ -334,6 +334,51 @@ fn the_best_engine_never_gives_away_the_value_within_the_builtin_book() {
     });
 }
 
+/// `inarow solve` without flags answers 7x6's opening from the built-in book, with no search:
+/// the empty board and each first move (their published values, Pons' -2 -1 0 1 0 -1 -2 for
+/// the mover, negated for the side to move after it) and a line to the book's perfect depth.
+/// `--no-book` searches.
+#[test]
+fn solve_answers_the_opening_from_the_builtin_book() {
+    let r = inarow(
+        &[
+            "solve", "--stats", "-", "1", "2", "3", "4", "5", "6", "7", "444444",
+        ],
+        None,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let answers: Vec<(&str, &str, &str)> = r
+        .stdout
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0], f[1], f[2])
+        })
+        .collect();
+    let want = [
+        ("-", "1"),
+        ("1", "2"),
+        ("2", "1"),
+        ("3", "0"),
+        ("4", "-1"),
+        ("5", "0"),
+        ("6", "1"),
+        ("7", "2"),
+        ("444444", "1"),
+    ];
+    assert_eq!(answers.len(), want.len(), "{}", r.stdout);
+    for ((moves, score, nodes), (want_moves, want_score)) in answers.into_iter().zip(want) {
+        assert_eq!((moves, score, nodes), (want_moves, want_score, "nodes=0"));
+    }
+    let searched = inarow(&["solve", "--no-book", "--stats", "444444"], None);
+    assert!(
+        searched.stdout.starts_with("444444 1 nodes="),
+        "{}",
+        searched.stdout
+    );
+    assert!(!searched.stdout.contains("nodes=0 "), "{}", searched.stdout);
+}
+
 /// The same through `inarow play --think 1`: the engine's replies to a human keep the value.
 #[test]
 fn play_answers_from_the_builtin_book() {

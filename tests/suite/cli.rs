@@ -592,8 +592,8 @@ fn bench_on_a_public_set() {
 
 #[test]
 fn time_limit_gives_an_unknown_score() {
-    // The empty 7x6 board takes far longer than a millisecond.
-    let r = inarow(&["solve", "--time", "0.001", "-"], None);
+    // The empty 7x6 board takes a search far longer than a millisecond.
+    let r = inarow(&["solve", "--no-book", "--time", "0.001", "-"], None);
     r.assert_no_panic();
     assert_eq!(
         r.code,
@@ -604,12 +604,20 @@ fn time_limit_gives_an_unknown_score() {
     assert_eq!(r.stdout, "- ?\n");
     assert!(r.stderr.contains("time limit"), "{}", r.stderr);
 
-    let r = inarow(&["solve", "--nodes", "10000", ""], None);
+    let r = inarow(&["solve", "--no-book", "--nodes", "10000", ""], None);
     assert_eq!(r.code, Some(3), "{}", r.stderr);
     assert_eq!(r.stdout, "- ?\n");
     assert!(r.stderr.contains("node limit"), "{}", r.stderr);
 
-    let r = inarow(&["solve", "--json", "--time", "0.001", "-"], None);
+    // The built-in book knows it: a limit is a cap, not a wait.
+    let r = inarow(&["solve", "--stats", "--time", "0.001", "-"], None);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.starts_with("- 1 nodes=0 "), "{}", r.stdout);
+
+    let r = inarow(
+        &["solve", "--no-book", "--json", "--time", "0.001", "-"],
+        None,
+    );
     assert_eq!(r.code, Some(3), "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
     assert!(v["score"].is_null(), "{}", r.stdout);
@@ -909,9 +917,9 @@ fn exit_codes_follow_one_table_in_every_command() {
     assert_eq!(r_wrong.code, Some(1), "{}", r_wrong.stderr);
 
     // 3: a limit; and a bad position after a stopped one still says bad input.
-    let r = inarow(&["solve", "--nodes", "1000", "-"], None);
+    let r = inarow(&["solve", "--no-book", "--nodes", "1000", "-"], None);
     assert_eq!(r.code, Some(3), "{}", r.stderr);
-    let r = inarow(&["solve", "--nodes", "1000", "-", "8"], None);
+    let r = inarow(&["solve", "--no-book", "--nodes", "1000", "-", "8"], None);
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     let r = inarow(&["analyze", "--no-book", "--nodes", "1000", "-"], None);
     assert_eq!(r.code, Some(3), "{}", r.stderr);
