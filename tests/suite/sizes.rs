@@ -291,3 +291,33 @@ fn constants_agree_with_the_published_file() {
     }
     assert_eq!(rows, PUBLISHED.len(), "PUBLISHED has rows the file lacks");
 }
+
+/// The rough guess behind the notice that a search without limits may not end soon is within
+/// an order of magnitude of the empty boards measured on one core (docs/results.md), and never
+/// says much less than they took: wide boards grow faster than their cells say.
+#[test]
+fn rough_solve_time_of_the_measured_boards() {
+    for (board, measured) in [
+        ("7x6", 21.0),
+        ("6x6", 3.6),
+        ("7x7", 269.0),
+        ("8x4", 1.0),
+        ("9x4", 9.7),
+        ("10x4", 290.0),
+        ("11x4", 5_600.0),
+        ("8x5", 62.0),
+        ("8x6", 1_500.0),
+        ("6x8", 156.0),
+    ] {
+        let rules = inarow::session::game(&format!("connect4:{board}")).expect("a board");
+        let guess = rules
+            .read("-")
+            .expect("the empty board")
+            .rough_solve_seconds()
+            .expect("a guess for k = 4");
+        assert!(
+            (measured / 4.0..=measured * 10.0).contains(&guess),
+            "{board}: guessed {guess:.1} s, measured {measured} s"
+        );
+    }
+}

@@ -353,11 +353,14 @@ pub trait Variant: super::Game {
 impl<B: Bits, S: Shape> Variant for Connect<B, S> {
     /// k = 4: the empty boards of the size table grow about tenfold every five cells (7x6's 42
     /// cells in about 20 s on one core, 6x6's 36 in 2.3 s, 7x7's 49 in 269 s), and positions
-    /// with that many empty cells take about as long (7x6 from ply 6: 0.1-3 s).
+    /// with that many empty cells take about as long (7x6 from ply 6: 0.1-3 s). Boards wider
+    /// than seven columns take longer for their cells, about threefold a column (8x4 1 s, 9x4
+    /// 10 s, 10x4 290 s, 11x4 1.5-2.5 h, 8x5 62 s, 8x6 25 min: docs/results.md).
     fn rough_solve_seconds(&self) -> Option<f64> {
         let grid = self.grid();
         let empty = (grid.width * grid.height).saturating_sub(self.ply());
-        (grid.k == 4).then(|| 20.0 * 10f64.powf(0.2 * (f64::from(empty) - 42.0)))
+        let wider = f64::from(grid.width.saturating_sub(7));
+        (grid.k == 4).then(|| 20.0 * 10f64.powf(0.2 * (f64::from(empty) - 42.0) + 0.45 * wider))
     }
 
     /// On every representation of the 7x6 board, k = 4: they share their keys.
