@@ -2,7 +2,8 @@
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
 use inarow::limits::{Cancel, Limits};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::sync::OnceLock;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
@@ -17,6 +18,31 @@ pub fn with_progress<T>(label: &str, work: impl FnOnce() -> T) -> T {
 /// answers print nothing.
 const NOTICE_AFTER: Duration = Duration::from_secs(2);
 
+/// How often a search whose standard error is not a terminal (a log file) says how far it
+/// has come, as the spinner cannot: every ten minutes, or every `INAROW_PROGRESS_EVERY`
+/// seconds.
+fn progress_line_every() -> Duration {
+    std::env::var("INAROW_PROGRESS_EVERY")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(Duration::from_secs(600), Duration::from_secs_f64)
+}
+
+/// How far a search has come, for the spinner and for a log: `LABEL: N nodes, R nodes/s,
+/// H:MM:SS`, the rate over the whole search so far.
+fn progress_text(label: &str, nodes: u64, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs();
+    format!(
+        "{label}: {} nodes, {} nodes/s, {}:{:02}:{:02}",
+        HumanCount(nodes),
+        HumanCount((nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64),
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
+}
+
 /// [`with_progress`], printing `notice` on standard error (terminal or not) if the work is
 /// still running after [`NOTICE_AFTER`].
 pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl FnOnce() -> T) -> T {
@@ -28,6 +54,9 @@ pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl F
             let first = inarow::limits::nodes_searched();
             let mut bar: Option<ProgressBar> = None;
             let mut notice = notice;
+            let log = !std::io::stderr().is_terminal();
+            let every = progress_line_every();
+            let mut next_line = every;
             while finished.recv_timeout(Duration::from_millis(100))
                 == Err(RecvTimeoutError::Timeout)
             {
@@ -39,19 +68,24 @@ pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl F
                         None => eprintln!("{text}"),
                     }
                 }
-                if start.elapsed() < Duration::from_secs(1) {
+                let (nodes, elapsed) = (inarow::limits::nodes_searched() - first, start.elapsed());
+                if log && elapsed >= next_line {
+                    eprintln!("inarow: {}", progress_text(label, nodes, elapsed));
+                    // After a pause (a suspended machine), one line, not one per missed turn.
+                    while next_line <= elapsed {
+                        next_line += every;
+                    }
+                }
+                if elapsed < Duration::from_secs(1) {
                     continue;
                 }
+                // The rate and the time are the whole search's, not the spinner's (which
+                // starts a second late, and would count the nodes before it as its first).
                 let bar = bar.get_or_insert_with(|| {
-                    let template =
-                        "{spinner} {msg}: {human_pos} nodes, {per_sec:0} {elapsed_precise}";
-                    let bar = ProgressBar::new_spinner().with_message(label.to_string());
-                    bar.set_style(
-                        ProgressStyle::with_template(template).expect("template is valid"),
-                    );
-                    bar
+                    let style = ProgressStyle::with_template("{spinner} {msg}");
+                    ProgressBar::new_spinner().with_style(style.expect("template is valid"))
                 });
-                bar.set_position(inarow::limits::nodes_searched() - first);
+                bar.set_message(progress_text(label, nodes, elapsed));
                 bar.tick();
             }
             if let Some(bar) = bar {

@@ -14,7 +14,7 @@ use inarow::session::{
     release_workers,
 };
 use serde::Serialize;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -283,12 +283,17 @@ fn saving<T>(
     let result = std::thread::scope(|scope| {
         let saver = scope.spawn(move || {
             let mut wait = SAVE_EVERY;
+            // A log (standard error not a terminal) is told of every save, beside the lines of
+            // progress; on a terminal that would break the spinner's line.
+            let log = !std::io::stderr().is_terminal();
             while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(wait) {
                 // A save that fails is reported at once; the search goes on, and the last
                 // save (below) says whether the checkpoint could be written after all.
                 let began = Instant::now();
-                if let Err(e) = checkpoint.save() {
-                    eprintln!("inarow: {e}");
+                match checkpoint.save() {
+                    Err(e) => eprintln!("inarow: {e}"),
+                    Ok(bytes) if log => eprintln!("{}", saved(checkpoint, bytes, began)),
+                    Ok(_) => {}
                 }
                 wait = SAVE_EVERY.max(began.elapsed() * 20);
             }
@@ -300,12 +305,17 @@ fn saving<T>(
     });
     let began = Instant::now();
     let bytes = checkpoint.save()?;
-    eprintln!(
+    eprintln!("{}", saved(checkpoint, bytes, began));
+    result
+}
+
+/// The line that tells of a save begun at `began`.
+fn saved(checkpoint: &Checkpoint, bytes: u64, began: Instant) -> String {
+    format!(
         "inarow: checkpoint {} saved ({bytes} bytes, {:.1} s)",
         checkpoint.path().display(),
         began.elapsed().as_secs_f64()
-    );
-    result
+    )
 }
 
 /// Answers one position by the df-pn proof of its value and writes that proof's certificates.

@@ -1016,6 +1016,36 @@ fn a_search_without_limits_says_when_it_may_not_end_soon() {
 }
 
 #[test]
+fn a_search_logged_to_a_file_says_how_far_it_has_come() {
+    // Standard error is a pipe here, not a terminal: no spinner, so lines of progress, every
+    // tenth of a second as asked (ten minutes by default). 7x5 takes 6 M nodes, a second or two.
+    let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["solve", "--no-book", "--game", "connect4:7x5", "-"])
+        .env("INAROW_PROGRESS_EVERY", "0.1")
+        .output()
+        .expect("the inarow binary runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "- 0\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let number = |text: &str| text.replace(',', "").parse::<u64>();
+    let mut counts = Vec::new();
+    for line in err.lines() {
+        let rest = line
+            .strip_prefix("inarow: solving -: ")
+            .unwrap_or_else(|| panic!("not a line of progress: {line}"));
+        let (nodes, rest) = rest.split_once(" nodes, ").expect("nodes");
+        let (rate, elapsed) = rest.split_once(" nodes/s, ").expect("rate");
+        assert!(
+            number(rate).is_ok() && elapsed.starts_with("0:00:"),
+            "{line}"
+        );
+        counts.push(number(nodes).expect("a count of nodes"));
+    }
+    assert!(!counts.is_empty(), "no line of progress");
+    // Nodes only grow.
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+}
+
+#[test]
 fn pentago_says_from_how_many_stones_it_solves_exactly_here() {
     // One stone: far beyond any machine's memory, whatever --mem-mb says.
     for mem in ["1024", "100000"] {
