@@ -30,7 +30,9 @@ pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
     let mut solver = rules.agent(&settings, 1)?;
     let notice = long_search_notice(pos.rough_solve_seconds(), &args.moves, &limits);
     let label = format!("analyzing {}", show_moves(&args.moves));
-    let analysis = with_progress_noting(&label, notice, || solver.analyze(pos.as_ref(), &limits))?;
+    let analysis = with_progress_noting(&label, notice, None, || {
+        solver.analyze(pos.as_ref(), &limits)
+    })?;
     if args.json {
         let json = wire::analysis(pos.as_ref(), &analysis);
         println!(

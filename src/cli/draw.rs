@@ -33,7 +33,7 @@ pub fn run(args: DrawArgs) -> Result<Outcome, String> {
     let values: Vec<draw::Value> = if args.values && pos.over().is_none() {
         let session = Session::new(1, 1);
         let label = format!("analyzing {}", show_moves(&args.moves));
-        let analysis = with_progress_noting(&label, None, || {
+        let analysis = with_progress_noting(&label, None, None, || {
             session.with_solver(rules.as_ref(), &Settings::default(), |solver| {
                 solver.analyze(pos.as_ref(), &limits)
             })

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 /// Runs `work` with a spinner on standard error (drawn only on a terminal, and only once the
 /// work has taken a second): what it is doing, the nodes searched so far and their rate.
 pub fn with_progress<T>(label: &str, work: impl FnOnce() -> T) -> T {
-    with_progress_noting(label, None, work)
+    with_progress_noting(label, None, None, work)
 }
 
 /// How long a search runs before its `notice` (that it may not end soon) is printed: quick
@@ -30,24 +30,36 @@ fn progress_line_every() -> Duration {
 }
 
 /// How far a search has come, for the spinner and for a log: `LABEL: N nodes, R nodes/s,
-/// H:MM:SS`, the rate over the whole search so far.
-fn progress_text(label: &str, nodes: u64, elapsed: Duration) -> String {
+/// H:MM:SS`, the rate over the whole search so far, and where a solve's root driver has
+/// narrowed the score, `, score LO..HI`.
+fn progress_text(label: &str, nodes: u64, elapsed: Duration, bounds: Option<(i32, i32)>) -> String {
     let seconds = elapsed.as_secs();
-    format!(
+    let mut text = format!(
         "{label}: {} nodes, {} nodes/s, {}:{:02}:{:02}",
         HumanCount(nodes),
         HumanCount((nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64),
         seconds / 3600,
         seconds / 60 % 60,
         seconds % 60
-    )
+    );
+    if let Some((lo, hi)) = bounds.filter(|(lo, hi)| lo < hi) {
+        text += &format!(", score {lo}..{hi}");
+    }
+    text
 }
 
 /// [`with_progress`], printing `notice` on standard error (terminal or not) if the work is
-/// still running after [`NOTICE_AFTER`].
-pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl FnOnce() -> T) -> T {
+/// still running after [`NOTICE_AFTER`], and, where `work` solves the position with the key
+/// `solving`, the bounds its root driver has proven on the score so far.
+pub fn with_progress_noting<T>(
+    label: &str,
+    notice: Option<String>,
+    solving: Option<u128>,
+    work: impl FnOnce() -> T,
+) -> T {
     // The work's end wakes the drawing thread at once: a quick answer waits for nothing.
     let (done, finished) = std::sync::mpsc::channel::<()>();
+    let bounds = move || solving.and_then(inarow::limits::root_bounds);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let start = Instant::now();
@@ -70,7 +82,7 @@ pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl F
                 }
                 let (nodes, elapsed) = (inarow::limits::nodes_searched() - first, start.elapsed());
                 if log && elapsed >= next_line {
-                    eprintln!("inarow: {}", progress_text(label, nodes, elapsed));
+                    eprintln!("inarow: {}", progress_text(label, nodes, elapsed, bounds()));
                     // After a pause (a suspended machine), one line, not one per missed turn.
                     while next_line <= elapsed {
                         next_line += every;
@@ -85,7 +97,7 @@ pub fn with_progress_noting<T>(label: &str, notice: Option<String>, work: impl F
                     let style = ProgressStyle::with_template("{spinner} {msg}");
                     ProgressBar::new_spinner().with_style(style.expect("template is valid"))
                 });
-                bar.set_message(progress_text(label, nodes, elapsed));
+                bar.set_message(progress_text(label, nodes, elapsed, bounds()));
                 bar.tick();
             }
             if let Some(bar) = bar {

@@ -416,17 +416,19 @@ pub fn answer(
         };
         let notice = long_search_notice(pos.rough_solve_seconds(), text, limits);
         let label = format!("solving {}", show_moves(text));
-        let mut solution =
-            with_progress_noting(&label, notice, || solver.solve(pos.as_ref(), &ask))?;
+        let mut solution = with_progress_noting(&label, notice, Some(pos.key()), || {
+            solver.solve(pos.as_ref(), &ask)
+        })?;
         if !distance {
             // Free with a bounded game's exact score, but shown only where asked for.
             solution.plies = None;
         }
         if let Some(stopped) = &solution.stopped {
-            let lost = if solution.score.is_some() {
-                "the best moves or the line are incomplete"
-            } else {
-                "score unknown"
+            let lost = match (solution.score, inarow::limits::root_bounds(pos.key())) {
+                (Some(_), _) => "the best moves or the line are incomplete".to_string(),
+                // What the tests made so far have proven, for a long run cut short.
+                (None, Some((lo, hi))) => format!("score unknown, proven {lo}..{hi}"),
+                (None, None) => "score unknown".to_string(),
             };
             eprintln!(
                 "inarow: {}: {stopped} after {} nodes; {lost}",

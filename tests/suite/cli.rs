@@ -1015,10 +1015,17 @@ fn a_search_without_limits_says_when_it_may_not_end_soon() {
     assert_eq!((r.code, r.stderr.as_str()), (Some(0), ""));
 }
 
+/// `LO..HI` read as two scores.
+fn score_range(text: &str) -> (i32, i32) {
+    let (lo, hi) = text.split_once("..").expect("LO..HI");
+    (lo.parse().expect("LO"), hi.parse().expect("HI"))
+}
+
 #[test]
 fn a_search_logged_to_a_file_says_how_far_it_has_come() {
     // Standard error is a pipe here, not a terminal: no spinner, so lines of progress, every
-    // tenth of a second as asked (ten minutes by default). 7x5 takes 6 M nodes, a second or two.
+    // tenth of a second as asked (ten minutes by default). 7x5 takes 6 M nodes, a second or two;
+    // its value is 0.
     let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
         .args(["solve", "--no-book", "--game", "connect4:7x5", "-"])
         .env("INAROW_PROGRESS_EVERY", "0.1")
@@ -1027,22 +1034,60 @@ fn a_search_logged_to_a_file_says_how_far_it_has_come() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "- 0\n");
     let err = String::from_utf8_lossy(&out.stderr);
     let number = |text: &str| text.replace(',', "").parse::<u64>();
-    let mut counts = Vec::new();
+    let (mut counts, mut ranges) = (Vec::new(), Vec::new());
     for line in err.lines() {
         let rest = line
             .strip_prefix("inarow: solving -: ")
             .unwrap_or_else(|| panic!("not a line of progress: {line}"));
         let (nodes, rest) = rest.split_once(" nodes, ").expect("nodes");
-        let (rate, elapsed) = rest.split_once(" nodes/s, ").expect("rate");
+        let (rate, rest) = rest.split_once(" nodes/s, ").expect("rate");
+        let (elapsed, range) = match rest.split_once(", score ") {
+            Some((elapsed, range)) => (elapsed, Some(score_range(range))),
+            None => (rest, None),
+        };
         assert!(
             number(rate).is_ok() && elapsed.starts_with("0:00:"),
             "{line}"
         );
         counts.push(number(nodes).expect("a count of nodes"));
+        ranges.extend(range);
     }
     assert!(!counts.is_empty(), "no line of progress");
-    // Nodes only grow.
+    // Nodes only grow; the range proven only narrows, and always holds the value.
     assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert!(
+        ranges
+            .windows(2)
+            .all(|w| w[0].0 <= w[1].0 && w[1].1 <= w[0].1),
+        "{ranges:?}"
+    );
+    assert!(ranges.iter().all(|&(lo, hi)| lo <= 0 && 0 <= hi && lo < hi));
+
+    // Stopped by a limit, it says what its tests had proven: on 7x5 the tests from the
+    // extremes end within a few hundred thousand nodes.
+    let r = inarow(
+        &[
+            "solve",
+            "--no-book",
+            "--nodes",
+            "1000000",
+            "--game",
+            "connect4:7x5",
+            "-",
+        ],
+        None,
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (Some(3), "- ?\n"));
+    let range = (r.stderr.trim_end())
+        .split_once("score unknown, proven ")
+        .map(|(_, range)| score_range(range))
+        .unwrap_or_else(|| panic!("no range proven: {}", r.stderr));
+    // Of the 36 scores a 7x5 game can end with (-17..=18), the tests have ruled out most.
+    assert!(range.0 <= 0 && 0 <= range.1, "{range:?}");
+    assert!(
+        range.1 - range.0 < 20,
+        "little proven in a million nodes: {range:?}"
+    );
 }
 
 #[test]

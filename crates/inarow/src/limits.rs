@@ -2,8 +2,8 @@
 //! [`Stop`] for every search.
 
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The clock of every deadline: the standard one, except on the web (wasm32-unknown-unknown),
@@ -28,6 +28,26 @@ pub fn nodes_searched() -> u64 {
 #[inline]
 pub fn count_nodes(n: u64) {
     NODES_SEARCHED.fetch_add(n, Ordering::Relaxed);
+}
+
+/// The bounds on the score that an alpha-beta root driver has proven so far, with the key
+/// (`Game::key`) of the position it solves: what a progress display shows of a long solve (no
+/// search reads it).
+static ROOT_BOUNDS: Mutex<Option<(u128, i32, i32)>> = Mutex::new(None);
+
+/// The bounds `lo..=hi` the last root driver to report has proven on the score of the
+/// position with this key, if it was that position's.
+pub fn root_bounds(key: u128) -> Option<(i32, i32)> {
+    let noted = *ROOT_BOUNDS.lock().unwrap_or_else(|e| e.into_inner());
+    noted
+        .filter(|&(noted, _, _)| noted == key)
+        .map(|(_, lo, hi)| (lo, hi))
+}
+
+/// Tells a progress display the bounds a root driver has proven on the score of the position
+/// with this key.
+pub fn note_root_bounds(key: u128, lo: i32, hi: i32) {
+    *ROOT_BOUNDS.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, lo, hi));
 }
 
 /// A cancellation token: clones share one flag, and once any of them is cancelled (by Ctrl-C,
