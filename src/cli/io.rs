@@ -59,6 +59,9 @@ pub fn with_progress_noting<T>(
 ) -> T {
     // The work's end wakes the drawing thread at once: a quick answer waits for nothing.
     let (done, finished) = std::sync::mpsc::channel::<()>();
+    if solving.is_some() {
+        inarow::limits::watch_root_bounds();
+    }
     let bounds = move || solving.and_then(inarow::limits::root_bounds);
     std::thread::scope(|scope| {
         scope.spawn(move || {

@@ -44,10 +44,21 @@ pub fn root_bounds(key: u128) -> Option<(i32, i32)> {
         .map(|(_, lo, hi)| (lo, hi))
 }
 
-/// Tells a progress display the bounds a root driver has proven on the score of the position
-/// with this key.
-pub fn note_root_bounds(key: u128, lo: i32, hi: i32) {
-    *ROOT_BOUNDS.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, lo, hi));
+/// Whether a progress display reads the bounds: until one does, noting them costs a search
+/// one relaxed load (the benchmarks' short solves make many tests).
+static ROOT_BOUNDS_WATCHED: AtomicBool = AtomicBool::new(false);
+
+/// Asks the root drivers to note their bounds from now on, for [`root_bounds`].
+pub fn watch_root_bounds() {
+    ROOT_BOUNDS_WATCHED.store(true, Ordering::Relaxed);
+}
+
+/// Tells a progress display, if one watches, the bounds a root driver has proven on the score
+/// of the position whose key `key` gives.
+pub fn note_root_bounds(key: impl FnOnce() -> u128, lo: i32, hi: i32) {
+    if ROOT_BOUNDS_WATCHED.load(Ordering::Relaxed) {
+        *ROOT_BOUNDS.lock().unwrap_or_else(|e| e.into_inner()) = Some((key(), lo, hi));
+    }
 }
 
 /// A cancellation token: clones share one flag, and once any of them is cancelled (by Ctrl-C,

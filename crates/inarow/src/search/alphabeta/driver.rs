@@ -153,7 +153,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         } else {
             *lo = r.min(*hi);
         }
-        crate::limits::note_root_bounds(pos.key(), *lo, *hi);
+        crate::limits::note_root_bounds(|| pos.key(), *lo, *hi);
         r.clamp(*lo, *hi)
     }
 
