@@ -263,6 +263,11 @@ class Solution:
         """Why the search stopped early (``"time limit reached"``, ``"node limit reached"``,
         ``"interrupted"``), or None."""
     @property
+    def proven(self) -> Optional[Tuple[int, int]]:
+        """Where a limit stopped the search before the score: the bounds ``(lo, hi)`` on the
+        exact score that it had proven (``lo <= score <= hi``), or None (nothing proven yet, or
+        only win / draw / loss asked for)."""
+    @property
     def nodes(self) -> int:
         """Nodes searched."""
     @property
@@ -422,6 +427,7 @@ def _solution(
     stopped: Optional[str],
     nodes: int,
     seconds: float,
+    proven: Optional[Tuple[int, int]] = None,
 ) -> Solution:
     """What a pickled ``Solution`` is made from again."""
 

@@ -754,6 +754,7 @@ fn solve_many(
                 stopped: Some(inarow::limits::Stop::Interrupted.to_string()),
                 nodes: 0,
                 seconds: 0.0,
+                proven: None,
             })
         })
         .collect())

@@ -38,6 +38,10 @@ pub struct Solution {
     /// Seconds the solver spent.
     #[pyo3(get, name = "time")]
     pub seconds: f64,
+    /// Where a limit stopped the search before the score: the bounds `(lo, hi)` on the exact
+    /// score it had proven, or `None`.
+    #[pyo3(get)]
+    pub proven: Option<(i32, i32)>,
 }
 
 #[pymethods]
@@ -64,6 +68,7 @@ impl Solution {
             self.stopped.clone(),
             self.nodes,
             self.seconds,
+            self.proven,
         );
         Ok((restore, args.into_bound_py_any(py)?))
     }
@@ -78,7 +83,7 @@ impl Solution {
         };
         format!(
             "Solution(score={}, outcome={}, plies={}, best_moves={}, pv={}, exact={}, stopped={}, \
-             nodes={}, time={:.6})",
+             proven={}, nodes={}, time={:.6})",
             opt(self.score.map(|s| s.to_string())),
             opt(self.outcome().map(|o| format!("'{o}'"))),
             opt(self.plies.map(|p| p.to_string())),
@@ -86,6 +91,7 @@ impl Solution {
             list(&self.pv),
             if self.exact { "True" } else { "False" },
             opt(self.stopped.as_ref().map(|s| format!("'{s}'"))),
+            opt(self.proven.map(|(lo, hi)| format!("({lo}, {hi})"))),
             self.nodes,
             self.seconds
         )
@@ -94,6 +100,7 @@ impl Solution {
 
 /// A solution from what `Solution.__reduce__` saves.
 #[pyfunction]
+#[pyo3(signature = (score, plies, best_moves, pv, exact, stopped, nodes, seconds, proven=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _solution(
     score: Option<i32>,
@@ -104,6 +111,7 @@ pub fn _solution(
     stopped: Option<String>,
     nodes: u64,
     seconds: f64,
+    proven: Option<(i32, i32)>,
 ) -> Solution {
     Solution {
         score,
@@ -114,6 +122,7 @@ pub fn _solution(
         stopped,
         nodes,
         seconds,
+        proven,
     }
 }
 
@@ -139,6 +148,7 @@ impl From<session::Solution> for Solution {
             stopped: s.stopped,
             nodes: s.nodes,
             seconds: s.seconds,
+            proven: s.proven,
         }
     }
 }

@@ -126,6 +126,9 @@ def test_positions_and_solutions_pickle():
     s = inarow.Position("connect4", "2252576253462244111563365343671351441").solve(pv=True)
     t = pickle.loads(pickle.dumps(s))
     assert repr(t) == repr(s)
+    s = inarow.Solver("connect4:7x5", book=False).solve("", nodes=10**6)
+    t = pickle.loads(pickle.dumps(s))
+    assert t.proven == s.proven and s.proven is not None and repr(t) == repr(s)
 
 
 def _score(moves):

@@ -116,6 +116,20 @@ def test_limits_stop_and_say_so():
     assert s.score is None and s.stopped == "time limit reached" and s.time < 1.0
 
 
+def test_a_stopped_solve_says_what_it_had_proven():
+    # The empty 7x5 board is a draw (0), of the scores -17..18; a million nodes rule out most
+    # (`inarow solve --nodes 1000000 --no-book --game connect4:7x5 -`: the same bounds).
+    s = inarow.Solver("connect4:7x5", book=False).solve("", nodes=10**6)
+    assert s.score is None and s.stopped == "node limit reached"
+    lo, hi = s.proven
+    assert lo <= 0 <= hi and hi - lo < 20, s
+    assert f"proven=({lo}, {hi})" in repr(s)
+    # Solved, or asked for win / draw / loss only: nothing to bound.
+    assert inarow.Position("connect4:5x4").solve().proven is None
+    weak = inarow.Solver("connect4:7x5", book=False, weak=True).solve("", nodes=10**6)
+    assert weak.score is None and weak.proven is None
+
+
 def test_best_move_keeps_the_value():
     p = inarow.Position("connect4:5x4", "3")
     value = p.solve().score

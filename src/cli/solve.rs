@@ -79,6 +79,8 @@ struct JsonReport {
     nodes: u64,
     us: u128,
     stopped: Option<String>,
+    /// Where a limit stopped the search before the score: `[lo, hi]` proven on it.
+    proven: Option<[i32; 2]>,
 }
 
 pub fn run(args: SolveArgs) -> Result<Outcome, String> {
@@ -424,7 +426,7 @@ pub fn answer(
             solution.plies = None;
         }
         if let Some(stopped) = &solution.stopped {
-            let lost = match (solution.score, inarow::limits::root_bounds(pos.key())) {
+            let lost = match (solution.score, solution.proven) {
                 (Some(_), _) => "the best moves or the line are incomplete".to_string(),
                 // What the tests made so far have proven, for a long run cut short.
                 (None, Some((lo, hi))) => format!("score unknown, proven {lo}..{hi}"),
@@ -490,6 +492,7 @@ fn json_line(rules: &dyn Game, text: &str, solution: &Solution) -> String {
         nodes: solution.nodes,
         us: micros(solution.seconds),
         stopped: solution.stopped.clone(),
+        proven: solution.proven.map(|(lo, hi)| [lo, hi]),
     };
     serde_json::to_string(&json).expect("plain data serialises")
 }

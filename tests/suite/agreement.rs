@@ -107,8 +107,36 @@ fn check_default<G: Bounded + Tactics + Notation>(
     let name = start.name();
     let (want, children) = reference(&mut shared.memo, pos);
 
+    // Stopped by a node limit, a solve has proven bounds that hold the value (the tests of
+    // earlier cases and limits count too: the solver is long-lived).
+    for nodes in [40, 400, 4_000] {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        match shared.default.solve(pos, false, &mut Clock::new(limits)) {
+            Ok(got) => prop_assert_eq!(got, want, "{} {}: limited to {} nodes", name, at, nodes),
+            Err(_) => {
+                if let Some((lo, hi)) = shared.default.proven(pos) {
+                    prop_assert!(
+                        lo <= want && want <= hi,
+                        "{} {}: proven {}..{} in {} nodes, value {}",
+                        name,
+                        at,
+                        lo,
+                        hi,
+                        nodes,
+                        want
+                    );
+                }
+            }
+        }
+    }
     let got = shared.default.solve(pos, false, &mut Clock::default());
     prop_assert_eq!(got, Ok(want), "{} {}: default config", name, at);
+    if let Some(proven) = shared.default.proven(pos) {
+        prop_assert_eq!(proven, (want, want), "{} {}: proven once solved", name, at);
+    }
     let got = shared.weak.solve(pos, true, &mut Clock::default());
     prop_assert_eq!(got, Ok(want.signum()), "{} {}: weak mode", name, at);
     for bound in [want - 1, want] {

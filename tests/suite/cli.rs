@@ -1088,6 +1088,30 @@ fn a_search_logged_to_a_file_says_how_far_it_has_come() {
         range.1 - range.0 < 20,
         "little proven in a million nodes: {range:?}"
     );
+    // The same search with --json gives the same bounds in the field `proven` (the search is
+    // deterministic on one thread); one that ends gives none.
+    let json = |args: &[&str]| {
+        let r = inarow(args, None);
+        serde_json::from_str::<serde_json::Value>(&r.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+    };
+    let stopped = json(&[
+        "solve",
+        "--json",
+        "--no-book",
+        "--nodes",
+        "1000000",
+        "--game",
+        "connect4:7x5",
+        "-",
+    ]);
+    assert_eq!(stopped["score"], serde_json::Value::Null);
+    assert_eq!(stopped["proven"], serde_json::json!([range.0, range.1]));
+    let solved = json(&["solve", "--json", "--game", "connect4:5x4", "-"]);
+    assert_eq!(
+        (&solved["score"], &solved["proven"]),
+        (&serde_json::json!(0), &serde_json::Value::Null)
+    );
 }
 
 #[test]

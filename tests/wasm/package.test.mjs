@@ -191,6 +191,20 @@ test("every exact method solves a small board as natively", () => {
   assert.throws(() => w.solve("connect4", "", { algo: "magic" }), /^Error: unknown algorithm 'magic'/);
 });
 
+test("a solve a limit stops gives the bounds it had proven, as natively", () => {
+  const mine = w.solve("connect4:7x5", "", { nodes: 1000000 });
+  // The command exits 3, stopped by its limit.
+  const run = spawnSync(inarow, ["solve", "--json", "--nodes", "1000000", "--game", "connect4:7x5", "-"],
+    { encoding: "utf8" });
+  assert.equal(run.status, 3, run.stderr);
+  const out = JSON.parse(run.stdout);
+  assert.equal(mine.score, null);
+  assert.equal(mine.stopped, "node limit reached");
+  assert.deepEqual(mine.proven, out.proven);
+  assert.ok(mine.proven[0] <= 0 && 0 <= mine.proven[1], JSON.stringify(mine));
+  assert.equal(w.solve("connect4:5x4", "").proven, null);
+});
+
 test("analyze with a progress callback: each move's entry as it is valued", () => {
   const seen = [];
   const a = w.analyze("connect4:5x4", "3", { think: 10, progress: (p) => seen.push(p) });

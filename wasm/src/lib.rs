@@ -425,8 +425,9 @@ pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue,
 }
 
 /// The exact value of the position after `moves` for the side to move, as `inarow solve`
-/// gives it: `{score, stopped, nodes, seconds, plies}` (`score` null when a limit stopped
-/// the search first, `stopped` then says which). Options: `think` (default: none), `nodes`,
+/// gives it: `{score, stopped, nodes, seconds, plies, proven}` (`score` null when a limit
+/// stopped the search first, `stopped` then says which, and `proven` is `[lo, hi]`, the
+/// bounds on the exact score proven by then, or null). Options: `think` (default: none), `nodes`,
 /// `memoryMb` (Pentago from 18 stones needs about 490), `algo` (as `inarow solve --algo`:
 /// gallop, bisect, mtdf, deepening, ab, pns, pn2, dfpn, minimax, tss; default the game's
 /// fastest), `weak` (win / draw / loss only).
@@ -452,6 +453,7 @@ pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsErr
             "nodes": report.nodes,
             "seconds": report.seconds,
             "plies": report.plies,
+            "proven": report.proven.map(|(lo, hi)| [lo, hi]),
         }))
     })())
 }

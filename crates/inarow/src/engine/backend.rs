@@ -51,6 +51,11 @@ pub(super) trait Backend<G: Game>: Send {
         winner: Player,
         clock: &mut Clock,
     ) -> Result<Option<u32>, Stop>;
+    /// Bounds `lo..=hi` on the exact score at the end of `line` that its searches have proven
+    /// so far, for a solve a limit stopped (`None`: none, or a backend that keeps none).
+    fn proven(&self, _line: &GameLine<G>) -> Option<(i32, i32)> {
+        None
+    }
     /// Forgets what was learnt (the tables).
     fn reset(&mut self);
     /// Touches the memory of its tables now, so that no later search meets a page fault
@@ -216,6 +221,9 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
     }
     fn distance(&mut self, _: &GameLine<G>, _: Player, _: &mut Clock) -> Result<Option<u32>, Stop> {
         Ok(None)
+    }
+    fn proven(&self, line: &GameLine<G>) -> Option<(i32, i32)> {
+        AlphaBeta::proven(self, line.position())
     }
     fn reset(&mut self) {
         AlphaBeta::reset(self);

@@ -205,6 +205,10 @@ pub struct Report<M> {
     /// With [`Options::distance`], for a win or a loss: the number of plies to the end of the
     /// game under perfect play (the winner wins as soon as it can, the loser puts it off).
     pub plies: Option<u32>,
+    /// Where a limit stopped the search before the score: the bounds `lo..=hi` on the exact
+    /// score that it had proven (alpha-beta's finished tests; `None` where none is known, or
+    /// the engine answers win / draw / loss only).
+    pub proven: Option<(i32, i32)>,
 }
 
 /// What [`Engine::certify`] found.
@@ -636,6 +640,10 @@ impl<G: Tactics> Engine<G> {
         let start = Instant::now();
         let nodes0 = self.nodes();
         let result = self.score_and_plies(call);
+        let proven = match result {
+            Err(_) if !self.weak => self.backend.proven(&self.game),
+            _ => None,
+        };
         Report {
             score: result.ok().map(|(score, _)| score),
             stopped: result.err(),
@@ -645,6 +653,7 @@ impl<G: Tactics> Engine<G> {
             elapsed: start.elapsed(),
             peak_bytes: self.backend.peak_bytes(),
             plies: result.ok().and_then(|(_, plies)| plies),
+            proven,
         }
     }
 
@@ -670,6 +679,7 @@ impl<G: Tactics> Engine<G> {
                 elapsed: start.elapsed(),
                 peak_bytes: engine.backend.peak_bytes(),
                 plies: None,
+                proven: None,
             }
         })
     }
@@ -737,6 +747,7 @@ impl<G: Tactics> Engine<G> {
                 elapsed: start.elapsed(),
                 peak_bytes: engine.backend.peak_bytes(),
                 plies: None,
+                proven: None,
             }
         })
     }
@@ -975,6 +986,7 @@ impl<G: Tactics> Engine<G> {
                     elapsed: started.elapsed(),
                     peak_bytes: stats.peak_bytes,
                     plies: None,
+                    proven: None,
                 },
                 certificates,
             })

@@ -81,6 +81,7 @@ impl<G: Playable> AgentOf<G> {
                 nodes: 0,
                 seconds: 0.0,
                 peak_bytes: 0,
+                proven: None,
             };
         };
         let report = if ask.win_only {
@@ -146,6 +147,7 @@ pub(super) fn solution<G: Notation>(
         nodes: report.nodes,
         seconds: report.elapsed.as_secs_f64(),
         peak_bytes: report.peak_bytes,
+        proven: report.proven,
     }
 }
 
@@ -187,6 +189,7 @@ impl<G: Playable> Agent for AgentOf<G> {
                     nodes: 0,
                     seconds: start.elapsed().as_secs_f64(),
                     peak_bytes: 0,
+                    proven: None,
                 });
             }
         }

@@ -40,6 +40,9 @@ pub struct Solution {
     /// The most memory a proof-number search's tree or table held, in bytes (0 for the
     /// other methods).
     pub peak_bytes: usize,
+    /// Where a limit stopped the search before the score: the bounds `lo..=hi` on the exact
+    /// score it had proven (`None` where none is known, or only win / draw / loss is asked).
+    pub proven: Option<(i32, i32)>,
 }
 
 /// A move and its value for the side that plays it.

@@ -19,18 +19,13 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// The score of `pos` on this thread alone (see [`AlphaBeta::solve`]).
     pub(super) fn solve_alone(&mut self, pos: &G, weak: bool) -> i32 {
         let sign = |v: i32| if weak { v.signum() } else { v };
-        let (m, n) = (pos.max_plies(), pos.ply());
         if let Some(score) = final_score(pos) {
             return sign(score);
         }
         if pos.has_winning_move() {
-            return sign(win_at(m, n + 1));
+            return sign(win_at(pos.max_plies(), pos.ply() + 1));
         }
-        let (m, n) = (m as i32, n as i32);
-        // No win with this ply; a loss by the next one at the earliest (by this one, if every
-        // move can lose at once).
-        let earliest_loss = if G::ONLY_MOVER_WINS { m - n } else { m + 1 - n };
-        let (mut lo, mut hi) = (-earliest_loss / 2, (m + 1 - n) / 2);
+        let (mut lo, mut hi) = score_range(pos);
         // In weak mode the search may stop once the sign is known.
         let settled = |lo: i32, hi: i32| lo >= hi || (weak && (lo > 0 || hi < 0));
         if weak && self.config.driver != Driver::Gallop {
@@ -157,6 +152,23 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         r.clamp(*lo, *hi)
     }
 
+    /// The bounds `lo..=hi` on the score of `pos` that the root drivers' finished tests have
+    /// proven (`None` before the first): what a solve that a limit stopped has learnt.
+    pub(super) fn proven_alone(&self, pos: &G) -> Option<(i32, i32)> {
+        let key = pos.canonical_key();
+        let (mut lo, mut hi) = score_range(pos);
+        let mut tested = false;
+        for (test, r) in self.shared.tests.of(key) {
+            tested = true;
+            if r <= test {
+                hi = hi.min(r.max(lo));
+            } else {
+                lo = lo.max(r.min(hi));
+            }
+        }
+        tested.then_some((lo, hi))
+    }
+
     /// See [`AlphaBeta::value_at_most`].
     pub(super) fn value_at_most_alone(&mut self, pos: &G, bound: i32) -> bool {
         let exact = match final_score(pos) {
@@ -169,4 +181,13 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             None => self.negamax(pos, bound, bound + 1) <= bound,
         }
     }
+}
+
+/// The scores `lo..=hi` a position that is not over and has no win at once may have: no win
+/// with this ply, and a loss by the next one at the earliest (by this one, if every move can
+/// lose at once).
+fn score_range<G: Bounded + Tactics>(pos: &G) -> (i32, i32) {
+    let (m, n) = (pos.max_plies() as i32, pos.ply() as i32);
+    let earliest_loss = if G::ONLY_MOVER_WINS { m - n } else { m + 1 - n };
+    (-earliest_loss / 2, (m + 1 - n) / 2)
 }

@@ -76,6 +76,14 @@ impl Tests {
         self.0.lock().expect("tests lock").clear();
     }
 
+    /// The results for the position with this canonical key: test, result.
+    pub fn of(&self, key: u128) -> Vec<(i32, i32)> {
+        (self.0.lock().expect("tests lock").iter())
+            .filter(|&(&(k, _), _)| k == key)
+            .map(|(&(_, test), &result)| (test, result))
+            .collect()
+    }
+
     /// Every result: key, test, result, in that order.
     pub fn entries(&self) -> Vec<(u128, i32, i32)> {
         let mut all: Vec<_> = (self.0.lock().expect("tests lock").iter())
