@@ -1065,18 +1065,16 @@ fn a_search_logged_to_a_file_says_how_far_it_has_come() {
 
     // Stopped by a limit, it says what its tests had proven: on 7x5 the tests from the
     // extremes end within a few hundred thousand nodes.
-    let r = inarow(
-        &[
-            "solve",
-            "--no-book",
-            "--nodes",
-            "1000000",
-            "--game",
-            "connect4:7x5",
-            "-",
-        ],
-        None,
-    );
+    let limited = [
+        "solve",
+        "--no-book",
+        "--nodes",
+        "1000000",
+        "--game",
+        "connect4:7x5",
+        "-",
+    ];
+    let r = inarow(&limited, None);
     assert_eq!((r.code, r.stdout.as_str()), (Some(3), "- ?\n"));
     let range = (r.stderr.trim_end())
         .split_once("score unknown, proven ")
@@ -1095,16 +1093,7 @@ fn a_search_logged_to_a_file_says_how_far_it_has_come() {
         serde_json::from_str::<serde_json::Value>(&r.stdout)
             .unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
     };
-    let stopped = json(&[
-        "solve",
-        "--json",
-        "--no-book",
-        "--nodes",
-        "1000000",
-        "--game",
-        "connect4:7x5",
-        "-",
-    ]);
+    let stopped = json(&[&limited[..], &["--json"]].concat());
     assert_eq!(stopped["score"], serde_json::Value::Null);
     assert_eq!(stopped["proven"], serde_json::json!([range.0, range.1]));
     let solved = json(&["solve", "--json", "--game", "connect4:5x4", "-"]);
