@@ -3,7 +3,7 @@
 //! ([`inarow::session::Tools::count_by_formula`]: Pentago's, Irving's board counts) prints its columns
 //! instead (`discs N boards classes8 classes2048`).
 
-use super::io::Outcome;
+use super::io::{Outcome, on_stderr};
 use clap::Args;
 use inarow::session::{self, CountByFormula};
 
@@ -28,7 +28,7 @@ pub fn run(args: CountArgs) -> Result<Outcome, String> {
         .mem_mb
         .checked_mul(1 << 20)
         .ok_or_else(|| format!("--mem-mb {} is too large", args.mem_mb))?;
-    let bar = indicatif::ProgressBar::new_spinner();
+    let bar = on_stderr(indicatif::ProgressBar::new_spinner());
     let census = tools.count(bytes, &mut |n| bar.set_message(format!("{n} positions")));
     bar.finish_and_clear();
     let census = census?;

@@ -1,8 +1,9 @@
 //! What the commands share to read and print: positions read from move strings, how moves are
 //! shown, exit codes, progress on standard error, and Ctrl-C.
 
+use console::Term;
 use inarow::limits::{Cancel, Limits};
-use indicatif::{HumanCount, ProgressBar, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 use std::sync::mpsc::RecvTimeoutError;
@@ -98,7 +99,7 @@ pub fn with_progress_noting<T>(
                 // starts a second late, and would count the nodes before it as its first).
                 let bar = bar.get_or_insert_with(|| {
                     let style = ProgressStyle::with_template("{spinner} {msg}");
-                    ProgressBar::new_spinner().with_style(style.expect("template is valid"))
+                    on_stderr(ProgressBar::new_spinner()).with_style(style.expect("valid"))
                 });
                 bar.set_message(progress_text(label, nodes, elapsed, bounds()));
                 bar.tick();
@@ -176,7 +177,7 @@ fn rough_duration(seconds: f64) -> String {
 
 /// A progress bar on standard error (drawn only on a terminal).
 pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len as u64);
+    let bar = on_stderr(ProgressBar::new(len as u64));
     bar.set_style(
         ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}")
             .expect("template is valid")
@@ -184,6 +185,57 @@ pub fn progress_bar(len: usize, name: &str) -> ProgressBar {
     );
     bar.set_message(name.to_string());
     bar
+}
+
+/// `bar`, drawn on standard error where it is a terminal (nothing otherwise), two columns
+/// short of its width: indicatif fills a line to the terminal's width, so the `^C` a terminal
+/// echoes would wrap to a line of its own, and clearing the display on Ctrl-C would then clear
+/// that line and leave the display's last line on the screen.
+pub fn on_stderr(bar: ProgressBar) -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::term_like_with_hz(Box::new(Narrowed(Term::buffered_stderr())), 20)
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    bar.set_draw_target(target);
+    bar
+}
+
+/// A terminal that says it is two columns narrower than it is (see [`on_stderr`]).
+#[derive(Debug)]
+struct Narrowed(Term);
+
+impl TermLike for Narrowed {
+    fn width(&self) -> u16 {
+        TermLike::width(&self.0).saturating_sub(2).max(1)
+    }
+    fn height(&self) -> u16 {
+        TermLike::height(&self.0)
+    }
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        TermLike::move_cursor_up(&self.0, n)
+    }
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        TermLike::move_cursor_down(&self.0, n)
+    }
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        TermLike::move_cursor_right(&self.0, n)
+    }
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        TermLike::move_cursor_left(&self.0, n)
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        TermLike::write_line(&self.0, s)
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        TermLike::write_str(&self.0, s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        TermLike::clear_line(&self.0)
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        TermLike::flush(&self.0)
+    }
 }
 
 pub(crate) use inarow::session::show_moves;
