@@ -152,9 +152,10 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         r.clamp(*lo, *hi)
     }
 
-    /// The bounds `lo..=hi` on the score of `pos` that the root drivers' finished tests have
-    /// proven (`None` before the first): what a solve that a limit stopped has learnt.
-    pub(super) fn proven_alone(&self, pos: &G) -> Option<(i32, i32)> {
+    /// The bounds `lo..=hi` on the exact score of `pos` that the root drivers' finished tests
+    /// have proven, on every thread (`None` before the first test ends): what a solve that a
+    /// limit stopped had learnt. Tests of earlier solves of `pos` count too.
+    pub fn proven(&self, pos: &G) -> Option<(i32, i32)> {
         let key = pos.canonical_key();
         let (mut lo, mut hi) = score_range(pos);
         let mut tested = false;

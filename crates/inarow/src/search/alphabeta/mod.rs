@@ -283,13 +283,6 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         self.race(clock, |worker| worker.solve_alone(pos, weak))
     }
 
-    /// The bounds `lo..=hi` on the exact score of `pos` that the root drivers' finished tests
-    /// have proven, on every thread (`None` before the first test ends): what a solve that a
-    /// limit stopped had learnt. Tests of earlier solves of `pos` count too.
-    pub fn proven(&self, pos: &G) -> Option<(i32, i32)> {
-        self.proven_alone(pos)
-    }
-
     /// Whether the value of `pos` is at most `bound` (any position, even one that is over or
     /// has an immediate win), under the limits of `clock`.
     ///
