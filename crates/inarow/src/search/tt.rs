@@ -28,9 +28,8 @@ use crate::memory::{HUGE_PAGE, zeroed, zeroed_huge};
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, fence};
 
 /// How a full bucket chooses what to overwrite (Breuker; connect-four-3d).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -148,35 +147,12 @@ pub struct Table {
     /// Entries were loaded from a file ([`Table::restore`]): no write log knows them, so the
     /// next clear sweeps the whole table.
     restored: AtomicBool,
-    readiness: Arc<Readiness>,
+    /// Every page of the table is backed by memory. The allocator hands out lazily mapped
+    /// zero pages, whose first touch (a huge page: 2 MiB zeroed; on a virtual machine up to
+    /// milliseconds) lands inside whichever search first writes there: [`Table::ready`] takes
+    /// that cost at once, for a table that is reused and timed.
+    touched: AtomicBool,
 }
-
-/// How much of the table's memory has been touched. The allocator hands out lazily mapped zero
-/// pages, and the first touch of each (a huge page: 2 MiB zeroed; on a virtual machine up to
-/// milliseconds) would otherwise land inside a search. The pages are touched in order, at once
-/// by [`Table::ready`] or on a helper thread ([`Table::start_readying`]) while a search uses a
-/// small first table ([`FirstTable`]).
-struct Readiness {
-    /// Slots (from the start of the table) whose pages have been touched.
-    slots: CachePadded<AtomicUsize>,
-    /// Set when a helper was started or the table readied at once.
-    started: AtomicBool,
-    /// Asks the helper to stop (the table is being dropped).
-    stop: AtomicBool,
-    helper: Mutex<Option<JoinHandle<()>>>,
-}
-
-/// A value alone on its cache line: the helper's writes to it do not evict the table's other
-/// fields, which every probe reads.
-#[repr(align(64))]
-struct CachePadded<T>(T);
-
-/// The table's words as the helper sees them: the allocation outlives the helper, which
-/// [`Table`]'s `Drop` stops and joins.
-struct Words(*const AtomicU64, usize);
-// SAFETY: the words are atomics, shared between threads by design; the pointer stays valid
-// while the helper runs (joined before the table's storage is freed).
-unsafe impl Send for Words {}
 
 impl Table {
     /// A table of at most `mb` MiB for keys of `key_bits` bits; `mb = 0` gives a table that
@@ -226,34 +202,11 @@ impl Table {
             ways,
             scheme,
             restored: AtomicBool::new(false),
-            readiness: Arc::new(Readiness {
-                slots: CachePadded(AtomicUsize::new(0)),
-                started: AtomicBool::new(false),
-                stop: AtomicBool::new(false),
-                helper: Mutex::new(None),
-            }),
+            // Not touched here: a table takes memory only as searches write to it, and none
+            // where another solver (Pentago's midgame solver) answers every position.
+            touched: AtomicBool::new(false),
         };
-        // Not touched here: a table takes memory only once a search starts on it, and none
-        // where another solver (Pentago's midgame solver) answers every position.
-        if !TOUCH_PAGES || storage_bytes(&table) <= SMALL_TABLE {
-            table
-                .readiness
-                .slots
-                .0
-                .store(table.slots(), Ordering::Relaxed);
-            table.readiness.started.store(true, Ordering::Relaxed);
-        }
         Some(table)
-    }
-
-    /// A small table for a search to start on while this one's pages are touched on a
-    /// helper thread, or `None` if this one is small enough to need none (see [`FirstTable`]).
-    pub fn first_table(&self, key_bits: u32) -> Option<Table> {
-        if self.is_ready() || self.bytes() <= 2 * FIRST_TABLE_BYTES {
-            return None;
-        }
-        // Small pages: each is touched in a microsecond as the search first reaches it.
-        Self::with_bytes(FIRST_TABLE_BYTES, self.scheme, key_bits, false)
     }
 
     /// Copies every entry into `dest` (under its own replacement scheme); the slots written
@@ -288,63 +241,29 @@ impl Table {
         }
     }
 
-    /// Touches the table's pages on a helper thread, unless that was done or started before;
-    /// [`Table::ready`] waits for it.
-    pub fn start_readying(&self) {
-        if self.readiness.started.load(Ordering::Acquire) {
-            return;
-        }
-        // Held while the helper starts: only one thread ever touches the pages.
-        let mut slot = self.readiness.helper.lock().expect("helper lock");
-        if self.readiness.started.swap(true, Ordering::AcqRel) {
-            return;
-        }
-        let words = Words(
-            self.storage[self.base..].as_ptr(),
-            self.storage.len() - self.base,
-        );
-        let (stride, readiness) = (self.stride, self.readiness.clone());
-        let helper = std::thread::Builder::new()
-            .name("table pages".into())
-            .spawn(move || touch_pages(words, stride, &readiness));
-        match helper {
-            Ok(handle) => *slot = Some(handle),
-            // No thread to spare: touch them here.
-            Err(_) => self.touch_here(),
-        }
-    }
-
-    /// Touches every page of the table now (waiting for the helper if one is at work), so
-    /// that no later search meets a page fault in it: for a table that is reused and timed
-    /// (benchmarks, a server's engines).
+    /// Backs every page of the table with memory now, so that no later search meets a page
+    /// fault in it: for a table that is reused and timed (benchmarks, a server's engines).
     pub fn ready(&self) {
-        let mut slot = self.readiness.helper.lock().expect("helper lock");
-        if !self.readiness.started.swap(true, Ordering::AcqRel) {
-            self.touch_here();
-        }
-        if let Some(helper) = slot.take() {
-            helper
-                .join()
-                .expect("the table's page toucher does not panic");
+        if TOUCH_PAGES && !self.touched.swap(true, Ordering::AcqRel) {
+            let words = &self.storage[self.base..];
+            // SAFETY: the words are the table's own, alive for the call.
+            unsafe { populate(words.as_ptr(), words.len()) };
         }
     }
 
-    /// Whether every page of the table has been touched.
+    /// Whether every page of the table has been backed with memory ([`Table::ready`]).
     pub fn is_ready(&self) -> bool {
-        self.readiness.slots.0.load(Ordering::Acquire) == self.slots()
-    }
-
-    fn touch_here(&self) {
-        let words = Words(
-            self.storage[self.base..].as_ptr(),
-            self.storage.len() - self.base,
-        );
-        touch_pages(words, self.stride, &self.readiness);
+        !TOUCH_PAGES || self.touched.load(Ordering::Acquire)
     }
 
     /// Memory held by the table, in bytes.
     pub fn bytes(&self) -> usize {
         self.storage.len() * 8
+    }
+
+    /// Bytes of the table's slots (without the padding that aligns them).
+    fn slot_bytes(&self) -> usize {
+        (self.storage.len() - self.base) * 8
     }
 
     /// The number of entries the table can hold.
@@ -629,52 +548,54 @@ impl Table {
     }
 }
 
-impl Drop for Table {
-    fn drop(&mut self) {
-        self.readiness.stop.store(true, Ordering::Relaxed);
-        let helper = self.readiness.helper.lock().expect("helper lock").take();
-        if let Some(helper) = helper {
-            let _ = helper.join();
-        }
-    }
-}
-
-/// Bytes of the table a search starts on while its full table is readied ([`FirstTable`]).
+/// Bytes of the table a search starts on ([`GrowingTable`]).
 pub const FIRST_TABLE_BYTES: usize = 4 << 20;
-/// Nodes a search runs on its first table before it moves to the full one.
-pub const FIRST_TABLE_NODES: u64 = 1 << 20;
-/// Nodes after which the full table's pages start to be touched: most searches end sooner and
-/// never need it (a helper thread slows the first milliseconds of a search).
-const FULL_TABLE_AFTER: u64 = 1 << 14;
+/// How much bigger each table of a [`GrowingTable`] is than the one before.
+const GROWTH: usize = 4;
+/// Nodes a search runs on a table of [`GrowingTable`] for each byte of it before it moves to
+/// the next: a quarter, so 4 MiB lasts 2^20 nodes (a tenth of a second).
+const NODES_PER_BYTE_SHIFT: u32 = 2;
 
-/// A transposition table that starts small. The first touch of a large table's pages is
-/// costly (2 MiB zeroed a huge page), so a search does not wait for it: it starts on a small
-/// table, a helper thread touches the full one once the search has lasted a little, and after
-/// [`FIRST_TABLE_NODES`] nodes (a tenth of a second) the search moves its entries over and
-/// goes on there, waiting for the helper only if it has not finished. The move comes at a node count, not a time, so node counts are the
-/// same on every run. A table readied at once ([`FirstTable::ready`]) skips the first table.
-pub struct FirstTable {
+/// A transposition table that grows with the search, so that a search costs the memory it
+/// uses, not the memory it may use. The first touch of a table's pages is costly (a page
+/// fault, the page zeroed), and a search's writes are spread over the whole table: a search of
+/// 3 M nodes on a 1 GiB table touched all of it (8x4: 6.0 s against 2.0 s with 64 MiB). So a
+/// search starts on a small table and, after a quarter of a node per byte of it, moves to one
+/// [`GROWTH`] times bigger, its entries copied over, up to the full table. The moves come at
+/// node counts, not times: node counts are the same on every run and, until the full table is
+/// reached, whatever its size. A table readied at once ([`GrowingTable::ready`]) starts full.
+pub struct GrowingTable {
     /// The table searches use now.
     pub current: Arc<Table>,
-    /// The full table while the searches are still on the first one.
+    /// The full table while the searches are still on a smaller one.
     pending: Option<Arc<Table>>,
-    /// Nodes searched on the first table, over every search since it was made.
+    /// Bytes asked for the table in use (a table rounds its size down to a prime count).
+    current_bytes: usize,
+    /// Nodes searched on the table in use, over every search since it was made.
     nodes: u64,
+    key_bits: u32,
 }
 
-impl FirstTable {
-    /// The full `table`, with a first table in front of it if it is large.
-    pub fn new(table: Table, key_bits: u32) -> FirstTable {
-        match table.first_table(key_bits) {
-            Some(first) => FirstTable {
+impl GrowingTable {
+    /// The full `table`, with a small one in front of it if it is more than twice that.
+    pub fn new(table: Table, key_bits: u32) -> GrowingTable {
+        let first = (!table.is_ready() && table.slot_bytes() > 2 * FIRST_TABLE_BYTES)
+            .then(|| Table::with_bytes(FIRST_TABLE_BYTES, table.scheme, key_bits, false))
+            .flatten();
+        match first {
+            Some(first) => GrowingTable {
                 current: Arc::new(first),
                 pending: Some(Arc::new(table)),
+                current_bytes: FIRST_TABLE_BYTES,
                 nodes: 0,
+                key_bits,
             },
-            None => FirstTable {
+            None => GrowingTable {
+                current_bytes: table.slot_bytes(),
                 current: Arc::new(table),
                 pending: None,
                 nodes: 0,
+                key_bits,
             },
         }
     }
@@ -684,43 +605,58 @@ impl FirstTable {
         self.pending.as_ref().unwrap_or(&self.current)
     }
 
-    /// Counts `nodes` more searched (every few thousand) and says when to move to the full
-    /// table ([`FirstTable::grow`]); starts touching its pages before that. The count runs over
-    /// every search since the table was made, so a solver reused for many small searches moves
-    /// too.
+    /// Counts `nodes` more searched (every few thousand) and says when to move to a bigger
+    /// table ([`GrowingTable::grow`]). The count runs over every search since the table was
+    /// made, so a solver reused for many small searches grows too.
     #[inline]
     pub fn should_grow(&mut self, nodes: u64) -> bool {
-        let Some(full) = &self.pending else {
+        if self.pending.is_none() {
             return false;
-        };
+        }
         self.nodes += nodes;
-        if self.nodes >= FULL_TABLE_AFTER {
-            full.start_readying();
-        }
-        self.nodes >= FIRST_TABLE_NODES
+        self.nodes >= (self.current_bytes as u64) >> NODES_PER_BYTE_SHIFT
     }
 
-    /// Whether the full table is still waiting for its pages to be touched: a search that can
-    /// go on alone meanwhile does, rather than wait in [`FirstTable::grow`].
-    pub fn is_readying(&self) -> bool {
-        self.pending.as_ref().is_some_and(|full| !full.is_ready())
-    }
-
-    /// Moves to the full table (its pages touched first), its entries copied over; `log` is
-    /// replaced by one for the full table. Call it while no search runs on either table.
+    /// Moves to the next table, its entries copied over: one [`GROWTH`] times bigger, or the
+    /// full table when that one would be more than half of it. `log` is replaced by
+    /// one for the new table. Call it while no search runs on either table.
     pub fn grow(&mut self, log: &mut WriteLog) {
+        let Some(full) = &self.pending else {
+            return;
+        };
+        let bytes = self.current_bytes * GROWTH;
+        let next = if bytes * 2 > full.slot_bytes() {
+            self.pending.take()
+        } else {
+            let scheme = self.current.scheme;
+            Table::with_bytes(bytes, scheme, self.key_bits, true).map(Arc::new)
+        };
+        // A table the machine refuses now: the full one, allocated already.
+        let next = next.unwrap_or_else(|| self.pending.take().expect("checked above"));
+        self.move_to(next, bytes, log);
+    }
+
+    /// Moves to the full table at once: for a search on several threads, which cannot move
+    /// while they run.
+    pub fn grow_full(&mut self, log: &mut WriteLog) {
         if let Some(full) = self.pending.take() {
-            full.ready();
-            *log = full.write_log();
-            self.current.copy_into(&full, log);
-            self.current = full;
+            let bytes = full.slot_bytes();
+            self.move_to(full, bytes, log);
         }
     }
 
-    /// Touches the full table's pages now and uses it from now on: for a table that is
-    /// reused and timed.
+    fn move_to(&mut self, next: Arc<Table>, bytes: usize, log: &mut WriteLog) {
+        *log = next.write_log();
+        self.current.copy_into(&next, log);
+        self.current = next;
+        self.current_bytes = bytes;
+        self.nodes = 0;
+    }
+
+    /// Backs the full table's pages with memory now and uses it from now on: for a table that
+    /// is reused and timed.
     pub fn ready(&mut self, log: &mut WriteLog) {
-        self.grow(log);
+        self.grow_full(log);
         self.current.ready();
     }
 }
@@ -739,34 +675,9 @@ fn pow_mod(mut base: u128, mut exp: u128, m: u128) -> u128 {
     result
 }
 
-/// Whether pages are touched ahead of the searches: on the web the memory is the module's own,
-/// already committed, and there are no threads to spare.
+/// Whether [`Table::ready`] backs pages ahead of the searches: on the web the memory is the
+/// module's own, already committed.
 const TOUCH_PAGES: bool = !cfg!(target_family = "wasm");
-/// Tables up to this size are touched as searches reach them (a few small pages).
-const SMALL_TABLE: usize = 1 << 20;
-/// Bytes the helper touches between two advances of the mark.
-const TOUCH_STEP: usize = HUGE_PAGE;
-
-fn storage_bytes(table: &Table) -> usize {
-    (table.storage.len() - table.base) * 8
-}
-
-/// Backs `words` with memory step by step, advancing `readiness.slots` after each step, until
-/// done or asked to stop. It changes no word, so searches may run meanwhile.
-fn touch_pages(Words(start, len): Words, stride: usize, readiness: &Readiness) {
-    let step = TOUCH_STEP / 8;
-    let mut done = readiness.slots.0.load(Ordering::Acquire) * stride;
-    while done < len && !readiness.stop.load(Ordering::Relaxed) {
-        let end = (done + step).min(len);
-        // SAFETY: `done..end` lies inside the table's words, which outlive this call.
-        unsafe { populate(start.add(done), end - done) };
-        done = end;
-        readiness
-            .slots
-            .0
-            .fetch_max(done / stride, Ordering::Release);
-    }
-}
 
 /// Backs `len` words from `start` with writable memory, changing none: the kernel's populate
 /// call, or else an atomic add of zero to a word of each page.
@@ -888,6 +799,42 @@ mod tests {
         // not been touched before. (The test's own stack may take a page or two.)
         let faults = minor_faults() - before;
         assert!(faults <= 4, "{faults} faults");
+    }
+
+    #[test]
+    fn a_growing_table_grows_with_the_search_into_the_full_one() {
+        let mib = |t: &Table| (t.slot_bytes() + (1 << 19)) >> 20;
+        // The sizes it passes through, and the nodes searched before each move.
+        let steps = |full_mb: usize| {
+            let mut tables = GrowingTable::new(Table::new(full_mb, Scheme::TwoBig, 49), 49);
+            let mut log = tables.current.write_log();
+            let key = 0x1234_5678_9abc;
+            tables
+                .current
+                .store(&mut log, key, 3, Bound::Exact, Some(2), 100);
+            let (mut steps, mut nodes) = (vec![(mib(&tables.current), 0)], 0u64);
+            while !Arc::ptr_eq(&tables.current, tables.full()) {
+                nodes += 4096;
+                if tables.should_grow(4096) {
+                    tables.grow(&mut log);
+                    steps.push((mib(&tables.current), nodes));
+                    let entry = tables.current.probe(key).expect("the entry moves along");
+                    assert_eq!((entry.value, entry.best), (3, Some(2)));
+                }
+            }
+            steps
+        };
+        let m = 1 << 20;
+        assert_eq!(
+            steps(1024),
+            [(4, 0), (16, m), (64, 5 * m), (256, 21 * m), (1024, 85 * m)]
+        );
+        // The same moves whatever the full size, until it is reached: the same node counts.
+        assert_eq!(steps(64), [(4, 0), (16, m), (64, 5 * m)]);
+        assert_eq!(steps(100), [(4, 0), (16, m), (100, 5 * m)]);
+        assert_eq!(steps(16), [(4, 0), (16, m)]);
+        // A small table is used whole from the start.
+        assert_eq!(steps(8), [(8, 0)]);
     }
 
     #[test]

@@ -21,7 +21,7 @@
 //! moves that [`Repeating::is_backward`] (PopOut's pops) and that do not win at once. The remaining
 //! allowance is part of the table's key, so answers under different allowances never mix.
 
-use super::tt::{Bound, FirstTable, Scheme, Table, WriteLog};
+use super::tt::{Bound, GrowingTable, Scheme, Table, WriteLog};
 use crate::error::Error;
 use crate::game::{GameLine, MAX_MOVES, MoveList, Player, Repeating, Repetition, Status, Tactics};
 use crate::limits::{Clock, MAX_DEPTH, Stop};
@@ -49,7 +49,7 @@ const EXTRA_BITS: u32 = 13;
 
 /// The search and its table, kept between questions.
 pub struct WinSearch<G: Repeating + Tactics> {
-    tables: FirstTable,
+    tables: GrowingTable,
     log: WriteLog,
     symmetry: bool,
     repetition: Repetition,
@@ -79,7 +79,7 @@ impl<G: Repeating + Tactics> WinSearch<G> {
         repetition: Repetition,
     ) -> Result<Self, Error> {
         let key_bits = sample.key_bits() + EXTRA_BITS;
-        let tables = FirstTable::new(Table::try_new(tt_mb, Scheme::TwoBig, key_bits)?, key_bits);
+        let tables = GrowingTable::new(Table::try_new(tt_mb, Scheme::TwoBig, key_bits)?, key_bits);
         Ok(WinSearch {
             log: tables.current.write_log(),
             tables,

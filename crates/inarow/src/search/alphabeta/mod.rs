@@ -18,7 +18,7 @@ pub mod profile;
 
 pub use config::{Config, Driver};
 
-use super::tt::{FirstTable, Table, WriteLog};
+use super::tt::{GrowingTable, Table, WriteLog};
 use crate::error::Error;
 #[cfg(doc)]
 use crate::game::Game;
@@ -57,11 +57,11 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     /// Key the table by canonical keys in this search: the symmetry technique is on and
     /// images of positions may meet below the root ([`Game::images_may_meet`]).
     symmetric: bool,
-    /// The table this thread searches with: the first table or the full one (see
-    /// [`FirstTable`]).
+    /// The table this thread searches with: one the search has grown into, or the full one
+    /// (see [`GrowingTable`]).
     table: Arc<Table>,
     /// The main thread's view of both tables (`None` on helpers).
-    tables: Option<FirstTable>,
+    tables: Option<GrowingTable>,
     log: WriteLog,
     shared: Arc<Shared>,
     helpers: Vec<AlphaBeta<G>>,
@@ -81,7 +81,7 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     /// Children judged by their quick bounds: in games where that is costly, the limits are
     /// also checked every so many of them.
     child_checks: u64,
-    /// Node count at which a solo run yields to the helpers (once the full table is ready).
+    /// Node count at which a solo run yields to the helpers.
     solo_until: Option<u64>,
     /// The root driver's test under way (the root's canonical key and the test), and the
     /// count of tests answered by any thread when it was last looked at.
@@ -118,7 +118,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     /// # Errors
     /// [`Error::Memory`] when the table of `config.tt_mb` MiB cannot be allocated.
     pub fn try_new(sample: &G, config: Config) -> Result<Self, Error> {
-        let tables = FirstTable::new(
+        let tables = GrowingTable::new(
             Table::try_new(config.tt_mb, config.scheme, sample.key_bits())?,
             sample.key_bits(),
         );
@@ -203,8 +203,8 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     }
 
     /// Touches every page of the table now, so that no search meets a page fault in it: for a
-    /// solver that is reused and timed. Without it a search starts on a small first table
-    /// while a helper thread touches the full one ([`FirstTable`]).
+    /// solver that is reused and timed. Without it a search starts on a small table and grows
+    /// into bigger ones, touching their pages as it writes ([`GrowingTable`]).
     pub fn ready(&mut self) {
         if let Some(tables) = &mut self.tables {
             tables.ready(&mut self.log);
@@ -212,12 +212,22 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         self.use_current_table();
     }
 
-    /// Moves the searches from the first table to the full one (see [`FirstTable`]); only
-    /// while the helpers are idle.
+    /// Moves the searches to the next bigger table (see [`GrowingTable`]); only while the
+    /// helpers are idle.
     #[cold]
     fn grow(&mut self) {
         if let Some(tables) = &mut self.tables {
             tables.grow(&mut self.log);
+        }
+        self.use_current_table();
+    }
+
+    /// Moves the searches to the full table, for a search on every thread (which cannot move
+    /// while they run).
+    #[cold]
+    fn grow_full(&mut self) {
+        if let Some(tables) = &mut self.tables {
+            tables.grow_full(&mut self.log);
         }
         self.use_current_table();
     }

@@ -57,8 +57,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             self.stopped = Some(Halt::Limit(Stop::Time));
         } else if self.limits.is_interrupted() {
             self.stopped = Some(Halt::Limit(Stop::Interrupted));
-        } else if (self.solo_until.is_some_and(|n| self.nodes >= n)
-            && !self.tables.as_ref().is_some_and(|t| t.is_readying()))
+        } else if self.solo_until.is_some_and(|n| self.nodes >= n)
             || (self.parallel && self.shared.done.load(Ordering::Relaxed))
         {
             self.stopped = Some(Halt::Yield);

@@ -160,7 +160,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     }
 
     /// Runs `job` to completion: alone at first, then, if it is still running after
-    /// `Config::solo_nodes` nodes and the full table is ready, on every thread at once,
+    /// `Config::solo_nodes` nodes, on every thread at once (on the full table),
     /// taking the first thread's answer.
     fn race_threads<R: Send>(&mut self, job: impl Fn(&mut Self) -> R + Sync) -> Result<R, Stop> {
         if !self.helpers.is_empty() {
@@ -174,7 +174,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             Some(Halt::Yield | Halt::Answered) => {}
         }
         // Every thread on the full table from here on.
-        self.grow();
+        self.grow_full();
         self.shared.done.store(false, Ordering::Relaxed);
         let mut helpers = std::mem::take(&mut self.helpers);
         let job = &job;
