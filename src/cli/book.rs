@@ -3,7 +3,7 @@
 //! out of a winning proof (`inarow::engine::knowledge::strategy`).
 
 use super::args::{GameArg, LimitArgs, threads};
-use super::io::{Outcome, progress_bar};
+use super::io::{Outcome, ctrl_c, progress_bar};
 use clap::{Args, Subcommand};
 use inarow::session::{self, BookSource, Settings};
 use std::path::Path;
@@ -93,7 +93,12 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         book: BookSource::Off,
         ..Settings::default()
     };
-    let limits = args.limits.limits()?;
+    // Ctrl-C stops the search in hand; what was solved is kept (the partial file, the
+    // journal) for the same command to resume. A second Ctrl-C ends the process.
+    let limits = inarow::search::Limits {
+        interrupt: Some(ctrl_c()),
+        ..args.limits.limits()?
+    };
     let rules = session::game(&args.game.game)?;
     let perfect_to = args.perfect_to.unwrap_or(args.depth);
     let bar = progress_bar(0, &format!("ply {}", args.depth));

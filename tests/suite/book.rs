@@ -18,17 +18,24 @@ use std::time::Duration;
 const GAME: &str = "connect4:5x4";
 const DEPTH: u32 = 5;
 
+fn try_build(
+    out: &Path,
+    limits: Limits,
+) -> Result<inarow::engine::knowledge::book::BuildStats, inarow::Error> {
+    with_connect!(start(GAME), g => {
+        let mut engine = Engine::new(&g, Options::default());
+        Book::build(g, DEPTH, out, &mut engine, &limits, |_, _| {})
+    })
+}
+
 fn build(
     out: &Path,
     limits: Limits,
 ) -> Result<inarow::engine::knowledge::book::BuildStats, String> {
-    with_connect!(start(GAME), g => {
-        let mut engine = Engine::new(&g, Options::default());
-        Book::build(g, DEPTH, out, &mut engine, &limits, |_, _| {}).map_err(|e| {
-            // A limit stops a build: the kind says so.
-            assert!(matches!(e, inarow::Error::Search(_)), "{e:?}");
-            e.to_string()
-        })
+    try_build(out, limits).map_err(|e| {
+        // A limit stops a build: the kind says so.
+        assert!(matches!(e, inarow::Error::Search(_)), "{e:?}");
+        e.to_string()
     })
 }
 
@@ -162,6 +169,55 @@ fn a_book_holds_every_position_with_its_score_and_resumes_after_an_interruption(
     corrupt.assert_no_panic();
 
     for f in [&whole, &resumed, &damaged] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn a_build_resumes_from_its_journal_alone() {
+    let whole = temp_file("journal-whole.book");
+    build(&whole, Limits::default()).expect("build");
+    assert!(
+        !temp_file("journal-whole.book.journal").exists(),
+        "the journal is removed when the book is done"
+    );
+
+    // A build stopped part-way keeps its journal; without the partial file (a new clone with
+    // the committed journal) the rerun resumes from it and writes the same book.
+    let out = temp_file("journaled.book");
+    let (partial, journal) = (
+        temp_file("journaled.book.partial"),
+        temp_file("journaled.book.journal"),
+    );
+    let stop = Limits {
+        nodes: Some(2_000),
+        ..Limits::default()
+    };
+    build(&out, stop.clone()).expect_err("the node limit stops the build");
+    let kept = std::fs::read(&journal).expect("a stopped build leaves its journal");
+    assert!(kept.starts_with(b"inarow-book-journal 1\ngame connect4:5x4:k4\ndepth 5\n"));
+    std::fs::remove_file(&partial).unwrap();
+
+    // A damaged journal is refused with one line, not trusted.
+    let mut damaged = kept.clone();
+    *damaged.last_mut().unwrap() ^= 1;
+    std::fs::write(&journal, &damaged).unwrap();
+    let err = try_build(&out, Limits::default()).expect_err("a damaged journal is refused");
+    assert!(matches!(err, inarow::Error::File(_)), "{err:?}");
+    let err = err.to_string();
+    assert!(err.contains("journal") && err.contains("damaged"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+
+    std::fs::write(&journal, &kept).unwrap();
+    let stats = build(&out, Limits::default()).expect("resumed build");
+    assert!(stats.resumed > 0, "{stats:?}");
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&out).unwrap(),
+        "a build resumed from its journal writes the same book"
+    );
+    assert!(!journal.exists() && !partial.exists());
+    for f in [&whole, &out] {
         let _ = std::fs::remove_file(f);
     }
 }

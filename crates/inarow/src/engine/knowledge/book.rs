@@ -33,6 +33,25 @@
 //! where it stopped; a book already at `FILE` of the same game and depth gives its scores
 //! (extending a book solves only what is new); the finished book is written to a temporary
 //! file and renamed.
+//!
+//! A build that takes more than a session also keeps a journal small enough to commit,
+//! `FILE.journal`, rewritten (temporary file and rename) every [`JOURNAL_EVERY`] positions and
+//! when the build stops: the scores of the positions at the book's depth solved so far, one
+//! byte each, in the build's order (the order [`positions_by_ply`] makes them, which the
+//! header pins by the count and a crc32 of their keys). A build whose partial file is gone
+//! resumes from the journal:
+//!
+//! ```text
+//! inarow-book-journal 1
+//! game connect4:7x6:k4
+//! depth 12
+//! positions 1234567
+//! order-crc32 1a2b3c4d
+//! solved 20000
+//! crc32 5e6f7a8b
+//!
+//! <solved bytes: the scores of the first `solved` positions, two's complement>
+//! ```
 
 use super::file::{
     crc_field, field, header_fields, number_field, remove_build_files, with_suffix,
@@ -71,6 +90,9 @@ const BOOK_7X6: &[u8] = include_bytes!("../../../books/connect4-7x6.book");
 #[cfg(target_arch = "wasm32")]
 const BOOK_7X6: &[u8] = include_bytes!("../../../books/connect4-7x6-web.book");
 const PARTIAL_MAGIC: &str = "inarow-book-partial 3";
+const JOURNAL_MAGIC: &str = "inarow-book-journal 1";
+/// Positions solved between two rewrites of the journal (a few minutes of a 7x6 build).
+pub const JOURNAL_EVERY: usize = 20_000;
 
 /// A loaded book.
 pub struct Book {
@@ -343,6 +365,11 @@ impl Book {
         let expected = (perfect_to == depth).then_some(&deepest_keys);
         let (mut known, records) =
             read_partial(&partial_path, &header, expected, width).map_err(Error::one_line)?;
+        let journal_path = with_suffix(out, ".journal");
+        let order = Order::of(&game, depth, deepest);
+        for (pos, score) in deepest.iter().zip(order.read(&journal_path)?) {
+            known.entry(pos.canonical_key()).or_insert(score);
+        }
         if let Ok(earlier) = Book::load(out, &game)
             && earlier.depth == depth
         {
@@ -370,6 +397,13 @@ impl Book {
         let total = deepest.len();
         let mut done = stats.resumed;
         progress(done, total);
+        let save_journal = |known: &HashMap<u128, i8>| {
+            let scores: Vec<i8> = deepest
+                .iter()
+                .map_while(|p| known.get(&p.canonical_key()).copied())
+                .collect();
+            order.write(&journal_path, &scores)
+        };
         for pos in deepest {
             let key = pos.canonical_key();
             if known.contains_key(&key) {
@@ -377,12 +411,24 @@ impl Book {
             }
             let report = engine.solve(pos, limits);
             stats.nodes += report.nodes;
-            let score = solved(report.score, report.stopped, done, total, &partial_path)?;
+            let score = match solved(report.score, report.stopped, done, total, &partial_path) {
+                Ok(score) => score,
+                Err(e) => {
+                    save_journal(&known)?;
+                    return Err(e);
+                }
+            };
             journal.record(key, score)?;
             known.insert(key, score as i8);
             stats.solved += 1;
             done += 1;
             progress(done, total);
+            if stats.solved % JOURNAL_EVERY == 0 {
+                save_journal(&known)?;
+            }
+        }
+        if stats.solved > 0 {
+            save_journal(&known)?;
         }
 
         // Every shallower position from its children, which are all in the book by now.
@@ -478,6 +524,7 @@ impl Book {
         );
         write_atomically(out, header.as_bytes(), &body).map_err(Error::one_line)?;
         remove_build_files(out);
+        let _ = fs::remove_file(&journal_path);
         stats.entries = records.len();
         Ok(stats)
     }
@@ -500,6 +547,73 @@ fn solved(
             partial.display()
         )))
     })
+}
+
+/// The order in which a build solves the positions at its book's depth, as a journal's header
+/// names it.
+struct Order {
+    header: String,
+}
+
+impl Order {
+    fn of<G: Game>(game: &str, depth: u32, deepest: &[G]) -> Order {
+        let mut crc = crc32fast::Hasher::new();
+        for pos in deepest {
+            crc.update(&pos.canonical_key().to_le_bytes());
+        }
+        Order {
+            header: format!(
+                "{JOURNAL_MAGIC}\ngame {game}\ndepth {depth}\npositions {}\norder-crc32 {:08x}\n",
+                deepest.len(),
+                crc.finalize()
+            ),
+        }
+    }
+
+    /// The scores a journal at `path` holds (none if there is none), in this order.
+    fn read(&self, path: &Path) -> Result<Vec<i8>, Error> {
+        let bytes = match fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => {
+                return Err(Error::File(format!(
+                    "cannot read '{}': {e}",
+                    path.display()
+                )));
+            }
+        };
+        let refuse = |why: &str| {
+            Error::File(format!(
+                "'{}' is not a journal of this build ({why}); remove it to start afresh",
+                path.display()
+            ))
+        };
+        if !bytes.starts_with(self.header.as_bytes()) {
+            return Err(refuse("another game, depth or order"));
+        }
+        let (fields, start) =
+            header_fields(&bytes, JOURNAL_MAGIC).map_err(|e| refuse(&e.to_string()))?;
+        let solved = number_field(&fields, "solved").map_err(|e| refuse(&e.to_string()))?;
+        let body = &bytes[start..];
+        if body.len() as u64 != solved
+            || crc_field(&fields).map_err(|e| refuse(&e.to_string()))? != crc32fast::hash(body)
+        {
+            return Err(refuse("damaged"));
+        }
+        Ok(body.iter().map(|&b| b as i8).collect())
+    }
+
+    /// Writes the journal of `scores`, the first positions' in this order.
+    fn write(&self, path: &Path, scores: &[i8]) -> Result<(), Error> {
+        let body: Vec<u8> = scores.iter().map(|&s| s as u8).collect();
+        let header = format!(
+            "{}solved {}\ncrc32 {:08x}\n\n",
+            self.header,
+            body.len(),
+            crc32fast::hash(&body)
+        );
+        write_atomically(path, header.as_bytes(), &body).map_err(Error::one_line)
+    }
 }
 
 /// The partial file of a build, taking each solved record as it comes.
