@@ -423,7 +423,7 @@ impl Book {
             stats.solved += 1;
             done += 1;
             progress(done, total);
-            if stats.solved % JOURNAL_EVERY == 0 {
+            if stats.solved.is_multiple_of(JOURNAL_EVERY) {
                 save_journal(&known)?;
             }
         }
