@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { headlineAgrees } from "./headline.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
@@ -315,7 +316,8 @@ test("a new position aborts the old position's search", async () => {
   // longer search is under way.
   await page.goto(`${base}/?game=connect4:9x7&moves=55&mode=friend`);
   await page.waitForSelector('#board[data-values="estimate"]', { state: "attached", timeout: 20_000 });
-  assert.match(await text("#summary"), /^Estimate after [\d.]+ s: (Red is better|Yellow is better|even|Red has at least a draw)\.$/);
+  await headlineAgrees(page);
+  assert.match(await text("#summary"), /\(estimate after [\d.]+ s\)\.$|^Estimate after [\d.]+ s: /);
   assert.ok(await page.$$eval("#board .chip.est", (c) => c.length) > 0);
   const aborted = page.waitForEvent("requestfailed", {
     predicate: (r) => r.url().includes("/api/analyze") && r.url().includes("moves=55&"),
@@ -380,4 +382,113 @@ test("a whole game of connect4:4x4 against the engine, by clicks", async () => {
   assert.deepEqual(await page.$eval("#settings", () => ["mode", "engine", "think"].map((i) => document.getElementById(i).value)),
     ["second", "depth3", "0.2"]);
   assert.equal(param("moves").length, 1); // no engine move on a reload where the player is to move
+});
+
+test("headlines never contradict the board: Qubic's README position on its way to the proof, and Pentago at 19 stones", async () => {
+  // Every headline the page shows on the way, with the values under it.
+  await page.exposeFunction("headlineShown", async () => headlineAgrees(page).then(() => null, (e) => e.message));
+  const seen = [];
+  page.on("console", (m) => m.text().startsWith("disagrees: ") && seen.push(m.text()));
+  await page.addInitScript(() => {
+    addEventListener("DOMContentLoaded", () => {
+      new MutationObserver(async () => {
+        if (!window.S || !S.analysis || S.analysis.a.partial || !S.pos) return;
+        const wrong = await window.headlineShown();
+        if (wrong) console.log(`disagrees: ${wrong}`);
+      }).observe(document.getElementById("summary"), { childList: true, characterData: true, subtree: true });
+    });
+  });
+  // Red wins (`inarow solve`, a few seconds): proven within the caps, or Yellow's losses proven
+  // so far said first.
+  await open("game=qubic&moves=a11d44b23a22b11&mode=friend");
+  await headlineAgrees(page);
+  assert.match(await text("#summary"), /^Red wins|^\d+ of 59 moves lose for Yellow \(proven\); /);
+  await screenshot("qubic-proof");
+  await screenshot("phone-qubic-proof", 375);
+  await open("game=pentago&moves=274440791932540184/a21l&mode=friend");
+  await headlineAgrees(page);
+  assert.match(await text("#summary"), /^Red wins/);
+  // Every move -1, a loss, as `inarow analyze` gives it (each cell the best of its turns).
+  assert.deepEqual([...new Set(analyze("pentago", "274440791932540184/a21l").values())], ["-1"]);
+  assert.deepEqual([...new Set((await shown()).values())], ["-1"]);
+  assert.equal(await page.getAttribute("#bar", "data-red"), "100");
+  assert.deepEqual(seen, []);
+});
+
+test("play against the engine: values hidden, a hint shows them once; take back, then redo; copy link", async () => {
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  await open("game=connect4:5x4&engine=best&think=0.3&mode=first");
+  const chips = () => page.$$eval("#board .chip", (c) => c.length);
+  assert.equal(await chips(), 0);
+  assert.equal(await text("#summary"), "Red to move.");
+  assert.equal(await page.isChecked("#values"), false);
+  assert.equal(param("values"), null);
+  await screenshot("play-hidden");
+  await screenshot("phone-play-hidden", 375);
+  await click("#show-hint");
+  await valuesAre("connect4:5x4", "");
+  assert.equal(await page.isDisabled("#show-hint"), true);
+  await screenshot("play-hint");
+  await screenshot("phone-play-hint", 375);
+  // A move: the engine answers, and the values are hidden again.
+  await press("3");
+  assert.equal(param("moves").length, 2);
+  assert.equal(await chips(), 0);
+  await press("2");
+  const four = param("moves");
+  assert.equal(four.length, 4);
+  // Take back to the player's move; the line is kept: redo goes along it.
+  await click("#undo");
+  assert.equal(param("moves"), four);
+  assert.equal(param("at"), "2");
+  await click("#undo");
+  assert.equal(param("at"), "0");
+  await click("#redo");
+  assert.equal(param("at"), "2");
+  await click("#redo");
+  assert.equal(param("at"), null);
+  assert.equal(param("moves"), four);
+  assert.equal(await page.isDisabled("#redo"), true);
+  // A new move after a take back replaces the rest of the line.
+  await click("#undo");
+  const other = four[2] === "1" ? "5" : "1";
+  await press(other);
+  assert.equal(param("moves").slice(0, 3), four.slice(0, 2) + other);
+  assert.equal(param("moves").length, 4);
+  assert.equal(param("at"), null);
+  // The link of the page, to the clipboard.
+  await page.click("#copy-link");
+  await page.waitForFunction(() => document.getElementById("copy-link").textContent === "Link copied");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+  // The switch still shows them all the time.
+  await page.check("#values");
+  await settled();
+  assert.equal(param("values"), "on");
+  assert.ok((await chips()) > 0);
+});
+
+test("switching game keeps each game's position and says so; a link's error above the board, also on a phone", async () => {
+  await open("game=connect4:5x4&moves=32&mode=friend");
+  await page.selectOption("#game", "popout:4x4");
+  await settled();
+  assert.equal(await text("#note"), "A new game of PopOut 4×4. Your Connect Four 5×4 game is kept: choose it again to go back to it.");
+  assert.equal(param("moves"), null);
+  await press("1");
+  assert.equal(await text("#note"), "");
+  await page.selectOption("#game", "connect4:5x4");
+  await settled();
+  assert.equal(param("moves"), "32");
+  assert.equal(await text("#note"), "Back to your Connect Four 5×4 game, at move 2 of 2. Your PopOut 4×4 game is kept: choose it again to go back to it.");
+  await page.selectOption("#game", "popout:4x4");
+  await settled();
+  assert.equal(param("moves"), "1");
+  for (const width of [1000, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await open("game=connect4&moves=8&mode=friend");
+    const [error, board] = [await page.$eval("#error", (e) => e.getBoundingClientRect().toJSON()),
+      await page.$eval("#board", (e) => e.getBoundingClientRect().toJSON())];
+    assert.ok(error.height > 0 && error.bottom <= board.top && error.bottom < 800, JSON.stringify({ width, error, board }));
+    if (width === 375) await screenshot("phone-typo-moves");
+  }
+  await page.setViewportSize({ width: 1000, height: 800 });
 });

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { headlineAgrees } from "./headline.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const target = process.env.CARGO_TARGET_DIR || join(root, "target");
@@ -96,9 +97,12 @@ async function valuesAre(game, moves) {
   assert.deepEqual(sorted(await shown()), sorted(analyze(game, moves)));
 }
 
-async function screenshot(name) {
+// A screenshot, on a desktop's window or `width` pixels wide (a phone's 375).
+async function screenshot(name, width) {
   await page.mouse.move(0, 0);
+  if (width) await page.setViewportSize({ width, height: 800 });
   await page.screenshot({ path: join(shots, `static-${name}.png`), fullPage: true });
+  if (width) await page.setViewportSize({ width: 1000, height: 800 });
 }
 
 test("the site runs the engine in workers, one per core", async () => {
@@ -156,16 +160,19 @@ test("the cube from its empty board: the first values as the workers give them, 
       document.getElementById("board").dataset.values === "partial"
         && document.getElementById("summary").textContent, null, { timeout: 60_000 })).jsonValue();
     assert.match(summary, /^Analyzing… \d+ of 16 moves valued\.$/);
-    await tab.waitForFunction(() => window.thinks.length >= 16 && document.getElementById("board").dataset.values === "estimate",
-      null, { timeout: 60_000 });
+    // One move of each class of mirror images is asked (the corners, the centre, the edges);
+    // its images take its value.
+    const classes = 3;
+    await tab.waitForFunction((n) => window.thinks.length >= n && document.getElementById("board").dataset.values === "estimate",
+      classes, { timeout: 60_000 });
     // The first cap (1 s on this page) is the whole position's, as the server's: each worker's
     // moves share it (not the cap each: 16 moves over two workers at 0.3 s each took 2.4 s
     // before the first value).
-    const first = (await tab.evaluate(() => window.thinks)).slice(0, 16);
+    const first = (await tab.evaluate(() => window.thinks)).slice(0, classes);
     const [workers, cap] = await tab.evaluate(() => [slots.length, THINKS[0]]);
     assert.equal(cap, 1);
     const total = first.reduce((a, b) => a + b, 0);
-    assert.ok(total <= cap * workers + 16 * 0.01, `the first cap's moves asked ${total} s in all`);
+    assert.ok(total <= cap * workers + classes * 0.01, `the first cap's moves asked ${total} s in all`);
   } finally {
     await tab.close();
   }
@@ -186,6 +193,9 @@ test("Qubic from its empty board: the winning strategy read from qubic.strategy,
   await page.waitForSelector('#board .chip[data-move="a11"][data-value="win"]', { timeout: 60_000 });
   await settled();
   assert.equal(await page.textContent("#summary"), "Red wins with best play.");
+  // b44 and c44 (mirror images) alike; every corner a win, as a11.
+  await mirrorsEqual(qubicMirrors());
+  await mirrorsEqual([["a11", "d11", "a41", "d41", "a14", "d14", "a44", "d44"]]);
   // (It exits 3: the other moves are estimates at 0.3 s.)
   const native = spawnSync(inarow, ["analyze", "--game", "qubic", "--time", "0.3", ""], { encoding: "utf8" });
   assert.match(native.stdout, /^a11 win$/m);
@@ -194,29 +204,40 @@ test("Qubic from its empty board: the winning strategy read from qubic.strategy,
   await screenshot("qubic-empty");
 });
 
-// The values of the moves `classes` says are mirror images of each other agree: their estimates
-// are of one sign, their exact values equal (one may be proven in its time where another is not).
-async function signsAgree(classes) {
+// The values of the moves `classes` says are mirror images of each other are equal, estimates
+// too: the page values one move of each class and copies its value to the others.
+async function mirrorsEqual(classes) {
   const values = new Map(await page.$$eval("#board .chip[data-move]", (cs) => cs.map((c) => [c.dataset.move, c.dataset.value])));
   for (const moves of classes) {
     const shown = moves.map((m) => `${m} ${values.get(m)}`).join(", ");
-    const estimates = moves.map((m) => values.get(m)).filter((v) => v.startsWith("~"));
-    const signs = estimates.map((v) => Math.sign(Number(v.slice(1))));
-    assert.ok(signs.every((x) => x === signs[0]), shown);
-    const exact = moves.map((m) => values.get(m)).filter((v) => !v.startsWith("~"));
-    assert.ok(exact.every((v) => v === exact[0]), shown);
+    assert.ok(moves.every((m) => values.get(m) !== undefined && values.get(m) === values.get(moves[0])), shown);
   }
 }
 
-test("mirror-image moves agree: PopOut's and the cube's empty boards, valued move by move in the workers", async () => {
+// Qubic's cells with their mirror images across the middle of the columns (a-d), the rows and
+// the levels (1-4).
+const qubicMirrors = () => {
+  const flip = { a: "d", b: "c", c: "b", d: "a", 1: "4", 2: "3", 3: "2", 4: "1" };
+  const cells = [];
+  for (const c of "abcd") for (const r of "1234") for (const l of "1234") cells.push(c + r + l);
+  return cells.flatMap((x) => [[x, flip[x[0]] + x[1] + x[2]], [x, x[0] + flip[x[1]] + x[2]], [x, x[0] + x[1] + flip[x[2]]]]);
+};
+
+test("mirror-image moves are equal: PopOut's, the cube's and Qubic's empty boards, valued move by move in the workers", async () => {
   await open("game=popout&mode=friend");
-  await signsAgree([["1", "7"], ["2", "6"], ["3", "5"]]);
+  await mirrorsEqual([["1", "7"], ["2", "6"], ["3", "5"]]);
+  await headlineAgrees(page);
   await screenshot("popout-empty");
+  await screenshot("phone-popout-empty", 375);
   await open("game=cube&mode=friend");
-  await signsAgree([["0", "3", "c", "f"], ["5", "6", "9", "a"], ["1", "2", "4", "7", "8", "b", "d", "e"]]);
-  // Red moves first: it is the better for an estimate of the empty board, as on the server.
-  assert.match(await page.textContent("#summary"), /^Estimate after \d+ s: Red is better\.$/);
+  await mirrorsEqual([["0", "3", "c", "f"], ["5", "6", "9", "a"], ["1", "2", "4", "7", "8", "b", "d", "e"]]);
+  // Red moves first: not the worse for an estimate of the empty board, as on the server.
+  assert.match(await page.textContent("#summary"), /^Estimate after \d+ s: (about even|Red is ahead|likely win for Red)\.$/);
   await screenshot("cube-empty");
+  await open("game=qubic&mode=friend");
+  await mirrorsEqual(qubicMirrors());
+  await headlineAgrees(page);
+  await screenshot("phone-qubic-empty", 375);
 });
 
 // Waits until the page is idle, whatever it says under the board.
@@ -318,8 +339,9 @@ test("Pentago from 18 stones (the README's board number), before more memory: th
   }));
   assert.equal(chips.length, 18);
   for (const c of chips) assert.ok(c.inDisc && c.inChip, JSON.stringify(c));
-  // Red wins here (the served page proves it): the estimates say Red is better, not Yellow.
-  assert.match(await page.textContent("#summary"), /^Estimate after \d+ s: Red is better\.$/);
+  // Red wins here (the served page proves it): the estimates say so, not Yellow.
+  await headlineAgrees(page);
+  assert.match(await page.textContent("#summary"), /(likely win for Red|Red is ahead) \(estimate after \d+ s\)\.$|^Estimate after \d+ s: (likely win for Red|Red is ahead)\.$/);
   await screenshot("pentago-18");
 });
 
@@ -344,10 +366,34 @@ test("Pentago from 19 stones: the page asks for the memory the exact solver need
   await page.evaluate(() => sessionStorage.clear());
 });
 
-test("against the engine: the engine's moves come from a worker", async () => {
+test("headlines never contradict the board: Pentago at 19 stones before more memory, Qubic's README position", async () => {
+  // 16 of Yellow's 17 cells lose at once; the exact solver needs more memory for the last.
+  await page.goto(`${base}/?game=pentago&moves=274440791932540184/a21l&mode=friend`);
+  await page.waitForSelector("#memory", { state: "visible", timeout: 60_000 });
+  await settled();
+  await headlineAgrees(page);
+  assert.match(await page.textContent("#summary"), /^\d+ of 136 moves lose for Yellow \(proven\); |^Red wins/);
+  await screenshot("pentago-headline");
+  await screenshot("phone-pentago-headline", 375);
+  await click("#allow-memory");
+  await headlineAgrees(page);
+  assert.match(await page.textContent("#summary"), /^Red wins/);
+  await page.evaluate(() => sessionStorage.clear());
+  await open("game=qubic&moves=a11d44b23a22b11&mode=friend");
+  await headlineAgrees(page);
+  assert.doesNotMatch(await page.textContent("#summary"), /Yellow wins|likely win for Yellow|Yellow is ahead/);
+  await screenshot("qubic-proof");
+  await screenshot("phone-qubic-proof", 375);
+});
+
+test("against the engine: values hidden until a hint; the engine's moves come from a worker", async () => {
   await open("game=connect4:4x4&engine=best&think=0.3&mode=second");
   // The engine (first) has moved.
   assert.equal((param("moves") ?? "").length, 1);
+  assert.equal(await page.$$eval("#board .chip", (c) => c.length), 0);
+  await click("#show-hint");
+  await valuesAre("connect4:4x4", param("moves"));
+  await screenshot("play-hint");
   await click("#board .col.target");
   assert.equal((param("moves") ?? "").length, 3);
 });

@@ -150,6 +150,19 @@ test("mirror-image moves valued alone agree in sign at every time (PopOut's empt
   assert.ok(compared >= 8, `${compared} pairs of estimates`);
 });
 
+test("symmetricMoves: each legal move's first mirror image (PopOut, the cube, Qubic), what the page values once", () => {
+  assert.deepEqual(w.symmetricMoves("popout", ""), { 1: "1", 2: "2", 3: "3", 4: "4", 5: "3", 6: "2", 7: "1" });
+  assert.deepEqual(w.symmetricMoves("connect4", "4"), { 1: "1", 2: "2", 3: "3", 4: "4", 5: "3", 6: "2", 7: "1" });
+  assert.equal(new Set(Object.values(w.symmetricMoves("connect4", "1"))).size, 7);
+  const cube = w.symmetricMoves("cube", "");
+  assert.equal(new Set(Object.values(cube)).size, 3);
+  assert.equal(cube.f, cube["0"]);
+  const qubic = w.symmetricMoves("qubic", "");
+  assert.equal(qubic.c44, qubic.b44);
+  assert.equal(qubic.d11, "a11");
+  assert.throws(() => w.symmetricMoves("connect4", "8"), /illegal move string/);
+});
+
 test("Pentago's memory figures in docs/browser.md are the engine's (18 and 19 stones)", () => {
   const docs = readFileSync(join(root, "docs/browser.md"), "utf8");
   const [, at18, at19] = /Pentago's midgame solver: (\d+) MiB at 18 stones, (\d+) at 19/.exec(docs);

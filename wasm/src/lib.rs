@@ -351,6 +351,34 @@ pub fn analyze_move(
     })())
 }
 
+/// The legal moves of the position after `moves` by their images under the board's symmetries:
+/// `{move: representative}`, each move mapped to the first legal move (in the game's order)
+/// whose position is the same as its own up to a symmetry (its own where none is), and whose
+/// value is therefore the same. The page values one move of each class and copies its entry to
+/// the others, so that mirror-image moves agree (the library's canonical keys, as its tables
+/// and books key positions).
+#[wasm_bindgen(js_name = symmetricMoves)]
+pub fn symmetric_moves(game: &str, moves: &str) -> Result<JsValue, JsError> {
+    answer((|| {
+        let (_, pos) = read(game, moves)?;
+        let mut seen: Vec<(u128, inarow::game::Status, String)> = Vec::new();
+        let mut classes = serde_json::Map::new();
+        for mv in pos.legal_moves() {
+            let child = pos.play(&mv).map_err(|e| e.to_string())?;
+            let (key, status) = (child.canonical_key(), child.status());
+            let first = match seen.iter().find(|(k, s, _)| *k == key && *s == status) {
+                Some((_, _, first)) => first.clone(),
+                None => {
+                    seen.push((key, status, mv.clone()));
+                    mv.clone()
+                }
+            };
+            classes.insert(mv, Value::from(first));
+        }
+        Ok(Value::Object(classes))
+    })())
+}
+
 /// The position after `moves` as an SVG picture (the library's drawer, as `inarow draw`
 /// writes it, and `POST /api/draw` for the served page), with `values` on its moves: an array
 /// of analysis entries (`analyze`'s `analysis`, or `analyzeMove` answers; `null` or absent: the

@@ -1,8 +1,8 @@
 // inarow as an ES module, in the browser and in Node >= 20: `await load()` once, then call
-// position, analyze, analyzeMove, assemble, draw, engineMove, solve, prepare, useStrategy (docs/browser.md).
+// position, analyze, analyzeMove, assemble, draw, engineMove, solve, prepare, useStrategy, symmetricMoves (docs/browser.md).
 import init from "./inarow_wasm.js";
 
-export { position, analyze, analyzeMove, assemble, draw, engineMove, solve, bench, version, prepare, useStrategy } from "./inarow_wasm.js";
+export { position, analyze, analyzeMove, assemble, draw, engineMove, solve, bench, version, prepare, useStrategy, symmetricMoves } from "./inarow_wasm.js";
 
 let loading = null;
 

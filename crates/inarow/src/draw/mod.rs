@@ -419,7 +419,7 @@ impl Out {
     ) {
         let text = value_text(v.value, ctx.weak);
         let k: f64 = if small { 0.82 } else { 1.0 };
-        let mut w = (30.0 * k).max((text.chars().count() as f64 * 7.6 + 12.0) * k);
+        let mut w = (30.0 * k).max((chip_text_width(&text) + 12.0) * k);
         let mut size = if small { Some(10.5) } else { None };
         if w > room {
             // A long estimate: a smaller font, so that the chip keeps to its room.
@@ -537,6 +537,15 @@ impl Out {
 /// outcome is known, `~13` or `~64%` for an estimate, `?`.
 pub fn chip_text(v: Valuation) -> String {
     value_text(v, false)
+}
+
+/// The width of a chip's text at its font (13 px, bold): 7.6 px a character, a `%` (an
+/// estimate's share, `~62%`) one and a half.
+fn chip_text_width(text: &str) -> f64 {
+    text.chars()
+        .map(|c| if c == '%' { 1.5 } else { 1.0 })
+        .sum::<f64>()
+        * 7.6
 }
 
 /// [`chip_text`], where `weak` (exact values are win / draw / loss only) an exact score as its
@@ -742,7 +751,7 @@ fn picture(
         let text_w = words.chars().count() as f64 * 7.0;
         let value = ctx.values.get(m.text.as_str());
         let chip_w = value.map_or(0.0, |v| {
-            (value_text(v.value, ctx.weak).chars().count() as f64 * 7.6 + 12.0).max(30.0) + 8.0
+            (chip_text_width(&value_text(v.value, ctx.weak)) + 12.0).max(30.0) + 8.0
         });
         body.rect(
             margin,

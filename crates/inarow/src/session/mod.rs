@@ -447,6 +447,9 @@ pub trait Line: Send + Sync {
     fn render(&self) -> String;
     /// A key unique among the game's positions (board and side to move).
     fn key(&self) -> u128;
+    /// The smallest key over the board's symmetries ([`crate::game::Game::canonical_key`]):
+    /// equal for positions that are images of each other, whose values are equal.
+    fn canonical_key(&self) -> u128;
     /// The error of asking for a move in a finished game, or `None` while it goes on.
     fn over(&self) -> Option<Error> {
         (self.status() != Status::Ongoing).then(|| game_over(&self.given()))

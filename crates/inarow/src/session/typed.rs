@@ -531,6 +531,10 @@ impl<G: Playable> Line for LineOf<G> {
         self.line.position().key()
     }
 
+    fn canonical_key(&self) -> u128 {
+        self.line.position().canonical_key()
+    }
+
     fn policy(&self) -> Policy {
         Policy {
             values_all_moves_at_once: G::VALUES_ALL_MOVES_AT_ONCE,
