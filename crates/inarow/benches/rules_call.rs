@@ -1,0 +1,107 @@
+//! One call of Victor's rules as the searches make it (`cover::side_to_move_cannot_win` and
+//! `cover::side_to_move_loses`, the search's budget of partial covers), on fixed positions of
+//! 8x4, 7x5 and the cube: the time a call takes (median, 95th percentile and slowest over the
+//! positions, each position's calls repeated and averaged) and what the calls answered, so that
+//! a change to the rules' machinery shows its speed and that it answers the same.
+//!
+//! Run: `cargo bench -p inarow --bench rules_call` (one line a board and question; the
+//! `claims` and `answers` fields must not change with a change of speed).
+
+use inarow::game::{Bounded, Connect, Game, Gravity, Grid, MoveList, Runtime, Status};
+use inarow::search::cover;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Positions a board: random games from the empty board, cut at a ply drawn between
+/// [`FIRST_PLY`] and the board's cells less [`LAST_EMPTY`], those still open.
+const POSITIONS: usize = 400;
+const FIRST_PLY: u32 = 6;
+const LAST_EMPTY: u32 = 6;
+/// Calls of one position, whose mean is that position's time.
+const REPEATS: u32 = 20;
+/// Empty cells below which the searches do not ask the rules (the searches' `victor_plies`
+/// default).
+const MIN_EMPTY: u32 = 8;
+const SEED: u64 = 0x5eed_0077;
+
+fn main() {
+    let eight_four: Connect<u64, Runtime> =
+        Connect::new(Runtime::new(Grid::new(8, 4, 4).expect("8x4")));
+    let seven_five: Connect<u64, Runtime> =
+        Connect::new(Runtime::new(Grid::new(7, 5, 4).expect("7x5")));
+    report("8x4", &positions(eight_four));
+    report("7x5", &positions(seven_five));
+    report("cube", &positions(Gravity::new()));
+}
+
+/// A small generator of our own: the positions are the same on every run and machine.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+fn positions<G: Bounded>(start: G) -> Vec<G> {
+    let (_, mine, theirs) = start.gravity_position().expect("a gravity board");
+    let cells = start.max_plies();
+    debug_assert_eq!(mine | theirs, 0);
+    let mut rng = SplitMix(SEED);
+    let mut found = Vec::with_capacity(POSITIONS);
+    while found.len() < POSITIONS {
+        let plies = FIRST_PLY as usize + rng.below((cells - LAST_EMPTY - FIRST_PLY) as usize);
+        let mut pos = start;
+        for _ in 0..plies {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            if pos.status() != Status::Ongoing || moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+        if pos.status() == Status::Ongoing {
+            found.push(pos);
+        }
+    }
+    found
+}
+
+fn report<G: Game>(board: &str, positions: &[G]) {
+    type Question<G> = fn(&G, u32) -> bool;
+    let questions: [(&str, Question<G>); 2] = [
+        ("cannot_win", cover::side_to_move_cannot_win::<G>),
+        ("loses", cover::side_to_move_loses::<G>),
+    ];
+    for (name, ask) in questions {
+        let mut times = Vec::with_capacity(positions.len());
+        let mut claims = 0;
+        // What each position's answer was, folded into one number.
+        let mut answers = 0u64;
+        for (i, pos) in positions.iter().enumerate() {
+            let claim = ask(pos, MIN_EMPTY);
+            claims += claim as usize;
+            answers = answers.rotate_left(7) ^ (claim as u64 * (i as u64 + 1));
+            let started = Instant::now();
+            for _ in 0..REPEATS {
+                black_box(ask(black_box(pos), MIN_EMPTY));
+            }
+            times.push(started.elapsed().as_secs_f64() * 1e6 / REPEATS as f64);
+        }
+        times.sort_by(f64::total_cmp);
+        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{board} {name} positions={} claims={claims} answers={answers:016x} median_us={:.3} \
+             p95_us={:.3} max_us={:.3} mean_us={:.3}",
+            positions.len(),
+            at(0.5),
+            at(0.95),
+            at(1.0),
+            times.iter().sum::<f64>() / times.len() as f64
+        );
+    }
+}
