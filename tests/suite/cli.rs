@@ -1366,3 +1366,62 @@ fn a_certificate_that_cannot_be_written_stops_solve_before_its_search() {
     );
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
 }
+
+/// One proven value is written one way whatever answered: Qubic's strategy (a11's replies all
+/// lose to it) and the solver (a11d44b23a22b11) both write a loss `-1`, as the JSON's `value`
+/// does; `play`'s `hint` lists the strategy's values that way, under a legend that says so.
+#[test]
+fn a_proven_value_is_written_the_same_whatever_answered() {
+    let strategy = inarow(&["analyze", "--game", "qubic", "a11"], None);
+    assert_eq!(strategy.code, Some(0), "{}", strategy.stderr);
+    let solver = inarow(
+        &[
+            "analyze",
+            "--game",
+            "qubic",
+            "--time",
+            "10",
+            "a11d44b23a22b11",
+        ],
+        None,
+    );
+    assert_eq!(solver.code, Some(0), "{}", solver.stderr);
+    for out in [&strategy.stdout, &solver.stdout] {
+        assert!(
+            out.lines().all(|l| l.ends_with(" -1")),
+            "every move loses, written -1:\n{out}"
+        );
+    }
+    let json = inarow(&["analyze", "--game", "qubic", "--json", "a11"], None);
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let first = &json["analysis"][0];
+    assert_eq!(
+        (&first["value"], &first["outcome"], &first["exact"]),
+        (
+            &serde_json::json!("-1"),
+            &serde_json::json!("loss"),
+            &serde_json::json!(true)
+        )
+    );
+    let play = inarow(
+        &[
+            "play", "--game", "qubic", "--human", "second", "--think", "1",
+        ],
+        Some("hint\nquit\n"),
+    );
+    assert_eq!(play.code, Some(0), "{}", play.stderr);
+    let hints: Vec<&str> = play
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.trim().split(' ').count() == 2)
+        .collect();
+    assert!(!hints.is_empty(), "{}", play.stdout);
+    assert!(hints.iter().all(|l| l.ends_with(" -1")), "{hints:?}");
+    assert!(
+        play.stdout
+            .contains("(values for Yellow (O): 1 wins, 0 draws, -1 loses; ~N is an estimate)"),
+        "{}",
+        play.stdout
+    );
+    assert!(!play.stdout.contains("loss"), "{}", play.stdout);
+}

@@ -375,7 +375,7 @@ fn the_command_line_gives_qubics_strategy_as_proven_wins() {
     assert!(
         moves
             .iter()
-            .all(|m| m["value"] == "loss" && m["exact"] == true),
+            .all(|m| m["value"] == "-1" && m["outcome"] == "loss" && m["exact"] == true),
         "{json}"
     );
     assert_eq!(json["weak"], true, "{json}");
