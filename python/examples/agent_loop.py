@@ -3,7 +3,8 @@ mask, step, until the episode ends; here a random agent against perfect play on 
 Four (answers from the built-in book at once). Nothing is trained: put a policy where the
 random choice is.
 
-    pip install "inarow[gym]"        # or: pip install ./python gymnasium pettingzoo numpy
+    pip install "./python[gym]"      # from the clone (inarow is not on PyPI), or beside an
+                                     # installed wheel: pip install gymnasium pettingzoo numpy
     python python/examples/agent_loop.py --episodes 3
 """
 

@@ -282,8 +282,10 @@ class MoveValue:
     def move(self) -> str: ...
     @property
     def value(self) -> Union[int, float, None]:
-        """An exact score; 1 / 0 / -1 for a proven win / draw / loss (``kind`` "outcome"); an
-        estimate (the evaluation, an int; a win rate 0-1, a float); None if not reached."""
+        """An exact score (in PopOut, Qubic and Pentago, 1 / 0 / -1 for win / draw / loss);
+        1 / -1 for a win / loss proven without its distance in a game of exact scores (``kind``
+        "outcome"); an estimate (the evaluation, an int; a win rate 0-1, a float); None if not
+        reached."""
     @property
     def exact(self) -> bool:
         """Whether the value is the game-theoretic one (not an estimate)."""

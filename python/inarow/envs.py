@@ -1,4 +1,6 @@
-"""Reinforcement-learning environments of every inarow game (``pip install "inarow[gym]"``).
+"""Reinforcement-learning environments of every inarow game. They need Gymnasium, PettingZoo
+and numpy, the extra ``gym``: ``pip install "./python[gym]"`` from the clone (inarow is not on
+PyPI), or ``pip install gymnasium pettingzoo numpy`` beside an installed wheel.
 
 - :class:`InarowEnv`: a Gymnasium environment, one agent against an inarow engine.
   Registered (when this module is imported) as ``inarow/Connect4-v0``, ``inarow/PopOut-v0``,
@@ -460,7 +462,10 @@ class InarowAEC(_AECEnv):  # type: ignore[misc,valid-type]
         render_mode: Optional[str] = None,
     ):
         if _AgentSelector is None:
-            raise ImportError('inarow.envs.aec_env needs PettingZoo: pip install "inarow[gym]"')
+            raise ImportError(
+                "inarow.envs.aec_env needs PettingZoo: pip install pettingzoo "
+                '(or "./python[gym]" from the clone)'
+            )
         super().__init__()
         self.actions = GameActions(game)
         self.game = self.actions.game

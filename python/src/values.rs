@@ -201,8 +201,10 @@ impl MoveValue {
         &self.mv
     }
 
-    /// An exact score (int), win / draw / loss as 1 / 0 / -1 (int, `kind` "outcome"), an
-    /// estimate (int for the evaluation, float 0-1 for a win rate), or `None`.
+    /// An exact score (int; win / draw / loss as 1 / 0 / -1 in the games whose exact values
+    /// carry no distance), a win / loss proven without its distance in a game of exact scores
+    /// as 1 / -1 (int, `kind` "outcome"), an estimate (int for the evaluation, float 0-1 for a
+    /// win rate), or `None`.
     #[getter]
     fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self.value {

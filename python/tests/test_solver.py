@@ -102,7 +102,8 @@ def test_qubic_strategy_moves_are_proven_wins():
     of the side that loses to it lost."""
     solver = inarow.Solver("qubic")
     chosen = solver.choose(inarow.Position("qubic", "a11b22"), think=10)
-    assert (chosen.exact, chosen.kind, chosen.value) == (True, "outcome", 1), chosen
+    # Written as the solver's values of Qubic are (win / draw / loss as 1 / 0 / -1).
+    assert (chosen.exact, chosen.kind, chosen.value, chosen.text) == (True, "score", 1, "1"), chosen
     assert solver.best_move("a11b22", think=10) == chosen.move
     values = inarow.Position("qubic", "a11d44").analyze(time=1)
     assert (values[0].move, values[0].value, values[0].exact) == ("d11", 1, True), values[:3]

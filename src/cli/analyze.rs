@@ -45,9 +45,14 @@ pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
         }
     }
     if analysis.moves.iter().any(|m| !m.exact()) {
+        // Words appear only where the game's exact values carry the distance.
+        let words = if analysis.weak {
+            ""
+        } else {
+            " (win / loss: proven without the distance)"
+        };
         eprintln!(
-            "inarow: a limit stopped the exact analysis; values marked ~ are estimates \
-             (win / draw / loss: proven without the distance)"
+            "inarow: a limit stopped the exact analysis; values marked ~ are estimates{words}"
         );
         return Ok(Outcome::Incomplete);
     }

@@ -78,6 +78,26 @@ pub fn run(args: PlayArgs) -> Result<Outcome, String> {
 /// The most moves `hint` lists (the best ones).
 const HINTS_SHOWN: usize = 10;
 
+/// The widest line of `hint`'s legend, its indent included.
+const LEGEND_WIDTH: usize = 78;
+
+/// `text` in lines of at most `width` columns after an indent of three (words kept whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let line = lines.last_mut().expect("one line");
+        if !line.is_empty() && 3 + line.len() + 1 + word.len() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
 /// A side as the web page names it, with the mark the terminal draws.
 fn colour(side: Player) -> &'static str {
     match side {
@@ -200,14 +220,12 @@ fn play(
                 if shown < count {
                     println!("  ... and {} more moves, none better", count - shown);
                 }
-                // Two short lines: a terminal of 80 columns shows them whole.
-                let scale = if analysis.weak {
-                    "1 wins, 0 draws, -1 loses"
-                } else {
-                    "> 0 wins, the larger the sooner; 0 draws; < 0 loses"
-                };
-                println!("  (values for {}: {scale};", colour(side));
-                println!("   ~N is an estimate)");
+                // The legend of the values as they are written, in lines a terminal of 80
+                // columns shows whole.
+                let legend = format!("(values for {}: {})", colour(side), analysis.legend());
+                for (i, line) in wrap(&legend, LEGEND_WIDTH).iter().enumerate() {
+                    println!("{}{line}", if i == 0 { "  " } else { "   " });
+                }
             }
             token => match pos.play(token) {
                 Ok(next) => game.push(next),

@@ -11,7 +11,7 @@ use inarow::Error;
 use inarow::limits::Limits;
 use inarow::session::{
     self, Agent, Algorithm, Ask, Checkpoint, Game, JobAsk, Journal, Ranks, Solution, Tools,
-    release_workers,
+    Valuation, release_workers,
 };
 use serde::Serialize;
 use std::io::{BufRead, IsTerminal, Write};
@@ -481,11 +481,7 @@ fn json_line(rules: &dyn Game, text: &str, solution: &Solution) -> String {
         game: rules.name(),
         moves: text.trim().trim_start_matches('-').to_string(),
         score: solution.score,
-        outcome: solution.score.map(|s| match s.signum() {
-            1 => "win",
-            0 => "draw",
-            _ => "loss",
-        }),
+        outcome: solution.score.and_then(|s| Valuation::Exact(s).outcome()),
         plies: solution.plies,
         best_moves: solution.best_moves.clone().unwrap_or_default(),
         pv: rules.join_moves(solution.pv.as_deref().unwrap_or_default()),

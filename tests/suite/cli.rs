@@ -575,9 +575,7 @@ fn bench_reports_wrong_and_bad_lines() {
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn bench_on_a_public_set() {
-    let Some(path) = shared_path("connect4/Test_L3_R1", "cli::bench_on_a_public_set") else {
-        return;
-    };
+    let path = shared_path("connect4/Test_L3_R1");
     let path = path.to_str().expect("utf-8 path").to_string();
     let r = inarow(&["bench", "--limit", "200", &path], None);
     r.assert_no_panic();
@@ -695,7 +693,8 @@ fn self_play_on_4x4_is_a_draw() {
     );
 }
 
-/// `inarow table` reproduces the published size table (k = 4), and its k = 3 rows, new results,
+/// `inarow table` reproduces the published size table (k = 4, as tests/suite/sizes.rs restates
+/// it and checks it against the public data), and its k = 3 rows, new results,
 /// agree with the exhaustive reference solver on the boards it can do.
 #[test]
 fn size_table_matches_the_published_one_and_the_reference() {
@@ -709,15 +708,9 @@ fn size_table_matches_the_published_one_and_the_reference() {
         .map(|l| l.split('\t').map(str::to_string).collect())
         .collect();
     assert_eq!(rows.len(), 6, "4x4 5x4 6x4 4x5 5x5 4x6:\n{}", run.stdout);
-    if let Some(path) = shared_path("tables/connect4_sizes.tsv", "size_table") {
-        let published = std::fs::read_to_string(path).unwrap();
-        for row in &rows {
-            let line = row[..4].join("\t");
-            assert!(
-                published.lines().any(|l| l == line),
-                "'{line}' is not a row of the published table"
-            );
-        }
+    for row in &rows {
+        let (w, h) = (row[0].parse().unwrap(), row[1].parse().unwrap());
+        assert_eq!(row[..4].join("\t"), super::sizes::published_row(w, h));
     }
 
     let run = inarow(&["table", "--k", "3", "--max-cells", "16"], None);
@@ -1365,4 +1358,54 @@ fn a_certificate_that_cannot_be_written_stops_solve_before_its_search() {
         r.stderr
     );
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+}
+
+/// One proven value is written one way whatever answered: Qubic's strategy (a11's replies all
+/// lose to it) and the solver (a11d44b23a22b11, issue 80's example without its `--time 10`,
+/// which a loaded machine may not meet) both write a loss `-1`, as the JSON's `value` does;
+/// `play`'s `hint` lists the strategy's values that way, under a legend that says so.
+#[test]
+fn a_proven_value_is_written_the_same_whatever_answered() {
+    let strategy = inarow(&["analyze", "--game", "qubic", "a11"], None);
+    assert_eq!(strategy.code, Some(0), "{}", strategy.stderr);
+    let solver = inarow(&["analyze", "--game", "qubic", "a11d44b23a22b11"], None);
+    assert_eq!(solver.code, Some(0), "{}", solver.stderr);
+    for out in [&strategy.stdout, &solver.stdout] {
+        assert!(
+            out.lines().all(|l| l.ends_with(" -1")),
+            "every move loses, written -1:\n{out}"
+        );
+    }
+    let json = inarow(&["analyze", "--game", "qubic", "--json", "a11"], None);
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let first = &json["analysis"][0];
+    assert_eq!(
+        (&first["value"], &first["outcome"], &first["exact"]),
+        (
+            &serde_json::json!("-1"),
+            &serde_json::json!("loss"),
+            &serde_json::json!(true)
+        )
+    );
+    let play = inarow(
+        &[
+            "play", "--game", "qubic", "--human", "second", "--think", "1",
+        ],
+        Some("hint\nquit\n"),
+    );
+    assert_eq!(play.code, Some(0), "{}", play.stderr);
+    let hints: Vec<&str> = play
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.trim().split(' ').count() == 2)
+        .collect();
+    assert!(!hints.is_empty(), "{}", play.stdout);
+    assert!(hints.iter().all(|l| l.ends_with(" -1")), "{hints:?}");
+    assert!(
+        play.stdout
+            .contains("(values for Yellow (O): 1 wins, 0 draws, -1 loses; ~N is an estimate)"),
+        "{}",
+        play.stdout
+    );
+    assert!(!play.stdout.contains("loss"), "{}", play.stdout);
 }

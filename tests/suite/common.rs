@@ -60,25 +60,37 @@ pub const DRIVERS: [Driver; 5] = [
     Driver::Deepening,
 ];
 
-/// The public data folder (`../shared/data` beside the clone), when it is there.
-pub fn shared_data() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    dir.is_dir().then_some(dir)
+/// The public data folder, `../shared/data` beside the clone (CI has it there; see the README).
+fn shared_data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
 }
 
-/// A sub-folder or file of the public data, or `None` after a notice that the test is skipped.
-pub fn shared_path(relative: &str, test: &str) -> Option<PathBuf> {
-    let path = shared_data().map(|d| d.join(relative));
-    match path {
-        Some(p) if p.exists() => Some(p),
-        _ => {
-            eprintln!(
-                "NOTICE: {test} skipped: public data '../shared/data/{relative}' is not present \
-                 beside the clone"
-            );
-            None
-        }
-    }
+/// A sub-folder or file of the public data, for a test built ignored without it
+/// (`#[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]`, so that
+/// the runner lists it as ignored with the reason): one run anyway (`--include-ignored`) fails
+/// here, naming what is missing, instead of passing with nothing checked.
+pub fn shared_path(relative: &str) -> PathBuf {
+    let path = shared_data().join(relative);
+    assert!(
+        path.exists(),
+        "this test needs the public data '../shared/data/{relative}' beside the clone (the \
+         README says where it comes from); without ../shared/data it is built ignored"
+    );
+    path
+}
+
+/// The tests that need the public data are built ignored without it (build.rs), so the build
+/// must know whether it is there: data added after the build would leave them ignored unrun.
+#[test]
+fn the_build_saw_the_public_data_as_it_is() {
+    let there = shared_data().is_dir();
+    assert_eq!(
+        there,
+        cfg!(shared_data),
+        "../shared/data is {} but the tests were built {} it: `touch build.rs` and run again",
+        if there { "there" } else { "gone" },
+        if cfg!(shared_data) { "with" } else { "without" }
+    );
 }
 
 /// A path for a scratch file of this test run.

@@ -521,9 +521,7 @@ fn cube_strategy_bounds_hold() {
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn the_difficulty_sets_are_solved_correctly() {
-    let Some(path) = shared_path("cube/gravity_36.txt", "cube::the_difficulty_sets") else {
-        return;
-    };
+    let path = shared_path("cube/gravity_36.txt");
     let r = inarow(&["bench", "--game", "cube", path.to_str().unwrap()], None);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout.contains("n=100 correct=100"), "{}", r.stdout);

@@ -25,17 +25,15 @@ fn done_value(pos: &Pentago) -> i64 {
     }
 }
 
-fn json(name: &str) -> Option<serde_json::Value> {
-    let path = shared_path(&format!("pentago/{name}"), "pentago vectors")?;
-    Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
+fn json(name: &str) -> serde_json::Value {
+    let path = shared_path(&format!("pentago/{name}"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn terminal_vectors_pass() {
-    let Some(vectors) = json("irving_done_vectors.json") else {
-        return;
-    };
+    let vectors = json("irving_done_vectors.json");
     let vectors = vectors.as_object().unwrap();
     assert!(vectors.len() > 80);
     for (name, value) in vectors {
@@ -80,9 +78,7 @@ fn half_move_children(pos: &Pentago) -> BTreeSet<String> {
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn move_vectors_pass() {
-    let Some(vectors) = json("irving_move_vectors.json") else {
-        return;
-    };
+    let vectors = json("irving_move_vectors.json");
     for (name, children) in vectors.as_object().unwrap() {
         let pos = board(name);
         let want: BTreeSet<String> = children
@@ -123,9 +119,7 @@ fn move_vectors_pass() {
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn game_values_file_boards_match_their_grids() {
-    let Some(path) = shared_path("pentago/irving_game_values.tsv", "pentago values") else {
-        return;
-    };
+    let path = shared_path("pentago/irving_game_values.tsv");
     let text = std::fs::read_to_string(path).unwrap();
     let mut n = 0;
     for line in text.lines().skip(1) {
@@ -206,12 +200,7 @@ fn moves_round_trip_and_bad_input_is_named() {
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn board_counts_are_irvings() {
-    let Some(path) = shared_path(
-        "pentago/position_counts_and_edison_wlt.tsv",
-        "pentago counts",
-    ) else {
-        return;
-    };
+    let path = shared_path("pentago/position_counts_and_edison_wlt.tsv");
     let table = std::fs::read_to_string(path).unwrap();
     let run = inarow(&["count", "--game", "pentago"], None);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -231,9 +220,9 @@ fn board_counts_are_irvings() {
 }
 
 /// Irving's game values of `stones` stones and more as a benchmark file (`NAME VALUE` lines) in
-/// the temporary folder, and how many lines it has; `None` without the public data.
-fn values_from(stones: u32) -> Option<(std::path::PathBuf, usize)> {
-    let path = shared_path("pentago/irving_game_values.tsv", "pentago values")?;
+/// the temporary folder, and how many lines it has.
+fn values_from(stones: u32) -> (std::path::PathBuf, usize) {
+    let path = shared_path("pentago/irving_game_values.tsv");
     let lines: String = std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -246,16 +235,14 @@ fn values_from(stones: u32) -> Option<(std::path::PathBuf, usize)> {
     let file =
         std::env::temp_dir().join(format!("inarow-pentago{stones}-{}.txt", std::process::id()));
     std::fs::write(&file, &lines).unwrap();
-    Some((file, lines.lines().count()))
+    (file, lines.lines().count())
 }
 
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn late_positions_of_irvings_games_are_solved_right() {
     // The positions of 30 stones and more: alpha-beta answers each within milliseconds.
-    let Some((file, n)) = values_from(30) else {
-        return;
-    };
+    let (file, n) = values_from(30);
     for algo in ["gallop", "dfpn"] {
         let run = inarow(
             &[
@@ -374,9 +361,7 @@ fn the_midgame_solver_agrees_with_forward_search() {
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn irvings_values_from_23_stones_by_default() {
     // The default engine: the midgame solver down to 26 stones, alpha-beta above.
-    let Some((file, n)) = values_from(23) else {
-        return;
-    };
+    let (file, n) = values_from(23);
     let run = inarow(
         &["bench", "--game", "pentago", file.to_str().unwrap()],
         None,

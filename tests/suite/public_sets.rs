@@ -1,6 +1,6 @@
 //! Pascal Pons' public Connect Four 7x6 benchmark sets (`shared/data/connect4/Test_L*_R*`): every
 //! published exact score of the easier sets, samples of the harder ones, and the weak mode.
-//! Skipped, with a notice, when the public data is not beside the clone.
+//! Built ignored, with the reason, when the public data is not beside the clone.
 
 use super::common::shared_path;
 use inarow::game::{Connect, Standard, play_moves};
@@ -9,8 +9,8 @@ use inarow::search::{AlphaBeta, Config};
 use std::time::Instant;
 
 /// The published lines of one set: `(line number, moves, score)`.
-fn read_set(name: &str, test: &str) -> Option<Vec<(usize, String, i32)>> {
-    let path = shared_path(&format!("connect4/{name}"), test)?;
+fn read_set(name: &str) -> Vec<(usize, String, i32)> {
+    let path = shared_path(&format!("connect4/{name}"));
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let lines: Vec<(usize, String, i32)> = text
@@ -27,27 +27,24 @@ fn read_set(name: &str, test: &str) -> Option<Vec<(usize, String, i32)>> {
         })
         .collect();
     assert_eq!(lines.len(), 1000, "{name}: every public set has 1000 lines");
-    Some(lines)
+    lines
 }
 
 /// Solves the selected lines of a set with one solver and checks every score; `reset` clears
 /// the table before each position (as the published timings do), otherwise the table carries
 /// over from one position to the next.
-fn check_set(name: &str, test: &str, select: impl Fn(usize) -> bool, reset: bool, weak: bool) {
-    check_set_with(name, test, select, reset, weak, Config::default());
+fn check_set(name: &str, select: impl Fn(usize) -> bool, reset: bool, weak: bool) {
+    check_set_with(name, select, reset, weak, Config::default());
 }
 
 fn check_set_with(
     name: &str,
-    test: &str,
     select: impl Fn(usize) -> bool,
     reset: bool,
     weak: bool,
     config: Config,
 ) {
-    let Some(lines) = read_set(name, test) else {
-        return;
-    };
+    let lines = read_set(name);
     let start = Connect::<u64, _>::new(Standard);
     let threads = config.threads;
     let mut solver = AlphaBeta::new(&start, config);
@@ -93,61 +90,31 @@ fn check_set_with(
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l3_r1_all() {
-    check_set(
-        "Test_L3_R1",
-        "public_sets::l3_r1_all",
-        |_| true,
-        false,
-        false,
-    );
+    check_set("Test_L3_R1", |_| true, false, false);
 }
 
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l2_r1_all() {
-    check_set(
-        "Test_L2_R1",
-        "public_sets::l2_r1_all",
-        |_| true,
-        false,
-        false,
-    );
+    check_set("Test_L2_R1", |_| true, false, false);
 }
 
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l2_r1_all_weak() {
-    check_set(
-        "Test_L2_R1",
-        "public_sets::l2_r1_all_weak",
-        |_| true,
-        true,
-        true,
-    );
+    check_set("Test_L2_R1", |_| true, true, true);
 }
 
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l1_r1_all() {
-    check_set(
-        "Test_L1_R1",
-        "public_sets::l1_r1_all",
-        |_| true,
-        true,
-        false,
-    );
+    check_set("Test_L1_R1", |_| true, true, false);
 }
 
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l1_r2_every_50th() {
-    check_set(
-        "Test_L1_R2",
-        "public_sets::l1_r2_every_50th",
-        |i| i % 50 == 0,
-        true,
-        false,
-    );
+    check_set("Test_L1_R2", |i| i % 50 == 0, true, false);
 }
 
 /// Two threads from the first node (no solo run), so that every search is a race sharing one
@@ -163,38 +130,17 @@ fn two_threads() -> Config {
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l2_r2_every_4th_two_threads() {
-    check_set_with(
-        "Test_L2_R2",
-        "public_sets::l2_r2_every_4th_two_threads",
-        |i| i % 4 == 0,
-        true,
-        false,
-        two_threads(),
-    );
+    check_set_with("Test_L2_R2", |i| i % 4 == 0, true, false, two_threads());
 }
 
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l1_r2_every_100th_two_threads() {
-    check_set_with(
-        "Test_L1_R2",
-        "public_sets::l1_r2_every_100th_two_threads",
-        |i| i % 100 == 0,
-        true,
-        false,
-        two_threads(),
-    );
+    check_set_with("Test_L1_R2", |i| i % 100 == 0, true, false, two_threads());
 }
 
 #[test]
 #[cfg_attr(not(shared_data), ignore = "needs the public data in ../shared/data")]
 fn l2_r1_weak_two_threads_table_kept() {
-    check_set_with(
-        "Test_L2_R1",
-        "public_sets::l2_r1_weak_two_threads_table_kept",
-        |_| true,
-        false,
-        true,
-        two_threads(),
-    );
+    check_set_with("Test_L2_R1", |_| true, false, true, two_threads());
 }

@@ -109,3 +109,106 @@ fn the_readmes_examples_print_what_it_says() {
         );
     }
 }
+
+/// A document's text with its line breaks and runs of spaces as single spaces.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The number written (with thousands' commas, maybe after a parenthesis) just before the
+/// first `suffix` in `text`.
+fn number_before(text: &str, suffix: &str) -> u64 {
+    let at = text
+        .find(suffix)
+        .unwrap_or_else(|| panic!("no '{suffix}' in the text"));
+    let word = text[..at].rsplit(' ').next().unwrap_or_default();
+    word.trim_start_matches('(')
+        .replace(',', "")
+        .parse()
+        .unwrap_or_else(|_| panic!("'{word}' before '{suffix}' is not a number"))
+}
+
+/// `n` with thousands' commas, as the docs write counts.
+fn with_commas(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The figures the docs give of the files built into the program are those files': Qubic's
+/// strategy's positions (README) and size (docs/browser.md), the 7x6 opening book's positions
+/// and size and those of the WebAssembly build's (docs/commands.md). (The README's download
+/// of the static page, the gzipped `.wasm`, is checked by tests/browser/static, which builds
+/// it.)
+#[test]
+fn the_docs_figures_of_the_built_in_files_are_theirs() {
+    let books = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/inarow/books");
+    let bytes = |file: &str| std::fs::read(books.join(file)).expect("a built-in file");
+    // The header's `entries N` line.
+    let entries = |file: &str| -> u64 {
+        let data = bytes(file);
+        let head = String::from_utf8_lossy(&data[..data.len().min(400)]).into_owned();
+        head.lines()
+            .find_map(|l| l.strip_prefix("entries "))
+            .unwrap_or_else(|| panic!("{file}: no entries line"))
+            .trim()
+            .parse()
+            .expect("a count")
+    };
+    let megabytes = |file: &str| format!("{:.1} MB", bytes(file).len() as f64 / 1e6);
+    let readme = flat(include_str!("../../README.md"));
+    let commands = flat(include_str!("../../docs/commands.md"));
+    let browser = flat(include_str!("../../docs/browser.md"));
+
+    let strategy = format!(
+        "a book of {} positions built in",
+        with_commas(entries("qubic.strategy"))
+    );
+    assert!(
+        readme.contains(&strategy),
+        "the README should say '{strategy}'"
+    );
+    let size = format!(
+        "(`crates/inarow/books/qubic.strategy`, {}",
+        megabytes("qubic.strategy")
+    );
+    assert!(
+        browser.contains(&size),
+        "docs/browser.md should say '{size}'"
+    );
+
+    // docs/commands.md: the positions to 8 plies, then those a perfect player meets to 12
+    // plies (10 in the WebAssembly build's), and each file's size.
+    let early = number_before(&commands, " positions, one per mirror pair)");
+    let perfect = number_before(&commands, " positions a perfect player meets");
+    let web = number_before(&commands, " such positions");
+    assert_eq!(early + perfect, entries("connect4-7x6.book"), "7x6 book");
+    assert_eq!(
+        early + web,
+        entries("connect4-7x6-web.book"),
+        "the web build's book"
+    );
+    let book = format!(
+        "`book build --perfect-to 12`), {}",
+        megabytes("connect4-7x6.book")
+    );
+    assert!(
+        commands.contains(&book),
+        "docs/commands.md should say '{book}'"
+    );
+    let web_book = format!(
+        "{} such positions, {})",
+        with_commas(web),
+        megabytes("connect4-7x6-web.book")
+    );
+    assert!(
+        commands.contains(&web_book),
+        "docs/commands.md should say '{web_book}'"
+    );
+}

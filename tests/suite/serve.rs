@@ -317,8 +317,9 @@ fn the_api_survives_random_requests() {
 
 /// Qubic through the API: the engine playing first answers every move from its proven strategy
 /// as a win, exact, against any replies (the server sees the whole line, so the strategy knows
-/// the first player's moves were its own); the analysis marks the strategy's moves `win` and,
-/// for the second player against it, every move `loss`.
+/// the first player's moves were its own); the analysis marks the strategy's moves proven wins
+/// and, for the second player against it, every move a proven loss, written as Qubic's solver
+/// writes them (`1`, `-1`).
 #[test]
 fn the_api_gives_qubics_strategy_as_proven_wins() {
     let server = Server::start();
@@ -329,7 +330,7 @@ fn the_api_gives_qubics_strategy_as_proven_wins() {
             let (code, json) = server.get(&format!("/api/move?game=qubic&moves={moves}&think=5"));
             assert_eq!(code, 200, "{json}");
             assert_eq!(json["exact"], true, "after '{moves}': {json}");
-            assert_eq!(json["value"], "win", "after '{moves}': {json}");
+            assert_eq!(json["value"], "1", "after '{moves}': {json}");
             moves = json["moves"].as_str().unwrap().to_string();
             let (_, position) = server.get(&format!("/api/position?game=qubic&moves={moves}"));
             if position["status"] != "ongoing" {
@@ -338,7 +339,7 @@ fn the_api_gives_qubics_strategy_as_proven_wins() {
             }
             // The side the strategy beats: the engine's move for it is a proven loss, at once.
             let (_, lost) = server.get(&format!("/api/move?game=qubic&moves={moves}&think=5"));
-            assert_eq!(lost["value"], "loss", "after '{moves}': {lost}");
+            assert_eq!(lost["value"], "-1", "after '{moves}': {lost}");
             assert_eq!(lost["exact"], true, "after '{moves}': {lost}");
             let legal = position["legal"].as_array().unwrap();
             let reply = legal[rng.below(legal.len())]["move"].as_str().unwrap();
@@ -348,7 +349,8 @@ fn the_api_gives_qubics_strategy_as_proven_wins() {
     // The analysis on the strategy's paths, both sides to move.
     let (_, json) = server.get("/api/analyze?game=qubic&moves=a11d44&think=1");
     let analysis = json["analysis"].as_array().unwrap();
-    assert_eq!(analysis[0]["value"], "win", "{json}");
+    assert_eq!(analysis[0]["value"], "1", "{json}");
+    assert_eq!(analysis[0]["outcome"], "win", "{json}");
     assert_eq!(analysis[0]["exact"], true, "{json}");
     assert_eq!(
         json["weak"], true,
@@ -358,9 +360,10 @@ fn the_api_gives_qubics_strategy_as_proven_wins() {
     let analysis = json["analysis"].as_array().unwrap();
     assert_eq!(analysis.len(), 61);
     assert!(
-        analysis
-            .iter()
-            .all(|m| m["value"] == "loss" && m["exact"] == true && m["end_ply"].is_null()),
+        analysis.iter().all(|m| m["value"] == "-1"
+            && m["outcome"] == "loss"
+            && m["exact"] == true
+            && m["end_ply"].is_null()),
         "{json}"
     );
 }

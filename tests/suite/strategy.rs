@@ -340,7 +340,8 @@ fn the_engine_plays_qubic_first_from_its_strategy() {
 }
 
 /// Qubic's strategy on the command line: `analyze` (plain and `--json`) marks the strategy's
-/// moves `win` past the first move, and every move of the side that loses to it `loss`; `play`
+/// moves proven wins past the first move, and every move of the side that loses to it proven
+/// losses, written as Qubic's solver writes them (`1`, `-1`); `play`
 /// answers from the strategy and says its move is a proven win.
 #[test]
 fn the_command_line_gives_qubics_strategy_as_proven_wins() {
@@ -352,7 +353,7 @@ fn the_command_line_gives_qubics_strategy_as_proven_wins() {
     assert_eq!(plain.code, Some(3), "{}", plain.stderr);
     assert_eq!(
         plain.stdout.lines().next(),
-        Some("d11 win"),
+        Some("d11 1"),
         "{}",
         plain.stdout
     );
@@ -375,7 +376,7 @@ fn the_command_line_gives_qubics_strategy_as_proven_wins() {
     assert!(
         moves
             .iter()
-            .all(|m| m["value"] == "loss" && m["exact"] == true),
+            .all(|m| m["value"] == "-1" && m["outcome"] == "loss" && m["exact"] == true),
         "{json}"
     );
     assert_eq!(json["weak"], true, "{json}");

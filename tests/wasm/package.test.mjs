@@ -104,27 +104,29 @@ test("Qubic's winning strategy from its file (useStrategy): the empty board's a1
   assert.equal(about.prover, "first");
   assert.ok(about.entries > 100_000, `${about.entries}`);
   const a11 = w.analyzeMove("qubic", "", "a11", { think: 0.2 });
-  assert.equal(a11.value, "win");
+  // Written as Qubic's solver writes a win (`1`), whatever answered.
+  assert.equal(a11.value, "1");
+  assert.equal(a11.outcome, "win");
   assert.equal(a11.exact, true);
   // (It exits 3: the other moves are estimates at 0.3 s.)
   const out = spawnSync(inarow, ["analyze", "--game", "qubic", "--time", "0.3", "", "--json"], { encoding: "utf8" });
-  assert.equal(JSON.parse(out.stdout).analysis.find((e) => e.move === "a11").value, "win");
+  assert.equal(JSON.parse(out.stdout).analysis.find((e) => e.move === "a11").value, "1");
   // The engine playing first plays it.
   assert.equal(w.engineMove("qubic", "", { think: 0.2 }).move, "a11");
   // Past the first move too: after a reply, the strategy's answer is a proven win on every
   // call (the line, not only the position, reaches the engine), as natively.
   for (const line of ["a11d44", "a11b22"]) {
     const reply = w.engineMove("qubic", line, { think: 0.2 });
-    assert.equal(reply.value, "win", `${line}: ${JSON.stringify(reply)}`);
+    assert.equal(reply.value, "1", `${line}: ${JSON.stringify(reply)}`);
     assert.equal(reply.exact, true, line);
     const valued = w.analyzeMove("qubic", line, reply.move, { think: 0.2 });
-    assert.equal(valued.value, "win", `${line} ${reply.move}`);
+    assert.equal(valued.value, "1", `${line} ${reply.move}`);
     const native = spawnSync(inarow, ["analyze", "--game", "qubic", "--time", "0.3", line, "--json"], { encoding: "utf8" });
-    const wins = JSON.parse(native.stdout).analysis.filter((e) => e.value === "win").map((e) => e.move);
+    const wins = JSON.parse(native.stdout).analysis.filter((e) => e.outcome === "win").map((e) => e.move);
     assert.ok(wins.includes(reply.move), `${line}: ${reply.move} not among the native wins ${wins}`);
     // The side the strategy beats: its move a proven loss, at once.
     const losing = w.engineMove("qubic", line + reply.move, { think: 0.2 });
-    assert.equal(losing.value, "loss", `${line}${reply.move}: ${JSON.stringify(losing)}`);
+    assert.equal(losing.value, "-1", `${line}${reply.move}: ${JSON.stringify(losing)}`);
     assert.equal(losing.exact, true);
   }
 });

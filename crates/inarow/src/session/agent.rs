@@ -96,10 +96,12 @@ impl<G: Playable> AgentOf<G> {
         solution(line.position(), &report, exact, ask)
     }
 
-    /// A move's value as the fronts give it: with its exact score and the ply the game ends
-    /// on where the engine gives exact scores.
+    /// A move's value as the fronts give it, in the one form of its kind whatever answered
+    /// ([`Valuation::settled`]): with its exact score and the ply the game ends on where the
+    /// engine gives exact scores.
     fn move_value(&self, pos: &G, mv: G::Move, value: Valuation) -> MoveValue {
         let weak = self.weak;
+        let value = value.settled(weak);
         let (score, end) = match (value, G::Kind::max_plies(pos)) {
             (Valuation::Exact(s), Some(max)) if !weak => (Some(s), end_ply(max, pos.ply(), s)),
             _ => (None, None),
@@ -258,7 +260,7 @@ impl<G: Playable> Agent for AgentOf<G> {
         Ok(EngineMove {
             mv: at.format_move(mv),
             moves: line.text_of(&line.line.played(mv)),
-            value,
+            value: value.settled(self.weak),
         })
     }
 

@@ -83,6 +83,19 @@ pub struct PositionAnalysis {
     pub weak: bool,
 }
 
+impl PositionAnalysis {
+    /// What its values mean, as `play` prints it under its hints: the writing every front
+    /// gives them ([`Valuation::settled`], then `Display`), for its kind of game.
+    pub fn legend(&self) -> &'static str {
+        if self.weak {
+            "1 wins, 0 draws, -1 loses; ~N is an estimate"
+        } else {
+            "> 0 wins, the larger the sooner; 0 draws; < 0 loses; win / loss: proven, \
+             not how soon; ~N is an estimate"
+        }
+    }
+}
+
 /// One move valued alone ([`Agent::analyze_move`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveAnalysis {

@@ -121,6 +121,19 @@ impl Valuation {
         matches!(self, Valuation::Exact(_) | Valuation::Proven(_))
     }
 
+    /// The value in the one form every front writes for its kind, whatever answered (the
+    /// solver, an opening book, a database, Qubic's strategy, the evaluation search's proof):
+    /// where the game's exact values are win / draw / loss only (`weak`: PopOut, Qubic,
+    /// Pentago, `--weak`), a proven value is that exact value, 1 / 0 / -1; elsewhere a proven
+    /// draw is the exact score 0, and only a win or a loss proven without its distance stays
+    /// [`Valuation::Proven`] (written `win` / `loss`: a number would read as a score).
+    pub fn settled(self, weak: bool) -> Valuation {
+        match self {
+            Valuation::Proven(s) if weak || s == 0 => Valuation::Exact(s.signum()),
+            v => v,
+        }
+    }
+
     /// `"win"`, `"draw"` or `"loss"` for the mover, where the value is exact.
     pub fn outcome(self) -> Option<&'static str> {
         match self {
@@ -143,8 +156,11 @@ impl std::ops::Neg for Valuation {
 }
 
 impl fmt::Display for Valuation {
-    /// Exact scores as numbers, proven values as win / draw / loss, estimates marked `~` (a
-    /// heuristic score, or a win rate in %), unknown as `?`.
+    /// The one writing of a value on the command line, in `play`'s hints and in the JSON's
+    /// `value` (after [`Valuation::settled`]): exact scores, and win / draw / loss where the
+    /// game gives only those, as numbers (`-2`, `1`); a win or a loss proven without its
+    /// distance in a game of exact scores as `win` / `loss`; estimates marked `~` (a heuristic
+    /// score, or a win rate in %); unknown as `?`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Valuation::Exact(v) => write!(f, "{v}"),
@@ -730,6 +746,31 @@ fn merge<M: Copy + PartialEq>(exact: Analysis<M>, estimate: Analysis<M>) -> Anal
 mod tests {
     use super::*;
     use crate::game::{Connect, PopOut, Standard};
+
+    #[test]
+    fn a_value_is_written_one_way_for_its_kind_of_game() {
+        let written = |v: Valuation, weak: bool| v.settled(weak).to_string();
+        // Win / draw / loss only: the strategy's (or an evaluation search's) proof is written
+        // as the solver's exact values are.
+        for (s, text) in [(1, "1"), (0, "0"), (-1, "-1")] {
+            assert_eq!(written(Valuation::Proven(s), true), text);
+            assert_eq!(written(Valuation::Exact(s), true), text);
+        }
+        // Exact scores: a draw is the score 0; a win or a loss without its distance in words.
+        assert_eq!(written(Valuation::Proven(0), false), "0");
+        assert_eq!(written(Valuation::Proven(1), false), "win");
+        assert_eq!(written(Valuation::Proven(-1), false), "loss");
+        assert_eq!(written(Valuation::Exact(-3), false), "-3");
+        for weak in [true, false] {
+            assert_eq!(written(Valuation::Heuristic(-12), weak), "~-12");
+            assert_eq!(written(Valuation::WinRate(0.57), weak), "~57%");
+            assert_eq!(written(Valuation::Unknown, weak), "?");
+        }
+        assert_eq!(
+            Valuation::Proven(1).settled(true).rank(),
+            Valuation::Proven(1).rank()
+        );
+    }
 
     #[test]
     fn an_analysis_without_a_bound_gives_the_solver_nine_tenths() {
