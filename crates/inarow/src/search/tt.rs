@@ -561,7 +561,7 @@ const NODES_PER_BYTE_SHIFT: u32 = 2;
 /// fault, the page zeroed), and a search's writes are spread over the whole table: a search of
 /// 3 M nodes on a 1 GiB table touched all of it (8x4: 6.0 s against 2.0 s with 64 MiB). So a
 /// search starts on a small table and, after a quarter of a node per byte of it, moves to one
-/// [`GROWTH`] times bigger, its entries copied over, up to the full table. The moves come at
+/// 4x bigger, its entries copied over, up to the full table. The moves come at
 /// node counts, not times: node counts are the same on every run and, until the full table is
 /// reached, whatever its size. A table readied at once ([`GrowingTable::ready`]) starts full.
 pub struct GrowingTable {
@@ -617,7 +617,7 @@ impl GrowingTable {
         self.nodes >= (self.current_bytes as u64) >> NODES_PER_BYTE_SHIFT
     }
 
-    /// Moves to the next table, its entries copied over: one [`GROWTH`] times bigger, or the
+    /// Moves to the next table, its entries copied over: one 4x bigger, or the
     /// full table when that one would be more than half of it. `log` is replaced by
     /// one for the new table. Call it while no search runs on either table.
     pub fn grow(&mut self, log: &mut WriteLog) {

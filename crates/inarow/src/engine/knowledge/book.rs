@@ -37,9 +37,9 @@
 //! A build that takes more than a session also keeps a journal small enough to commit,
 //! `FILE.journal`, rewritten (temporary file and rename) every [`JOURNAL_EVERY`] positions and
 //! when the build stops: the scores of the positions at the book's depth solved so far, one
-//! byte each, in the build's order (the order [`positions_by_ply`] makes them, which the
-//! header pins by the count and a crc32 of their keys). A build whose partial file is gone
-//! resumes from the journal:
+//! byte each, in the build's order (ply by ply from the start, each position's children in
+//! move order; the header pins it by the count and a crc32 of their keys). A build whose
+//! partial file is gone resumes from the journal:
 //!
 //! ```text
 //! inarow-book-journal 1
