@@ -95,7 +95,7 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
     };
     // Ctrl-C stops the search in hand; what was solved is kept (the partial file, the
     // journal) for the same command to resume. A second Ctrl-C ends the process.
-    let limits = inarow::search::Limits {
+    let limits = inarow::limits::Limits {
         interrupt: Some(ctrl_c()),
         ..args.limits.limits()?
     };
