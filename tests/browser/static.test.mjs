@@ -187,10 +187,10 @@ test("Qubic: a cell clicked, a value in every empty cell", async () => {
   await screenshot("qubic");
 });
 
-test("Qubic from its empty board: the winning strategy read from qubic.strategy, a11 a proven win as natively", async () => {
+test("Qubic from its empty board: the winning strategy read from qubic.strategy, a11 a proven win (1) as natively", async () => {
   const from = asked.length;
   await page.goto(`${base}/?game=qubic&mode=friend`);
-  await page.waitForSelector('#board .chip[data-move="a11"][data-value="win"]', { timeout: 60_000 });
+  await page.waitForSelector('#board .chip[data-move="a11"][data-value="1"]', { timeout: 60_000 });
   await settled();
   assert.equal(await page.textContent("#summary"), "Red wins with best play.");
   // b44 and c44 (mirror images) alike; every corner a win, as a11.
@@ -198,7 +198,7 @@ test("Qubic from its empty board: the winning strategy read from qubic.strategy,
   await mirrorsEqual([["a11", "d11", "a41", "d41", "a14", "d14", "a44", "d44"]]);
   // (It exits 3: the other moves are estimates at 0.3 s.)
   const native = spawnSync(inarow, ["analyze", "--game", "qubic", "--time", "0.3", ""], { encoding: "utf8" });
-  assert.match(native.stdout, /^a11 win$/m);
+  assert.match(native.stdout, /^a11 1$/m);
   // The file once for the page, though every worker was given it.
   assert.equal(asked.slice(from).filter((u) => u.endsWith("/qubic.strategy")).length, 1);
   await screenshot("qubic-empty");
