@@ -1,14 +1,16 @@
-//! One call of Victor's rules as the searches make it (`cover::side_to_move_cannot_win` and
-//! `cover::side_to_move_loses`, the search's budget of partial covers), on fixed positions of
-//! 8x4, 7x5 and the cube: the time a call takes (median, 95th percentile and slowest over the
-//! positions, each position's calls repeated and averaged) and what the calls answered, so that
-//! a change to the rules' machinery shows its speed and that it answers the same.
+//! One call of Victor's rules as the searches make it (`side_to_move_cannot_win` and
+//! `side_to_move_loses` on the view a search keeps along its path, the search's budget of
+//! partial covers), on fixed positions of 8x4, 7x5 and the cube: the time a call takes
+//! (median, 95th percentile and slowest over the positions, each position's calls repeated
+//! and averaged) and what the calls answered, so that a change to the rules' machinery shows
+//! its speed and that it answers the same. Beside it, what keeping the view costs: one move's
+//! update (`CoverView::after`), and a view made from the stones (`CoverView::new`).
 //!
 //! Run: `cargo bench -p inarow --bench rules_call` (one line a board and question; the
 //! `claims` and `answers` fields must not change with a change of speed).
 
 use inarow::game::{Bounded, Connect, Game, Gravity, Grid, MoveList, Runtime, Status};
-use inarow::search::cover;
+use inarow::search::cover::CoverView;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -47,7 +49,9 @@ impl SplitMix {
     }
 }
 
-fn positions<G: Bounded>(start: G) -> Vec<G> {
+/// Positions with their views, each view kept move by move from the empty board's as a search
+/// keeps it, and the cell of the last move.
+fn positions<G: Bounded>(start: G) -> Vec<(G, CoverView<'static>, u32)> {
     let (_, mine, theirs) = start.gravity_position().expect("a gravity board");
     let cells = start.max_plies();
     debug_assert_eq!(mine | theirs, 0);
@@ -56,52 +60,96 @@ fn positions<G: Bounded>(start: G) -> Vec<G> {
     while found.len() < POSITIONS {
         let plies = FIRST_PLY as usize + rng.below((cells - LAST_EMPTY - FIRST_PLY) as usize);
         let mut pos = start;
+        let (geometry, _, _) = start.gravity_position().expect("a gravity board");
+        let mut view = CoverView::new(geometry, 0, 0).expect("the board's lines fit a view");
+        let mut last = 0;
         for _ in 0..plies {
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             if pos.status() != Status::Ongoing || moves.is_empty() {
                 break;
             }
+            let before = pos;
             pos = pos.play(moves[rng.below(moves.len())]);
+            let (_, _, moved) = pos.gravity_position().expect("a gravity board");
+            let (_, mine, _) = before.gravity_position().expect("a gravity board");
+            last = (moved & !mine).trailing_zeros();
+            view = view.after(last);
         }
-        if pos.status() == Status::Ongoing {
-            found.push(pos);
+        if pos.status() == Status::Ongoing && pos.ply() > 0 {
+            found.push((pos, view, last));
         }
     }
     found
 }
 
-fn report<G: Game>(board: &str, positions: &[G]) {
-    type Question<G> = fn(&G, u32) -> bool;
-    let questions: [(&str, Question<G>); 2] = [
-        ("cannot_win", cover::side_to_move_cannot_win::<G>),
-        ("loses", cover::side_to_move_loses::<G>),
+fn report<G: Game>(board: &str, positions: &[(G, CoverView<'static>, u32)]) {
+    type Question = fn(&CoverView<'static>, u32) -> bool;
+    let questions: [(&str, Question); 2] = [
+        ("cannot_win", CoverView::side_to_move_cannot_win),
+        ("loses", CoverView::side_to_move_loses),
     ];
     for (name, ask) in questions {
-        let mut times = Vec::with_capacity(positions.len());
         let mut claims = 0;
         // What each position's answer was, folded into one number.
         let mut answers = 0u64;
-        for (i, pos) in positions.iter().enumerate() {
-            let claim = ask(pos, MIN_EMPTY);
+        let times = timed(positions, |(_, view, _)| ask(black_box(view), MIN_EMPTY));
+        for (i, (_, view, _)) in positions.iter().enumerate() {
+            let claim = ask(view, MIN_EMPTY);
             claims += claim as usize;
             answers = answers.rotate_left(7) ^ (claim as u64 * (i as u64 + 1));
-            let started = Instant::now();
-            for _ in 0..REPEATS {
-                black_box(ask(black_box(pos), MIN_EMPTY));
-            }
-            times.push(started.elapsed().as_secs_f64() * 1e6 / REPEATS as f64);
         }
-        times.sort_by(f64::total_cmp);
-        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
         println!(
-            "{board} {name} positions={} claims={claims} answers={answers:016x} median_us={:.3} \
-             p95_us={:.3} max_us={:.3} mean_us={:.3}",
+            "{board} {name} positions={} claims={claims} answers={answers:016x} {}",
             positions.len(),
-            at(0.5),
-            at(0.95),
-            at(1.0),
-            times.iter().sum::<f64>() / times.len() as f64
+            summary(times)
         );
     }
+    // What keeping the view costs: the last move's update from the parent's view, and the
+    // view made from the stones.
+    let parents: Vec<_> = positions
+        .iter()
+        .map(|(pos, view, cell)| {
+            let (geometry, mine, theirs) = pos.gravity_position().expect("a gravity board");
+            let parent = CoverView::new(geometry, theirs & !(1u128 << cell), mine).expect("a view");
+            assert_eq!(parent.after(*cell).stones(), view.stones());
+            (parent, *cell)
+        })
+        .collect();
+    let times = timed(&parents, |(parent, cell)| {
+        black_box(parent).after(black_box(*cell)).is_over()
+    });
+    println!("{board} update_one_move {}", summary(times));
+    let times = timed(positions, |(pos, _, _)| {
+        let (geometry, mine, theirs) = black_box(pos).gravity_position().expect("a gravity board");
+        CoverView::new(geometry, mine, theirs).is_some()
+    });
+    println!("{board} view_from_stones {}", summary(times));
+}
+
+/// Each item's mean time over [`REPEATS`] calls of `f`, in microseconds, sorted.
+fn timed<T>(items: &[T], f: impl Fn(&T) -> bool) -> Vec<f64> {
+    let mut times: Vec<f64> = items
+        .iter()
+        .map(|item| {
+            let started = Instant::now();
+            for _ in 0..REPEATS {
+                black_box(f(item));
+            }
+            started.elapsed().as_secs_f64() * 1e6 / REPEATS as f64
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times
+}
+
+fn summary(times: Vec<f64>) -> String {
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    format!(
+        "median_us={:.3} p95_us={:.3} max_us={:.3} mean_us={:.3}",
+        at(0.5),
+        at(0.95),
+        at(1.0),
+        times.iter().sum::<f64>() / times.len() as f64
+    )
 }

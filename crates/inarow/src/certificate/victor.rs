@@ -251,8 +251,6 @@ pub(crate) struct Board<'g> {
     pub(crate) targets: Vec<(u128, u64)>,
     /// The follower's lines without a mover stone, with the columns they cross.
     pub(crate) own: Vec<(u128, u64)>,
-    /// Empty cells that complete a follower line.
-    pub(crate) follower_wins: u128,
 }
 
 impl<'g> Board<'g> {
@@ -278,7 +276,6 @@ impl<'g> Board<'g> {
         }
         let mut targets = Vec::new();
         let mut own = Vec::new();
-        let mut follower_wins = 0;
         for (i, &line) in geometry.lines().iter().enumerate() {
             if line & !mover == 0 || line & !follower == 0 {
                 return None;
@@ -288,10 +285,6 @@ impl<'g> Board<'g> {
             }
             if line & mover == 0 {
                 own.push((line, geometry.line_columns(i)));
-                let missing = line & !follower;
-                if missing.count_ones() == 1 {
-                    follower_wins |= missing;
-                }
             }
         }
         Some(Board {
@@ -300,16 +293,11 @@ impl<'g> Board<'g> {
             base,
             targets,
             own,
-            follower_wins,
         })
     }
 
     pub(crate) fn column(&self, c: usize) -> &[u32] {
         &self.geometry.columns()[c]
-    }
-
-    pub(crate) fn empties(&self, c: usize) -> usize {
-        self.column(c).len() - self.base[c]
     }
 
     /// Whether the cell at index `i` of column `c` is even: an even number of cells above it.

@@ -6,7 +6,8 @@
 //! `(height + 1) * width <= 64`) or `u128` (up to 128 bits).
 
 use super::bits::{Bits, cells};
-use super::geometry::{GravityGeometry, line_score};
+use super::geometry::line_score;
+use super::gravity::GravityGeometry;
 use super::grid::{Grid, Shape};
 use super::view::{Board, CellId, CellName, Effect, Layout, Line, column_name};
 use super::{

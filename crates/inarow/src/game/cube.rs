@@ -31,7 +31,8 @@
 //! [`QUBIC_SYMMETRY_STONES`] stones (where symmetric positions are common and the table pays for
 //! the 192 images), the position itself beyond.
 
-use super::geometry::{self, Geometry, GravityGeometry};
+use super::geometry::{self, Geometry};
+use super::gravity::GravityGeometry;
 use super::view::{Axis, Block, Board, CellId, CellName, CellSet, Effect, Layout, Line};
 use super::{
     Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, SafeChoice, Status, Tactics,

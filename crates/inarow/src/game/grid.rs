@@ -25,7 +25,8 @@
 
 use super::Player;
 use super::bits::{Bits, cells};
-use super::geometry::{Geometry, GravityGeometry};
+use super::geometry::Geometry;
+use super::gravity::GravityGeometry;
 use super::numbering::Numbering;
 use super::view::{Axis, CellId, CellSet, Layout, Line};
 use crate::error::Error;

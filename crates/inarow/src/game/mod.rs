@@ -22,6 +22,7 @@ mod catalog;
 pub mod connect;
 pub mod cube;
 pub mod geometry;
+pub mod gravity;
 pub mod grid;
 mod line;
 mod numbering;
@@ -37,7 +38,8 @@ pub use catalog::{
 };
 pub use connect::Connect;
 pub use cube::{Gravity, Qubic};
-pub use geometry::{Geometry, GravityGeometry};
+pub use geometry::Geometry;
+pub use gravity::GravityGeometry;
 pub use grid::{Grid, Runtime, Shape, Standard};
 pub use line::{GameLine, Repetition, Start};
 pub use pentago::Pentago;

@@ -6,15 +6,16 @@
 //! exact values.
 
 pub mod audit;
+mod view;
 
 pub use crate::certificate::victor::{
     Application, Goal, Loosen, Rule, Witness, verify, verify_win,
 };
-use crate::certificate::victor::{
-    Board, aftereven_refutes, cells_of, follower_completes, refutes, split_pairs,
-};
+use crate::certificate::victor::{Board, aftereven_refutes, cells_of, refutes, split_pairs};
+use crate::game::gravity::LineSet;
 use crate::game::{Game, GravityGeometry};
 use arrayvec::ArrayVec;
+pub use view::{CoverPath, CoverView};
 
 /// What the rules prove about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,16 +37,46 @@ pub const BOUND_BUDGET: u32 = 16;
 
 /// The rules as a search's bound: whether, trying at most [`BOUND_BUDGET`] partial covers,
 /// they prove that the side to move in `pos` cannot win, where `pos` is a gravity board
-/// (`Game::gravity_position`) with at least `min_empty` empty cells.
+/// (`Game::gravity_position`) with at least `min_empty` empty cells. (A search keeps the
+/// views along its path instead: [`CoverPath`].)
 pub fn side_to_move_cannot_win<G: Game>(pos: &G, min_empty: u32) -> bool {
-    witness(pos, min_empty, BOUND_BUDGET, Goal::MoverCannotWin).is_some()
+    view_of(pos).is_some_and(|v| v.side_to_move_cannot_win(min_empty))
 }
 
 /// The rules as a search's bound, for a loss: whether, trying at most [`BOUND_BUDGET`] partial
 /// covers, they prove that the side to move in `pos` loses (the other side follows and
 /// completes a line), where `pos` is as for [`side_to_move_cannot_win`].
 pub fn side_to_move_loses<G: Game>(pos: &G, min_empty: u32) -> bool {
-    witness(pos, min_empty, BOUND_BUDGET, Goal::FollowerWins).is_some()
+    view_of(pos).is_some_and(|v| v.side_to_move_loses(min_empty))
+}
+
+fn view_of<G: Game>(pos: &G) -> Option<CoverView<'static>> {
+    let (geometry, mine, theirs) = pos.gravity_position()?;
+    CoverView::new(geometry, mine, theirs)
+}
+
+impl CoverView<'_> {
+    /// The rules as a search's bound: whether, trying at most [`BOUND_BUDGET`] partial covers,
+    /// they prove that the side to move cannot win, on a board of at least `min_empty` empty
+    /// cells.
+    pub fn side_to_move_cannot_win(&self, min_empty: u32) -> bool {
+        self.bound(min_empty, Goal::MoverCannotWin)
+    }
+
+    /// The rules as a search's bound, for a loss: whether, trying at most [`BOUND_BUDGET`]
+    /// partial covers, they prove that the side to move loses.
+    pub fn side_to_move_loses(&self, min_empty: u32) -> bool {
+        self.bound(min_empty, Goal::FollowerWins)
+    }
+
+    fn bound(&self, min_empty: u32, goal: Goal) -> bool {
+        let options = Options {
+            budget: BOUND_BUDGET,
+            goal,
+            ..Options::default()
+        };
+        self.empty.count_ones() >= min_empty && cover(self, &options).is_some()
+    }
 }
 
 /// The rules' witness that the side to move in `pos` cannot win (`goal`
@@ -123,12 +154,17 @@ struct Stack {
 const MAX_STACKS: usize = 8;
 
 /// The ways to answer the cells of column `c` from index `start` up.
-fn stacks(board: &Board, c: usize, start: usize, options: &Options) -> ArrayVec<Stack, MAX_STACKS> {
-    let column = board.column(c);
+fn stacks(
+    view: &CoverView,
+    c: usize,
+    start: usize,
+    options: &Options,
+) -> ArrayVec<Stack, MAX_STACKS> {
+    let column = view.column(c);
     let mut out = ArrayVec::new();
-    if options.allows(Rule::Threat) {
+    if options.allows(Rule::Threat) && view.follower_wins != 0 {
         for j in (start + 1..column.len()).step_by(2) {
-            if board.follower_wins >> column[j] & 1 == 1 && out.len() + 1 < MAX_STACKS {
+            if view.follower_wins >> column[j] & 1 == 1 && out.len() + 1 < MAX_STACKS {
                 out.push(Stack {
                     start: start as u8,
                     end: (j + 1) as u8,
@@ -154,113 +190,137 @@ fn stacks(board: &Board, c: usize, start: usize, options: &Options) -> ArrayVec<
     out
 }
 
-/// A rule application while the search runs: no allocation.
+/// A rule application while the search runs: a few bytes, no allocation.
 #[derive(Copy, Clone, Debug)]
 struct Applied {
     rule: Rule,
-    cells: [u32; 6],
-    len: usize,
+    len: u8,
+    cells: [u8; 6],
 }
 
 impl Applied {
     fn new(rule: Rule, cells: &[u32]) -> Applied {
         let mut a = Applied {
             rule,
+            len: cells.len() as u8,
             cells: [0; 6],
-            len: cells.len(),
         };
-        a.cells[..cells.len()].copy_from_slice(cells);
+        for (to, &from) in a.cells.iter_mut().zip(cells) {
+            *to = from as u8;
+        }
         a
     }
 
-    fn cells(&self) -> &[u32] {
-        &self.cells[..self.len]
+    fn cells(&self) -> impl Iterator<Item = u32> + '_ {
+        self.cells[..self.len as usize]
+            .iter()
+            .map(|&x| u32::from(x))
     }
 }
 
+/// The most applications a cover holds: each takes two empty cells or more, of at most 128.
+const MAX_APPLIED: usize = 64;
+
 /// The search for a cover: columns are settled lowest index first; a column is answered on its
-/// own, or with one or two later columns by an inverse or a baseclaim.
-struct Search<'b, 'g> {
-    board: &'b Board<'g>,
+/// own, or with one or two later columns by an inverse or a baseclaim. Whether the cover so far
+/// refutes the mover's lines is kept as a set of lines ([`LineSet`]), so that a check is a few
+/// words' operations, not a walk over the lines.
+struct Search<'v, 'g> {
+    view: &'v CoverView<'g>,
     options: Options,
     left: u32,
     settled: u64,
     /// Cells the follower is sure to get (the pairs' upper cells).
     sure: u128,
-    /// Cells the mover never gets (above a threat).
-    dead: u128,
-    /// Pairs of cells of which the mover gets at most one.
-    split: Vec<u128>,
-    chosen: Vec<Applied>,
+    /// The mover lines refuted so far: through a sure cell or a cell above a threat (which the
+    /// mover never gets), or through both cells of a split pair.
+    refuted: LineSet,
+    /// The columns whose cells from `k` above their lowest empty one up have a way to be
+    /// answered ([`stacks`] finds one), a bit a column, for `k` up to 3: a group whose columns
+    /// have none is not tried, as [`Search::try_stacks`] would give it up before spending any
+    /// budget.
+    answerable: [u64; 4],
+    /// The follower lines that may serve as afterevens: none of their empty cells is directly
+    /// playable (such a cell is never a pair's upper cell, so never sure).
+    aftereven_lines: LineSet,
+    chosen: ArrayVec<Applied, MAX_APPLIED>,
 }
 
 impl Search<'_, '_> {
-    /// The application that refutes the mover's `line`, by the cover so far: an index into
-    /// `chosen`, or `usize::MAX` for an aftereven (found again when the witness is written).
-    fn refuter(&self, line: u128) -> Option<usize> {
-        self.chosen
-            .iter()
-            .position(|a| refutes(self.board, a.rule, a.cells(), line, self.options.loosen))
-    }
-
-    fn aftereven_refutes(&self, line: u128) -> Option<u128> {
-        if !self.options.allows(Rule::Aftereven) {
-            return None;
-        }
-        self.board
-            .own
-            .iter()
-            .filter(|&&(own, _)| own & self.board.empty & !self.sure == 0)
-            .map(|&(own, _)| own)
-            .find(|&own| aftereven_refutes(self.board, own, line, self.options.loosen))
-    }
-
-    /// Whether every mover line within the settled columns is refuted.
+    /// Whether every mover line within the settled columns and across one of `newly` is
+    /// refuted.
     fn consistent(&self, newly: u64) -> bool {
-        // The follower lines that can serve as afterevens, found once the cheap checks fail.
-        let mut afterevens: Option<Vec<u128>> = None;
-        self.board.targets.iter().all(|&(line, columns)| {
-            if columns & !self.settled != 0
-                || columns & newly == 0
-                || line & (self.sure | self.dead) != 0
-                || self.split.iter().any(|&p| p & !line == 0)
-            {
-                return true;
+        let tables = self.view.tables;
+        let columns = self.view.geometry.columns().len();
+        let across = |set: u64| {
+            let mut lines = LineSet::EMPTY;
+            for c in cells_of(u128::from(set)) {
+                lines = lines.or(tables.across[c as usize]);
             }
-            if !self.options.allows(Rule::Aftereven) {
-                return false;
+            lines
+        };
+        let open = self
+            .view
+            .mover_open
+            .and(across(newly))
+            .without(self.refuted);
+        if open.is_empty() {
+            return true;
+        }
+        // Lines that cross a column not yet settled are checked when it is.
+        let unsettled = !self.settled & (u64::MAX >> (64 - columns));
+        let open = open.without(across(unsettled));
+        open.is_empty()
+            || (self.options.allows(Rule::Aftereven)
+                && !self.aftereven_lines.is_empty()
+                && open.without(self.afterevens()).is_empty())
+    }
+
+    /// The mover lines the afterevens of the cover so far refute: those with a cell above each
+    /// empty cell of a follower line whose empty cells are all sure.
+    fn afterevens(&self) -> LineSet {
+        let view = self.view;
+        let any = self.options.loosen == Some(Loosen::AfterevenAnyColumn);
+        let mut refuted = LineSet::EMPTY;
+        for i in self.aftereven_lines.iter() {
+            let own = view.geometry.lines()[i] & view.empty;
+            if own & !self.sure != 0 {
+                continue;
             }
-            afterevens
-                .get_or_insert_with(|| {
-                    self.board
-                        .own
-                        .iter()
-                        .filter(|&&(own, _)| own & self.board.empty & !self.sure == 0)
-                        .map(|&(own, _)| own)
-                        .collect()
-                })
-                .iter()
-                .any(|&own| aftereven_refutes(self.board, own, line, self.options.loosen))
-        })
+            let mut lines = if any { LineSet::EMPTY } else { view.tables.all };
+            for e in cells_of(own) {
+                let above = view.tables.through_above[e as usize];
+                lines = if any {
+                    lines.or(above)
+                } else {
+                    lines.and(above)
+                };
+            }
+            refuted = refuted.or(lines);
+        }
+        refuted
     }
 
     fn push_stack(&mut self, c: usize, stack: &Stack) {
-        let column = self.board.column(c);
+        let column = self.view.column(c);
+        let through = &self.view.tables.through;
         let (start, end) = (stack.start as usize, stack.end as usize);
         for i in (start..end).step_by(2) {
             let (lower, upper) = (column[i], column[i + 1]);
             let rule = if stack.threat && i + 2 == end {
                 Rule::Threat
-            } else if self.board.is_even(c, i + 1) {
+            } else if self.view.is_even(c, i + 1) {
                 Rule::Claimeven
             } else {
                 Rule::Vertical
             };
             self.sure |= 1 << upper;
+            self.refuted = self.refuted.or(through[upper as usize]);
             self.chosen.push(Applied::new(rule, &[lower, upper]));
         }
         if stack.threat {
-            self.dead |= self.board.above(c, end - 1);
+            let threat = column[end - 1] as usize;
+            self.refuted = self.refuted.or(self.view.tables.through_above[threat]);
         }
     }
 
@@ -269,7 +329,7 @@ impl Search<'_, '_> {
     fn try_stacks(&mut self, columns: &[(usize, usize)], group_columns: u64) -> bool {
         let options: ArrayVec<ArrayVec<Stack, MAX_STACKS>, 3> = columns
             .iter()
-            .map(|&(c, start)| stacks(self.board, c, start, &self.options))
+            .map(|&(c, start)| stacks(self.view, c, start, &self.options))
             .collect();
         if options.iter().any(ArrayVec::is_empty) {
             return false;
@@ -282,7 +342,7 @@ impl Search<'_, '_> {
                 return false;
             }
             self.left -= 1;
-            let saved = (self.sure, self.dead, self.chosen.len());
+            let saved = (self.sure, self.refuted, self.chosen.len());
             let allowed = columns
                 .iter()
                 .enumerate()
@@ -298,7 +358,7 @@ impl Search<'_, '_> {
                 }
                 self.settled &= !group_columns;
             }
-            (self.sure, self.dead) = (saved.0, saved.1);
+            (self.sure, self.refuted) = (saved.0, saved.1);
             self.chosen.truncate(saved.2);
             // The next combination.
             let mut i = 0;
@@ -323,7 +383,7 @@ impl Search<'_, '_> {
             if s.threat && i + 2 == end {
                 return true;
             }
-            self.options.allows(if self.board.is_even(c, i + 1) {
+            self.options.allows(if self.view.is_even(c, i + 1) {
                 Rule::Claimeven
             } else {
                 Rule::Vertical
@@ -335,20 +395,29 @@ impl Search<'_, '_> {
     fn goal_met(&self) -> bool {
         match self.options.goal {
             Goal::MoverCannotWin => true,
-            Goal::FollowerWins => {
-                follower_completes(self.board, self.sure, self.options.loosen).is_some()
-            }
+            Goal::FollowerWins => self.follower_completes().is_some(),
         }
+    }
+
+    /// A follower line (no mover stone) whose empty cells are all sure to the follower.
+    fn follower_completes(&self) -> Option<u128> {
+        let view = self.view;
+        let slack = u32::from(self.options.loosen == Some(Loosen::WinOneShort));
+        view.follower_open
+            .iter()
+            .map(|i| view.geometry.lines()[i])
+            .find(|&own| (own & view.empty & !self.sure).count_ones() <= slack)
     }
 
     /// Settles the lowest unsettled column, every way, then the rest; true when a cover
     /// refutes every mover line.
     fn next(&mut self) -> bool {
-        let n = self.board.geometry.columns().len();
-        let Some(c) = (0..n).find(|&c| self.settled >> c & 1 == 0) else {
+        let n = self.view.geometry.columns().len();
+        let c = (!self.settled).trailing_zeros() as usize;
+        if c >= n {
             return self.goal_met();
-        };
-        if self.board.empties(c) == 0 {
+        }
+        if self.view.empties(c) == 0 {
             self.settled |= 1 << c;
             if self.consistent(1 << c) && self.next() {
                 return true;
@@ -356,11 +425,11 @@ impl Search<'_, '_> {
             self.settled &= !(1 << c);
             return false;
         }
-        if self.try_stacks(&[(c, self.board.base[c])], 1 << c) {
+        if self.try_stacks(&[(c, self.view.base(c))], 1 << c) {
             return true;
         }
         let later: ArrayVec<usize, 64> = (c + 1..n)
-            .filter(|&d| self.settled >> d & 1 == 0 && self.board.empties(d) > 0)
+            .filter(|&d| self.settled >> d & 1 == 0 && self.view.empties(d) > 0)
             .collect();
         // Inverses: c and d paired level by level.
         for &d in &later {
@@ -373,16 +442,19 @@ impl Search<'_, '_> {
                 (3, Rule::Highinverse),
             ] {
                 if !self.options.allows(rule)
-                    || self.board.empties(c) < levels
-                    || self.board.empties(d) < levels
+                    || self.view.empties(c) < levels
+                    || self.view.empties(d) < levels
                 {
                     continue;
                 }
-                let (bc, bd) = (self.board.base[c], self.board.base[d]);
+                let (bc, bd) = (self.view.base(c), self.view.base(d));
+                if self.answerable[levels] & (1 << c | 1 << d) != 1 << c | 1 << d {
+                    continue;
+                }
                 let mut cells = ArrayVec::<u32, 6>::new();
                 for l in 0..levels {
-                    cells.push(self.board.column(c)[bc + l]);
-                    cells.push(self.board.column(d)[bd + l]);
+                    cells.push(self.view.column(c)[bc + l]);
+                    cells.push(self.view.column(d)[bd + l]);
                 }
                 if self.with_group(rule, &cells, &[(c, bc + levels), (d, bd + levels)]) {
                     return true;
@@ -401,17 +473,18 @@ impl Search<'_, '_> {
                     }
                     for roles in [[c, x, y], [x, c, y], [x, y, c]] {
                         let [a, b, cc] = roles;
-                        if self.board.empties(b) < 2 {
+                        if self.answerable[1] & (1 << a | 1 << cc) != 1 << a | 1 << cc
+                            || self.answerable[2] >> b & 1 == 0
+                        {
                             continue;
                         }
-                        let cell = |col: usize, up: usize| {
-                            self.board.column(col)[self.board.base[col] + up]
-                        };
+                        let cell =
+                            |col: usize, up: usize| self.view.column(col)[self.view.base(col) + up];
                         let cells = [cell(a, 0), cell(b, 0), cell(cc, 0), cell(b, 1)];
                         let tops = [
-                            (a, self.board.base[a] + 1),
-                            (b, self.board.base[b] + 2),
-                            (cc, self.board.base[cc] + 1),
+                            (a, self.view.base(a) + 1),
+                            (b, self.view.base(b) + 2),
+                            (cc, self.view.base(cc) + 1),
                         ];
                         if self.with_group(Rule::Baseclaim, &cells, &tops) {
                             return true;
@@ -426,75 +499,142 @@ impl Search<'_, '_> {
     /// Pushes an inverse or baseclaim, then tries the columns' stacks above it.
     fn with_group(&mut self, rule: Rule, cells: &[u32], tops: &[(usize, usize)]) -> bool {
         let group_columns = tops.iter().fold(0u64, |m, &(c, _)| m | 1 << c);
-        let before = self.split.len();
-        self.split
-            .extend(split_pairs(rule, cells, self.options.loosen));
+        let saved = self.refuted;
+        let through = &self.view.tables.through;
+        for pair in split_pairs(rule, cells, self.options.loosen) {
+            let mut both = self.view.tables.all;
+            for x in cells_of(pair) {
+                both = both.and(through[x as usize]);
+            }
+            self.refuted = self.refuted.or(both);
+        }
         self.chosen.push(Applied::new(rule, cells));
         if self.try_stacks(tops, group_columns) {
             return true;
         }
         self.chosen.pop();
-        self.split.truncate(before);
+        self.refuted = saved;
         false
     }
+}
+
+/// [`Search::answerable`]: a column with `k` empty cells or more is answerable from `k` up
+/// when an even number of cells is left above, or a follower's winning cell an odd number of
+/// cells up ends its pairs.
+fn answerable(view: &CoverView, options: &Options) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    for c in 0..view.geometry.columns().len() {
+        let empties = view.empties(c);
+        for (k, mask) in out.iter_mut().enumerate() {
+            if empties >= k
+                && ((empties - k).is_multiple_of(2) || options.loosen == Some(Loosen::OddStacks))
+            {
+                *mask |= 1 << c;
+            }
+        }
+    }
+    if options.allows(Rule::Threat) {
+        for cell in cells_of(view.follower_wins) {
+            let (c, j) = view.geometry.place(cell);
+            // A threat at index j ends the pairs from j - 1, j - 3, ...
+            for (k, mask) in out.iter_mut().enumerate() {
+                let start = view.base(c) + k;
+                if start < j && (j - start) % 2 == 1 {
+                    *mask |= 1 << c;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The follower lines none of whose empty cells is directly playable.
+fn aftereven_lines(view: &CoverView) -> LineSet {
+    let mut playable = LineSet::EMPTY;
+    for (c, column) in view.geometry.columns().iter().enumerate() {
+        if let Some(&cell) = column.get(view.base(c)) {
+            playable = playable.or(view.tables.through[cell as usize]);
+        }
+    }
+    view.follower_open.without(playable)
+}
+
+/// The search for a cover of the view's position by `options`: the applications chosen and the
+/// cells they make sure to the follower, or `None`.
+fn cover(view: &CoverView, options: &Options) -> Option<(ArrayVec<Applied, MAX_APPLIED>, u128)> {
+    if view.is_over() {
+        return None;
+    }
+    if view.mover_open.is_empty() && options.goal == Goal::MoverCannotWin {
+        return Some((ArrayVec::new(), 0));
+    }
+    let mut search = Search {
+        view,
+        options: *options,
+        left: options.budget,
+        settled: 0,
+        sure: 0,
+        refuted: LineSet::EMPTY,
+        answerable: answerable(view, options),
+        aftereven_lines: aftereven_lines(view),
+        chosen: ArrayVec::new(),
+    };
+    search.next().then_some((search.chosen, search.sure))
 }
 
 /// Whether the follower (`follower`'s stones; the other side, `mover`, to move) can keep the
 /// mover from making any line, by the rules, and with `options.goal` [`Goal::FollowerWins`]
 /// also complete one of its own: the witness, or `None` when the rules find no such cover (or
-/// the game is over).
+/// the game is over, or the board has more lines than the rules' view keeps).
 pub fn mover_cannot_win(
     geometry: &GravityGeometry,
     mover: u128,
     follower: u128,
     options: &Options,
 ) -> Option<Witness> {
+    let view = CoverView::new(geometry, mover, follower)?;
+    let (chosen, sure) = cover(&view, options)?;
+    // Write the witness, by the certificate's own reading of the rules: each mover line
+    // under the first application that refutes it.
     let board = Board::new(geometry, mover, follower)?;
-    if board.targets.is_empty() && options.goal == Goal::MoverCannotWin {
-        return Some(Witness::default());
-    }
-    let mut search = Search {
-        board: &board,
-        options: *options,
-        left: options.budget,
-        settled: 0,
-        sure: 0,
-        dead: 0,
-        split: Vec::new(),
-        chosen: Vec::new(),
-    };
-    if !search.next() {
-        return None;
-    }
-    // Write the witness: each mover line under the first application that refutes it.
-    let mut applications: Vec<Application> = search
-        .chosen
+    let mut applications: Vec<Application> = chosen
         .iter()
         .map(|a| Application {
             rule: a.rule,
-            cells: a.cells().to_vec(),
+            cells: a.cells().collect(),
             refutes: Vec::new(),
         })
         .collect();
+    let afterevens: Vec<u128> = board
+        .own
+        .iter()
+        .map(|&(own, _)| own)
+        .filter(|&own| own & board.empty & !sure == 0)
+        .collect();
     for &(line, _) in &board.targets {
-        if let Some(i) = search.refuter(line) {
+        let refuter = applications[..chosen.len()]
+            .iter()
+            .position(|a| refutes(&board, a.rule, &a.cells, line, options.loosen));
+        if let Some(i) = refuter {
             applications[i].refutes.push(line);
-        } else {
-            let own = search
-                .aftereven_refutes(line)
-                .expect("the cover refutes every line");
-            let cells: Vec<u32> = cells_of(own & board.empty).collect();
-            match applications
-                .iter_mut()
-                .find(|a| a.rule == Rule::Aftereven && a.cells == cells)
-            {
-                Some(a) => a.refutes.push(line),
-                None => applications.push(Application {
-                    rule: Rule::Aftereven,
-                    cells,
-                    refutes: vec![line],
-                }),
-            }
+            continue;
+        }
+        let own = afterevens
+            .iter()
+            .copied()
+            .find(|&own| aftereven_refutes(&board, own, line, options.loosen))
+            .expect("the cover refutes every line");
+        let cells: Vec<u32> = cells_of(own & board.empty).collect();
+        match applications
+            .iter_mut()
+            .find(|a| a.rule == Rule::Aftereven && a.cells == cells)
+        {
+            Some(a) => a.refutes.push(line),
+            None => applications.push(Application {
+                rule: Rule::Aftereven,
+                cells,
+                refutes: vec![line],
+            }),
         }
     }
     // Keep every application of the cover (it answers moves) but drop nothing else.
