@@ -322,22 +322,30 @@ pub(crate) fn split_count(rule: Rule) -> usize {
 }
 
 /// The pairs of cells of which the mover gets at most one, for an inverse or a baseclaim.
-pub(crate) fn split_pairs(rule: Rule, cells: &[u32], loosen: Option<Loosen>) -> ArrayVec<u128, 3> {
-    let two = |x: u32, y: u32| 1u128 << x | 1u128 << y;
+#[inline(always)]
+pub(crate) fn split_pairs(
+    rule: Rule,
+    cells: &[u32],
+    loosen: Option<Loosen>,
+) -> ArrayVec<(u32, u32), 3> {
+    let mut pairs = ArrayVec::new();
     match rule {
         Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse => {
-            cells.chunks(2).map(|p| two(p[0], p[1])).collect()
+            for level in 0..cells.len().min(6) / 2 {
+                pairs.push((cells[2 * level], cells[2 * level + 1]));
+            }
         }
         Rule::Baseclaim if cells.len() == 4 => {
             let [a, b, c, d] = [cells[0], cells[1], cells[2], cells[3]];
-            let mut pairs: ArrayVec<u128, 3> = [two(a, d), two(b, c)].into_iter().collect();
+            pairs.push((a, d));
+            pairs.push((b, c));
             if loosen == Some(Loosen::BaseclaimFirstPair) {
-                pairs.push(two(a, b));
+                pairs.push((a, b));
             }
-            pairs
         }
-        _ => ArrayVec::new(),
+        _ => {}
     }
+    pairs
 }
 
 /// Whether the follower line `own` (every empty cell of it sure to the follower) refutes the
@@ -379,7 +387,7 @@ pub(crate) fn refutes(
         Rule::Baseinverse | Rule::Lowinverse | Rule::Highinverse | Rule::Baseclaim => {
             split_pairs(rule, cells, loosen)
                 .iter()
-                .any(|&p| p & !line == 0)
+                .any(|&(x, y)| line >> x & 1 == 1 && line >> y & 1 == 1)
         }
         Rule::Aftereven => {
             let own = cells.iter().fold(0u128, |m, &x| m | 1 << x);

@@ -41,10 +41,6 @@ impl LineSet {
         self.0[line / 64] |= 1 << (line % 64);
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
     /// The lines in both.
     #[inline(always)]
     pub(crate) fn and(self, other: LineSet) -> LineSet {
@@ -77,6 +73,83 @@ impl LineSet {
     }
 }
 
+/// A set of lines as the rules' search combines them: a [`LineSet`], or one or two words when
+/// the board has at most 64 or 128 lines (most boards), so that each operation is one or two
+/// instructions.
+pub(crate) trait Lines: Copy + Eq {
+    const NONE: Self;
+    /// The first lines of `set`, as many as this type holds.
+    fn narrow(set: &LineSet) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn or(self, other: Self) -> Self;
+    fn without(self, other: Self) -> Self;
+    fn is_empty(self) -> bool {
+        self == Self::NONE
+    }
+    /// The line indices, lowest first.
+    fn each(self, f: impl FnMut(usize));
+}
+
+macro_rules! word_lines {
+    ($word:ty, $words:expr) => {
+        impl Lines for $word {
+            const NONE: Self = 0;
+            #[inline(always)]
+            fn narrow(set: &LineSet) -> Self {
+                let mut word: $word = 0;
+                for i in 0..$words {
+                    word |= (set.0[i] as $word) << (64 * i);
+                }
+                word
+            }
+            #[inline(always)]
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            #[inline(always)]
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            #[inline(always)]
+            fn without(self, other: Self) -> Self {
+                self & !other
+            }
+            #[inline(always)]
+            fn each(mut self, mut f: impl FnMut(usize)) {
+                while self != 0 {
+                    f(self.trailing_zeros() as usize);
+                    self &= self - 1;
+                }
+            }
+        }
+    };
+}
+word_lines!(u64, 1);
+word_lines!(u128, 2);
+
+impl Lines for LineSet {
+    const NONE: Self = LineSet::EMPTY;
+    #[inline(always)]
+    fn narrow(set: &LineSet) -> Self {
+        *set
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        LineSet::and(self, other)
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        LineSet::or(self, other)
+    }
+    #[inline(always)]
+    fn without(self, other: Self) -> Self {
+        LineSet::without(self, other)
+    }
+    fn each(self, f: impl FnMut(usize)) {
+        self.iter().for_each(f);
+    }
+}
+
 /// The lines through each cell, above each cell and across each column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct LineTables {
@@ -88,6 +161,12 @@ pub(crate) struct LineTables {
     pub(crate) through_above: Vec<LineSet>,
     /// The lines that cross each column.
     pub(crate) across: Vec<LineSet>,
+    /// The lines that cross each column or one after it (by index).
+    pub(crate) across_from: Vec<LineSet>,
+    /// The cells one, three, five... above each cell, in its column (the upper cells of the
+    /// pairs of cells from it up), and the lines through them.
+    pub(crate) odd_above: Vec<u128>,
+    pub(crate) through_odd_above: Vec<LineSet>,
 }
 
 impl LineTables {
@@ -106,20 +185,38 @@ impl LineTables {
             }
         }
         let mut through_above = vec![LineSet::EMPTY; 128];
+        let mut odd_above = vec![0u128; 128];
+        let mut through_odd_above = vec![LineSet::EMPTY; 128];
         let mut across = Vec::with_capacity(columns.len());
         for column in columns {
             let mut above = LineSet::EMPTY;
-            for &cell in column.iter().rev() {
-                through_above[cell as usize] = above;
-                above = above.or(through[cell as usize]);
+            for (i, &cell) in column.iter().enumerate().rev() {
+                let x = cell as usize;
+                through_above[x] = above;
+                above = above.or(through[x]);
+                if let Some(&up) = column.get(i + 1) {
+                    let beyond = column.get(i + 2).map_or(0, |&y| odd_above[y as usize]);
+                    let lines_beyond = column
+                        .get(i + 2)
+                        .map_or(LineSet::EMPTY, |&y| through_odd_above[y as usize]);
+                    odd_above[x] = 1 << up | beyond;
+                    through_odd_above[x] = through[up as usize].or(lines_beyond);
+                }
             }
             across.push(above);
+        }
+        let mut across_from = across.clone();
+        for c in (0..columns.len().saturating_sub(1)).rev() {
+            across_from[c] = across_from[c].or(across_from[c + 1]);
         }
         Some(LineTables {
             all,
             through,
             through_above,
             across,
+            across_from,
+            odd_above,
+            through_odd_above,
         })
     }
 }
@@ -348,6 +445,22 @@ mod tests {
                 }
             }
             assert_eq!(t.all.iter().count(), g.lines().len());
+            for column in g.columns() {
+                for (i, &x) in column.iter().enumerate() {
+                    let odd: u128 = column
+                        .iter()
+                        .skip(i + 1)
+                        .step_by(2)
+                        .fold(0, |m, &y| m | 1 << y);
+                    assert_eq!(t.odd_above[x as usize], odd);
+                    let lines = (0..g.lines().len()).filter(|&j| g.lines()[j] & odd != 0);
+                    assert!(t.through_odd_above[x as usize].iter().eq(lines));
+                }
+            }
+            for c in 0..g.columns().len() {
+                let lines = (0..g.lines().len()).filter(|&j| g.line_columns(j) >> c != 0);
+                assert!(t.across_from[c].iter().eq(lines));
+            }
         }
         // More lines than a set holds: no tables, and the rules claim nothing there.
         let wide = GravityGeometry::grid(16, 7, 4).unwrap();

@@ -12,7 +12,7 @@ pub use crate::certificate::victor::{
     Application, Goal, Loosen, Rule, Witness, verify, verify_win,
 };
 use crate::certificate::victor::{Board, aftereven_refutes, cells_of, refutes, split_pairs};
-use crate::game::gravity::LineSet;
+use crate::game::gravity::{LineSet, Lines};
 use crate::game::{Game, GravityGeometry};
 use arrayvec::ArrayVec;
 pub use view::{CoverPath, CoverView};
@@ -75,7 +75,7 @@ impl CoverView<'_> {
             goal,
             ..Options::default()
         };
-        self.empty.count_ones() >= min_empty && cover(self, &options).is_some()
+        self.empty.count_ones() >= min_empty && cover(self, &options, false).is_some()
     }
 }
 
@@ -140,9 +140,8 @@ impl Options {
 #[derive(Copy, Clone, Debug)]
 struct Stack {
     /// The pairs' cells are the column's from index `start` to `end` (excluded), bottom up.
-    /// (Bytes, not words: a search copies these by the hundred.)
-    start: u8,
-    end: u8,
+    start: usize,
+    end: usize,
     /// Whether the last pair's upper cell is a follower's winning cell (the cells above it
     /// then need no answer).
     threat: bool,
@@ -150,44 +149,62 @@ struct Stack {
 
 /// The most ways tried to answer one column (a threat on any other cell, or none): every way
 /// on columns up to 14 cells high. Trying fewer on taller columns loses covers, never
-/// soundness, and keeps the lists small enough to copy at no cost.
-const MAX_STACKS: usize = 8;
+/// soundness.
+const MAX_STACKS: u32 = 8;
 
-/// The ways to answer the cells of column `c` from index `start` up.
-fn stacks(
-    view: &CoverView,
-    c: usize,
-    start: usize,
-    options: &Options,
-) -> ArrayVec<Stack, MAX_STACKS> {
-    let column = view.column(c);
-    let mut out = ArrayVec::new();
-    if options.allows(Rule::Threat) && view.follower_wins != 0 {
-        for j in (start + 1..column.len()).step_by(2) {
-            if view.follower_wins >> column[j] & 1 == 1 && out.len() + 1 < MAX_STACKS {
-                out.push(Stack {
-                    start: start as u8,
-                    end: (j + 1) as u8,
-                    threat: true,
-                });
+/// The ways to answer a column's cells from an index up, as a set tried in increasing order:
+/// bit `e` below [`Ways::PAIRS`] the stack that ends at index `e` with a threat, bit
+/// [`Ways::PAIRS`] the pairs up to the top. (A word, not a list: the search makes these by
+/// the hundred, and a list in memory cost it more than the rest of the search.)
+#[derive(Copy, Clone)]
+struct Ways(u64);
+
+impl Ways {
+    const PAIRS: u32 = 63;
+
+    /// The ways to answer the cells of column `c` from index `start` up.
+    fn of(view: &CoverView, c: usize, start: usize, options: &Options) -> Ways {
+        let column = view.column(c);
+        let mut ways = 0u64;
+        if options.allows(Rule::Threat) && view.follower_wins != 0 {
+            let mut threats = 0;
+            for j in (start + 1..column.len().min(Ways::PAIRS as usize - 1)).step_by(2) {
+                if view.follower_wins >> column[j] & 1 == 1 && threats + 1 < MAX_STACKS {
+                    ways |= 1 << (j + 1);
+                    threats += 1;
+                }
+            }
+        }
+        if (column.len() - start).is_multiple_of(2) || options.loosen == Some(Loosen::OddStacks) {
+            ways |= 1 << Ways::PAIRS;
+        }
+        Ways(ways)
+    }
+
+    /// The first way, as a stack of the column (of `len` cells) from `start`.
+    fn first(self, start: usize, len: usize) -> Stack {
+        let e = self.0.trailing_zeros();
+        if e == Ways::PAIRS {
+            // Odd stacks (a loosened test only) leave the top cell.
+            let end = start + (len - start) / 2 * 2;
+            Stack {
+                start,
+                end,
+                threat: false,
+            }
+        } else {
+            Stack {
+                start,
+                end: e as usize,
+                threat: true,
             }
         }
     }
-    let left = column.len() - start;
-    if left.is_multiple_of(2) {
-        out.push(Stack {
-            start: start as u8,
-            end: column.len() as u8,
-            threat: false,
-        });
-    } else if options.loosen == Some(Loosen::OddStacks) {
-        out.push(Stack {
-            start: start as u8,
-            end: (column.len() - 1) as u8,
-            threat: false,
-        });
+
+    /// The ways after the first.
+    fn rest(self) -> Ways {
+        Ways(self.0 & (self.0 - 1))
     }
-    out
 }
 
 /// A rule application while the search runs: a few bytes, no allocation.
@@ -225,8 +242,12 @@ const MAX_APPLIED: usize = 64;
 /// own, or with one or two later columns by an inverse or a baseclaim. Whether the cover so far
 /// refutes the mover's lines is kept as a set of lines ([`LineSet`]), so that a check is a few
 /// words' operations, not a walk over the lines.
-struct Search<'v, 'g> {
+struct Search<'v, 'g, L: Lines> {
     view: &'v CoverView<'g>,
+    /// The view's mover lines, as `L`.
+    mover_open: L,
+    /// Whether the applications are written down (for a witness) or only counted (a bound).
+    record: bool,
     options: Options,
     left: u32,
     settled: u64,
@@ -234,42 +255,50 @@ struct Search<'v, 'g> {
     sure: u128,
     /// The mover lines refuted so far: through a sure cell or a cell above a threat (which the
     /// mover never gets), or through both cells of a split pair.
-    refuted: LineSet,
+    refuted: L,
     /// The columns whose cells from `k` above their lowest empty one up have a way to be
     /// answered ([`stacks`] finds one), a bit a column, for `k` up to 3: a group whose columns
     /// have none is not tried, as [`Search::try_stacks`] would give it up before spending any
     /// budget.
     answerable: [u64; 4],
+    /// The columns with an empty cell.
+    nonempty: u64,
     /// The follower lines that may serve as afterevens: none of their empty cells is directly
     /// playable (such a cell is never a pair's upper cell, so never sure).
-    aftereven_lines: LineSet,
+    aftereven_lines: L,
     chosen: ArrayVec<Applied, MAX_APPLIED>,
 }
 
-impl Search<'_, '_> {
+impl<L: Lines> Search<'_, '_, L> {
     /// Whether every mover line within the settled columns and across one of `newly` is
     /// refuted.
     fn consistent(&self, newly: u64) -> bool {
         let tables = self.view.tables;
         let columns = self.view.geometry.columns().len();
-        let across = |set: u64| {
-            let mut lines = LineSet::EMPTY;
-            for c in cells_of(u128::from(set)) {
-                lines = lines.or(tables.across[c as usize]);
+        let across = |mut set: u64| {
+            let mut lines = L::NONE;
+            while set != 0 {
+                lines = lines.or(L::narrow(&tables.across[set.trailing_zeros() as usize]));
+                set &= set - 1;
             }
             lines
         };
-        let open = self
-            .view
-            .mover_open
-            .and(across(newly))
-            .without(self.refuted);
+        let open = self.mover_open.and(across(newly)).without(self.refuted);
         if open.is_empty() {
             return true;
         }
-        // Lines that cross a column not yet settled are checked when it is.
+        // Lines that cross a column not yet settled are checked when it is. (Columns are
+        // settled lowest first, and seldom one beyond the first unsettled.)
         let unsettled = !self.settled & (u64::MAX >> (64 - columns));
-        let open = open.without(across(unsettled));
+        let first = unsettled.trailing_zeros() as usize;
+        let outside = if first == columns {
+            L::NONE
+        } else if unsettled == u64::MAX >> (64 - columns) >> first << first {
+            L::narrow(&tables.across_from[first])
+        } else {
+            across(unsettled)
+        };
+        let open = open.without(outside);
         open.is_empty()
             || (self.options.allows(Rule::Aftereven)
                 && !self.aftereven_lines.is_empty()
@@ -278,18 +307,22 @@ impl Search<'_, '_> {
 
     /// The mover lines the afterevens of the cover so far refute: those with a cell above each
     /// empty cell of a follower line whose empty cells are all sure.
-    fn afterevens(&self) -> LineSet {
+    fn afterevens(&self) -> L {
         let view = self.view;
         let any = self.options.loosen == Some(Loosen::AfterevenAnyColumn);
-        let mut refuted = LineSet::EMPTY;
-        for i in self.aftereven_lines.iter() {
+        let mut refuted = L::NONE;
+        self.aftereven_lines.each(|i| {
             let own = view.geometry.lines()[i] & view.empty;
             if own & !self.sure != 0 {
-                continue;
+                return;
             }
-            let mut lines = if any { LineSet::EMPTY } else { view.tables.all };
+            let mut lines = if any {
+                L::NONE
+            } else {
+                L::narrow(&view.tables.all)
+            };
             for e in cells_of(own) {
-                let above = view.tables.through_above[e as usize];
+                let above = L::narrow(&view.tables.through_above[e as usize]);
                 lines = if any {
                     lines.or(above)
                 } else {
@@ -297,45 +330,58 @@ impl Search<'_, '_> {
                 };
             }
             refuted = refuted.or(lines);
-        }
+        });
         refuted
     }
 
     fn push_stack(&mut self, c: usize, stack: &Stack) {
         let column = self.view.column(c);
-        let through = &self.view.tables.through;
-        let (start, end) = (stack.start as usize, stack.end as usize);
+        let tables = self.view.tables;
+        let through = &tables.through;
+        let (start, end) = (stack.start, stack.end);
+        if !stack.threat && !self.record {
+            // Pairs to the top: their upper cells, at once.
+            if let Some(&bottom) = column.get(start) {
+                self.sure |= tables.odd_above[bottom as usize];
+                let lines = L::narrow(&tables.through_odd_above[bottom as usize]);
+                self.refuted = self.refuted.or(lines);
+            }
+            return;
+        }
         for i in (start..end).step_by(2) {
-            let (lower, upper) = (column[i], column[i + 1]);
-            let rule = if stack.threat && i + 2 == end {
-                Rule::Threat
-            } else if self.view.is_even(c, i + 1) {
-                Rule::Claimeven
-            } else {
-                Rule::Vertical
-            };
+            let upper = column[i + 1];
             self.sure |= 1 << upper;
-            self.refuted = self.refuted.or(through[upper as usize]);
-            self.chosen.push(Applied::new(rule, &[lower, upper]));
+            self.refuted = self.refuted.or(L::narrow(&through[upper as usize]));
+            if self.record {
+                let rule = if stack.threat && i + 2 == end {
+                    Rule::Threat
+                } else if self.view.is_even(c, i + 1) {
+                    Rule::Claimeven
+                } else {
+                    Rule::Vertical
+                };
+                self.chosen.push(Applied::new(rule, &[column[i], upper]));
+            }
         }
         if stack.threat {
             let threat = column[end - 1] as usize;
-            self.refuted = self.refuted.or(self.view.tables.through_above[threat]);
+            let above = L::narrow(&self.view.tables.through_above[threat]);
+            self.refuted = self.refuted.or(above);
         }
     }
 
     /// Tries `stacks` (one per column of `columns`) on top of an inverse or baseclaim
     /// (`group`, already pushed), then the rest.
     fn try_stacks(&mut self, columns: &[(usize, usize)], group_columns: u64) -> bool {
-        let options: ArrayVec<ArrayVec<Stack, MAX_STACKS>, 3> = columns
-            .iter()
-            .map(|&(c, start)| stacks(self.view, c, start, &self.options))
-            .collect();
-        if options.iter().any(ArrayVec::is_empty) {
-            return false;
+        let mut all = [Ways(0); 3];
+        for (ways, &(c, start)) in all.iter_mut().zip(columns) {
+            *ways = Ways::of(self.view, c, start, &self.options);
+            if ways.0 == 0 {
+                return false;
+            }
         }
-        // Every combination of one stack per column.
-        let mut pick = [0usize; 3];
+        // Every combination of one way per column, the first column's changing fastest.
+        let mut left = all;
         loop {
             // The budget counts the partial covers tried; spent, the search gives up at once.
             if self.left == 0 {
@@ -343,13 +389,17 @@ impl Search<'_, '_> {
             }
             self.left -= 1;
             let saved = (self.sure, self.refuted, self.chosen.len());
-            let allowed = columns
-                .iter()
-                .enumerate()
-                .all(|(i, &(c, _))| self.stack_allowed(c, &options[i][pick[i]]));
+            let stack = |i: usize| {
+                let (c, start) = columns[i];
+                (c, left[i].first(start, self.view.column(c).len()))
+            };
+            let allowed = (0..columns.len()).all(|i| {
+                let (c, s) = stack(i);
+                self.stack_allowed(c, &s)
+            });
             if allowed {
-                for (i, &(c, _)) in columns.iter().enumerate() {
-                    let s = options[i][pick[i]];
+                for i in 0..columns.len() {
+                    let (c, s) = stack(i);
                     self.push_stack(c, &s);
                 }
                 self.settled |= group_columns;
@@ -366,11 +416,11 @@ impl Search<'_, '_> {
                 if i == columns.len() {
                     return false;
                 }
-                pick[i] += 1;
-                if pick[i] < options[i].len() {
+                left[i] = left[i].rest();
+                if left[i].0 != 0 {
                     break;
                 }
-                pick[i] = 0;
+                left[i] = all[i];
                 i += 1;
             }
         }
@@ -378,7 +428,10 @@ impl Search<'_, '_> {
 
     /// Whether a stack uses only rules allowed.
     fn stack_allowed(&self, c: usize, s: &Stack) -> bool {
-        let (start, end) = (s.start as usize, s.end as usize);
+        if self.options.allows(Rule::Claimeven) && self.options.allows(Rule::Vertical) {
+            return true;
+        }
+        let (start, end) = (s.start, s.end);
         (start..end).step_by(2).all(|i| {
             if s.threat && i + 2 == end {
                 return true;
@@ -428,11 +481,10 @@ impl Search<'_, '_> {
         if self.try_stacks(&[(c, self.view.base(c))], 1 << c) {
             return true;
         }
-        let later: ArrayVec<usize, 64> = (c + 1..n)
-            .filter(|&d| self.settled >> d & 1 == 0 && self.view.empties(d) > 0)
-            .collect();
+        // The columns after c still to settle that have an empty cell.
+        let later = self.nonempty & !self.settled & (u64::MAX << c << 1);
         // Inverses: c and d paired level by level.
-        for &d in &later {
+        for d in columns_of(later) {
             if self.left == 0 {
                 return false;
             }
@@ -463,8 +515,8 @@ impl Search<'_, '_> {
         }
         // Baseclaims with c as a, b or c.
         if self.options.allows(Rule::Baseclaim) {
-            for &x in &later {
-                for &y in &later {
+            for x in columns_of(later) {
+                for y in columns_of(later) {
                     if self.left == 0 {
                         return false;
                     }
@@ -499,21 +551,20 @@ impl Search<'_, '_> {
     /// Pushes an inverse or baseclaim, then tries the columns' stacks above it.
     fn with_group(&mut self, rule: Rule, cells: &[u32], tops: &[(usize, usize)]) -> bool {
         let group_columns = tops.iter().fold(0u64, |m, &(c, _)| m | 1 << c);
-        let saved = self.refuted;
+        let saved = (self.refuted, self.chosen.len());
         let through = &self.view.tables.through;
-        for pair in split_pairs(rule, cells, self.options.loosen) {
-            let mut both = self.view.tables.all;
-            for x in cells_of(pair) {
-                both = both.and(through[x as usize]);
-            }
+        for (x, y) in split_pairs(rule, cells, self.options.loosen) {
+            let both = L::narrow(&through[x as usize]).and(L::narrow(&through[y as usize]));
             self.refuted = self.refuted.or(both);
         }
-        self.chosen.push(Applied::new(rule, cells));
+        if self.record {
+            self.chosen.push(Applied::new(rule, cells));
+        }
         if self.try_stacks(tops, group_columns) {
             return true;
         }
-        self.chosen.pop();
-        self.refuted = saved;
+        self.chosen.truncate(saved.1);
+        self.refuted = saved.0;
         false
     }
 }
@@ -548,37 +599,94 @@ fn answerable(view: &CoverView, options: &Options) -> [u64; 4] {
     out
 }
 
+/// The columns of a set, a bit a column, lowest first.
+fn columns_of(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let c = set.trailing_zeros() as usize;
+            set &= set - 1;
+            c
+        })
+    })
+}
+
 /// The follower lines none of whose empty cells is directly playable.
-fn aftereven_lines(view: &CoverView) -> LineSet {
+fn aftereven_lines<L: Lines>(view: &CoverView) -> L {
     let mut playable = LineSet::EMPTY;
     for (c, column) in view.geometry.columns().iter().enumerate() {
         if let Some(&cell) = column.get(view.base(c)) {
             playable = playable.or(view.tables.through[cell as usize]);
         }
     }
-    view.follower_open.without(playable)
+    L::narrow(&view.follower_open.without(playable))
 }
 
-/// The search for a cover of the view's position by `options`: the applications chosen and the
-/// cells they make sure to the follower, or `None`.
-fn cover(view: &CoverView, options: &Options) -> Option<(ArrayVec<Applied, MAX_APPLIED>, u128)> {
+/// The applications a cover chose and the cells it makes sure to the follower.
+type Cover = (ArrayVec<Applied, MAX_APPLIED>, u128);
+
+/// The search for a cover of the view's position by `options`, with its applications written
+/// down when `record`; `None` when there is none within the budget.
+fn cover(view: &CoverView, options: &Options, record: bool) -> Option<Cover> {
     if view.is_over() {
         return None;
     }
     if view.mover_open.is_empty() && options.goal == Goal::MoverCannotWin {
         return Some((ArrayVec::new(), 0));
     }
-    let mut search = Search {
+    if parity_forbids(view, options) {
+        return None;
+    }
+    // The narrowest sets that hold the board's lines.
+    match view.geometry.lines().len() {
+        0..=64 => cover_with::<u64>(view, options, record),
+        65..=128 => cover_with::<u128>(view, options, record),
+        _ => cover_with::<LineSet>(view, options, record),
+    }
+}
+
+/// Whether no cover can exist for the parity of the columns: a column's cells are answered
+/// by pairs, after what a group takes from it, unless a threat ends its pairs. Each group takes
+/// an odd number of cells from none or two of its columns (a base- or highinverse from both, a
+/// baseclaim from its first and third), and a column is in one group at most. So without a
+/// follower's winning cell above a column's lowest empty cell, a cover needs an even number of
+/// columns with an odd number of empty cells. Half the positions of an even board fail this
+/// (the mover's, when it makes the last move), and the search need not look at them.
+fn parity_forbids(view: &CoverView, options: &Options) -> bool {
+    if options.loosen == Some(Loosen::OddStacks) || view.odd_columns.count_ones().is_multiple_of(2) {
+        return false;
+    }
+    let threat_possible = options.allows(Rule::Threat)
+        && cells_of(view.follower_wins).any(|cell| {
+            let (c, i) = view.geometry.place(cell);
+            i > view.base(c)
+        });
+    !threat_possible
+}
+
+fn cover_with<L: Lines>(view: &CoverView, options: &Options, record: bool) -> Option<Cover> {
+    let mut search = Search::<L> {
         view,
+        mover_open: L::narrow(&view.mover_open),
+        record,
         options: *options,
         left: options.budget,
         settled: 0,
         sure: 0,
-        refuted: LineSet::EMPTY,
+        refuted: L::NONE,
         answerable: answerable(view, options),
+        nonempty: (0..view.geometry.columns().len())
+            .filter(|&c| view.empties(c) > 0)
+            .fold(0, |m, c| m | 1 << c),
         aftereven_lines: aftereven_lines(view),
         chosen: ArrayVec::new(),
     };
+    // A win needs a follower line of sure cells, never directly playable ones.
+    if options.goal == Goal::FollowerWins
+        && options.loosen != Some(Loosen::WinOneShort)
+        && search.aftereven_lines.is_empty()
+    {
+        return None;
+    }
     search.next().then_some((search.chosen, search.sure))
 }
 
@@ -593,7 +701,7 @@ pub fn mover_cannot_win(
     options: &Options,
 ) -> Option<Witness> {
     let view = CoverView::new(geometry, mover, follower)?;
-    let (chosen, sure) = cover(&view, options)?;
+    let (chosen, sure) = cover(&view, options, true)?;
     // Write the witness, by the certificate's own reading of the rules: each mover line
     // under the first application that refutes it.
     let board = Board::new(geometry, mover, follower)?;

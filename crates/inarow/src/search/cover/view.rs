@@ -27,6 +27,8 @@ pub struct CoverView<'g> {
     pub(super) follower_wins: u128,
     /// Whether the game is over: a line made or the board full.
     over: bool,
+    /// The columns with an odd number of empty cells.
+    pub(super) odd_columns: u64,
 }
 
 impl<'g> CoverView<'g> {
@@ -40,12 +42,14 @@ impl<'g> CoverView<'g> {
             return None;
         }
         let mut base = [0u8; 64];
+        let mut odd_columns = 0u64;
         for (c, column) in geometry.columns().iter().enumerate() {
             let f = column.iter().take_while(|&&x| filled >> x & 1 == 1).count();
             if column[f..].iter().any(|&x| filled >> x & 1 == 1) {
                 return None;
             }
             base[c] = f as u8;
+            odd_columns |= (((column.len() - f) & 1) as u64) << c;
         }
         let closed_by = |stones: u128| {
             super::cells_of(stones)
@@ -80,6 +84,7 @@ impl<'g> CoverView<'g> {
             mover_wins,
             follower_wins,
             over,
+            odd_columns,
         })
     }
 
@@ -113,6 +118,7 @@ impl<'g> CoverView<'g> {
             mover_wins: self.follower_wins & !bit,
             follower_wins: wins,
             over: self.over || self.mover_wins & bit != 0 || self.empty == bit,
+            odd_columns: self.odd_columns ^ 1 << column,
         }
     }
 
