@@ -18,6 +18,7 @@ pub mod profile;
 
 pub use config::{Config, Driver};
 
+use super::cover::CoverPath;
 use super::tt::{GrowingTable, Table, WriteLog};
 use crate::error::Error;
 #[cfg(doc)]
@@ -76,6 +77,8 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     nodes: u64,
     /// Positions visited by threat-space searches.
     threat_nodes: u64,
+    /// The rules' views along the path (with `victor_plies`).
+    cover_path: CoverPath,
     /// `nodes` when the limits were last checked.
     checked: u64,
     /// Children judged by their quick bounds: in games where that is costly, the limits are
@@ -139,6 +142,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
             history: [[0; MAX_MOVES]; 2],
             nodes: 0,
             threat_nodes: 0,
+            cover_path: CoverPath::new(),
             checked: 0,
             child_checks: 0,
             solo_until: None,

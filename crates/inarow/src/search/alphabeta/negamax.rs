@@ -11,7 +11,6 @@ use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
 use crate::game::{Bounded, Game, MoveList, RankedMove, SafeChoice, Status, Tactics};
 use crate::limits::Instant;
 use crate::limits::Stop;
-use crate::search::cover;
 use crate::search::score::{final_score, win_at};
 use crate::search::threats::wins_by_threats;
 use crate::search::tt::Bound;
@@ -391,7 +390,10 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         // child, where the child's turn comes.)
         if let Some(plies) = self.config.victor_plies
             && alpha >= 0
-            && cover::side_to_move_cannot_win(pos, plies)
+            && self
+                .cover_path
+                .at(pos, plies)
+                .is_some_and(|view| view.side_to_move_cannot_win(plies))
         {
             count!(self, n, bound_cuts);
             // Kept, so that a transposition finds the bound without the rules.
@@ -405,7 +407,10 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         if let Some(plies) = self.config.victor_plies
             && let slowest_loss = -win_at(m as u32, m as u32)
             && (slowest_loss..0).contains(&alpha)
-            && cover::side_to_move_loses(pos, plies)
+            && self
+                .cover_path
+                .at(pos, plies)
+                .is_some_and(|view| view.side_to_move_loses(plies))
         {
             count!(self, n, bound_cuts);
             if use_table {

@@ -163,6 +163,7 @@ impl Ways {
     const PAIRS: u32 = 63;
 
     /// The ways to answer the cells of column `c` from index `start` up.
+    #[inline]
     fn of(view: &CoverView, c: usize, start: usize, options: &Options) -> Ways {
         let column = view.column(c);
         let mut ways = 0u64;
@@ -515,13 +516,14 @@ impl<L: Lines> Search<'_, '_, L> {
         }
         // Baseclaims with c as a, b or c.
         if self.options.allows(Rule::Baseclaim) {
-            for x in columns_of(later) {
-                for y in columns_of(later) {
+            // Only the columns some role allows: x is b in the first and a in the others, y is
+            // c in the first two and b in the last.
+            let (one, two) = (self.answerable[1], self.answerable[2]);
+            let c_one = if one >> c & 1 == 1 { two } else { 0 };
+            for x in columns_of(later & (one | c_one)) {
+                for y in columns_of(later & (one | c_one) & !(1 << x)) {
                     if self.left == 0 {
                         return false;
-                    }
-                    if x == y {
-                        continue;
                     }
                     for roles in [[c, x, y], [x, c, y], [x, y, c]] {
                         let [a, b, cc] = roles;
@@ -652,7 +654,8 @@ fn cover(view: &CoverView, options: &Options, record: bool) -> Option<Cover> {
 /// columns with an odd number of empty cells. Half the positions of an even board fail this
 /// (the mover's, when it makes the last move), and the search need not look at them.
 fn parity_forbids(view: &CoverView, options: &Options) -> bool {
-    if options.loosen == Some(Loosen::OddStacks) || view.odd_columns.count_ones().is_multiple_of(2) {
+    if options.loosen == Some(Loosen::OddStacks) || view.odd_columns.count_ones().is_multiple_of(2)
+    {
         return false;
     }
     let threat_possible = options.allows(Rule::Threat)

@@ -122,6 +122,38 @@ impl<'g> CoverView<'g> {
         }
     }
 
+    /// The view of a later position of the same game, where the side to move holds `mover`
+    /// and the other side `follower`: the moves between, each side's in turn from the side to
+    /// move here, made one by one. `None` when no such moves lead there (then make it anew).
+    pub fn toward(&self, mover: u128, follower: u128) -> Option<CoverView<'g>> {
+        let (here, there) = (self.mover | self.follower, mover | follower);
+        if here & !there != 0 {
+            return None;
+        }
+        let moves = (there & !here).count_ones();
+        // Whose stones the side to move here holds there.
+        let (first, second) = if moves % 2 == 0 {
+            (mover, follower)
+        } else {
+            (follower, mover)
+        };
+        if self.mover & !first != 0 || self.follower & !second != 0 {
+            return None;
+        }
+        let mut sides = [first & !self.mover, second & !self.follower];
+        let mut view = self.clone();
+        for turn in 0..moves as usize {
+            let side = &mut sides[turn % 2];
+            let cell = super::cells_of(*side).find(|&x| {
+                let (c, i) = view.geometry.place(x);
+                view.base(c) == i
+            })?;
+            *side &= !(1 << cell);
+            view = view.after(cell);
+        }
+        Some(view)
+    }
+
     /// Whether the game is over: a line made or the board full.
     pub fn is_over(&self) -> bool {
         self.over
@@ -161,13 +193,16 @@ impl<'g> CoverView<'g> {
 }
 
 /// The views along a search's path, one a ply: the view of a position at ply `n` is made from
-/// the one at ply `n - 1` when that is its parent's (one stone more, of the side that moved),
-/// else from the stones. A search asks it at every node where it may call the rules, so that
-/// each view costs one move's update.
+/// the nearest one below it whose stones it holds (its parent's, or an ancestor's a forced line
+/// back), by the moves between, else from the stones. A search asks it at every node where it
+/// may call the rules, so that each view costs a move's update or a few.
 #[derive(Default)]
 pub struct CoverPath {
     views: Vec<Option<CoverView<'static>>>,
 }
+
+/// How far down the path a view is looked for (a forced line's length, at most).
+const REACH: usize = 8;
 
 impl CoverPath {
     /// An empty path.
@@ -175,15 +210,11 @@ impl CoverPath {
         CoverPath::default()
     }
 
-    /// The view of `pos` at ply `ply` of the path, kept there for its children; `None` when
-    /// `pos` is no gravity position the rules can read or has fewer than `min_empty` empty
-    /// cells (the rules are then not asked, below it either).
-    pub fn at<G: Game>(
-        &mut self,
-        ply: usize,
-        pos: &G,
-        min_empty: u32,
-    ) -> Option<&CoverView<'static>> {
+    /// The view of `pos`, kept at its ply for the positions below it; `None` when `pos` is no
+    /// gravity position the rules can read or has fewer than `min_empty` empty cells (the
+    /// rules are then not asked, nor below it).
+    pub fn at<G: Game>(&mut self, pos: &G, min_empty: u32) -> Option<&CoverView<'static>> {
+        let ply = pos.ply() as usize;
         if self.views.len() <= ply {
             self.views.resize(ply + 1, None);
         }
@@ -195,24 +226,22 @@ impl CoverPath {
             self.views[ply] = None;
             return None;
         }
-        let (before, here) = self.views.split_at_mut(ply);
-        let same =
-            |v: &CoverView| std::ptr::eq(v.geometry, geometry) && v.stones() == (mover, follower);
-        if here[0].as_ref().is_some_and(same) {
+        let (below, here) = self.views.split_at_mut(ply);
+        let same = |v: &CoverView| std::ptr::eq(v.geometry, geometry);
+        if here[0]
+            .as_ref()
+            .is_some_and(|v| same(v) && v.stones() == (mover, follower))
+        {
             return here[0].as_ref();
         }
-        here[0] = match before.last().and_then(Option::as_ref) {
-            // The parent's mover took one cell, and is now the follower.
-            Some(p)
-                if std::ptr::eq(p.geometry, geometry)
-                    && p.follower == mover
-                    && (follower & !p.mover).count_ones() == 1
-                    && p.mover & !follower == 0 =>
-            {
-                Some(p.after((follower & !p.mover).trailing_zeros()))
-            }
-            _ => CoverView::new(geometry, mover, follower),
-        };
+        here[0] = below
+            .iter()
+            .rev()
+            .take(REACH)
+            .flatten()
+            .filter(|v| same(v))
+            .find_map(|v| v.toward(mover, follower))
+            .or_else(|| CoverView::new(geometry, mover, follower));
         here[0].as_ref()
     }
 }
@@ -244,6 +273,7 @@ mod tests {
     /// stones at every ply, to the end of the game.
     fn kept_views_are_made_views<G: Bounded>(start: G) {
         let mut seed = 0x0077_u64;
+        let mut reached = 0;
         for _ in 0..200 {
             let (geometry, _, _) = start.gravity_position().unwrap();
             let mut view = CoverView::new(geometry, 0, 0).unwrap();
@@ -253,7 +283,7 @@ mod tests {
                 let (_, mover, follower) = pos.gravity_position().unwrap();
                 let made = CoverView::new(geometry, mover, follower).unwrap();
                 assert!(same(&view, &made), "ply {ply}");
-                assert!(same(path.at(ply, &pos, 0).unwrap(), &made));
+                assert!(same(path.at(&pos, 0).unwrap(), &made));
                 let mut moves = MoveList::new();
                 pos.legal_moves(&mut moves);
                 if pos.status() != Status::Ongoing {
@@ -268,8 +298,16 @@ mod tests {
                 let (_, _, moved) = next.gravity_position().unwrap();
                 view = view.after((moved & !mover).trailing_zeros());
                 pos = next;
+                // Every move on from the empty board's view, where an order is found.
+                let (_, m, f) = pos.gravity_position().unwrap();
+                if let Some(v) = CoverView::new(geometry, 0, 0).unwrap().toward(m, f) {
+                    assert!(same(&v, &view));
+                    reached += 1;
+                }
             }
         }
+        // Most positions are reached by moves from the empty board's view.
+        assert!(reached > 1000, "{reached}");
     }
 
     #[test]

@@ -91,7 +91,7 @@ use crate::game::{GameLine, Goal, MoveList, Player, RepetitionRule, Status, Tact
 use crate::limits::Instant;
 use crate::limits::{Clock, MAX_DEPTH, Stop};
 use crate::memory::{Zeroable, zeroed};
-use crate::search::cover;
+use crate::search::cover::CoverPath;
 use crate::search::threats::{ThreatBudget, ThreatMemo, replays};
 use std::collections::HashSet;
 use std::mem::size_of;
@@ -185,6 +185,8 @@ pub struct DfPn<G: Tactics> {
     line: Vec<G::Move>,
     /// A threat line nobody keeps.
     scratch: Vec<G::Move>,
+    /// The rules' views along the path (with `victor_plies`).
+    cover_path: CoverPath,
     path: HashSet<u128, KeyBuild>,
     book: Bookkeeping<G>,
     /// The clock's tick past which the current call yields ([`Prover::answer_within`]), and
@@ -256,6 +258,7 @@ impl<G: Tactics> DfPn<G> {
             kids: Vec::new(),
             line: Vec::new(),
             scratch: Vec::new(),
+            cover_path: CoverPath::new(),
             slice_end: None,
             sliced_out: false,
             path: HashSet::default(),
@@ -543,12 +546,14 @@ impl<G: Tactics> DfPn<G> {
             let side = pos.side_to_move();
             match self.question.cannot_win(side) {
                 Some(verdict) => {
-                    if cover::side_to_move_cannot_win(pos, plies) {
+                    let view = self.cover_path.at(pos, plies);
+                    if view.is_some_and(|v| v.side_to_move_cannot_win(plies)) {
                         return Eval::Solved(verdict);
                     }
                 }
                 None => {
-                    if cover::side_to_move_loses(pos, plies) {
+                    let view = self.cover_path.at(pos, plies);
+                    if view.is_some_and(|v| v.side_to_move_loses(plies)) {
                         return Eval::Solved(self.question.won_by(side.opponent()));
                     }
                 }
@@ -584,6 +589,10 @@ impl<G: Tactics> DfPn<G> {
     #[inline(never)]
     fn make_kids(&mut self, pos: &G, clock: &mut Clock) -> Result<(), Stop> {
         let base = self.kids.len();
+        // The children's views for the rules are made from this one by a move each.
+        if let Some(plies) = self.victor_plies {
+            self.cover_path.at(pos, plies);
+        }
         let mut moves = MoveList::new();
         pos.safe_moves(&mut moves);
         order_moves(pos, &mut moves);
