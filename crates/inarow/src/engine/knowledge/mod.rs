@@ -5,6 +5,7 @@
 
 pub mod book;
 pub mod checkpoint;
+pub mod compact;
 pub mod database;
 mod file;
 pub(crate) mod oracle;
