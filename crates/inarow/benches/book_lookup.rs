@@ -52,7 +52,7 @@ fn main() {
         .collect();
     let compact = CompactBook::new(&start.name(), ranking, scored).expect("a compact book");
     let bytes = compact.to_bytes();
-    let read = CompactBook::parse(&bytes, "bench", &start.name(), geometry).expect("it reads");
+    let read = CompactBook::parse(&bytes, "bench", &start.name()).expect("it reads");
     for p in &all {
         assert_eq!(read.score(p), book.lookup(p), "the same score");
     }

@@ -71,7 +71,7 @@ pub(super) trait Backend<G: Game>: Send {
     ///
     /// # Errors
     /// [`Error::Unsupported`] for a backend that reads no book (the default).
-    fn set_oracle(&mut self, _oracle: Arc<dyn KnownScores>) -> Result<(), Error> {
+    fn set_oracle(&mut self, _oracle: Arc<dyn KnownScores<G>>) -> Result<(), Error> {
         Err(Error::Unsupported(
             "--book works with the alpha-beta algorithms".into(),
         ))
@@ -240,7 +240,7 @@ impl<G: Bounded + Tactics> Backend<G> for AlphaBeta<G> {
     fn peak_bytes(&self) -> usize {
         AlphaBeta::table_bytes(self)
     }
-    fn set_oracle(&mut self, oracle: Arc<dyn KnownScores>) -> Result<(), Error> {
+    fn set_oracle(&mut self, oracle: Arc<dyn KnownScores<G>>) -> Result<(), Error> {
         AlphaBeta::set_oracle(self, Some(oracle));
         Ok(())
     }
@@ -449,7 +449,7 @@ impl<G: Repeating + Tactics> Backend<G> for Cycles<G> {
     fn peak_bytes(&self) -> usize {
         self.table_bytes()
     }
-    fn set_oracle(&mut self, _: Arc<dyn KnownScores>) -> Result<(), Error> {
+    fn set_oracle(&mut self, _: Arc<dyn KnownScores<G>>) -> Result<(), Error> {
         Err(Error::Unsupported(
             "--book holds exact scores of games with a length bound".into(),
         ))

@@ -53,6 +53,7 @@
 //! <solved bytes: the scores of the first `solved` positions, two's complement>
 //! ```
 
+use super::compact::{CompactBook, Ranking};
 use super::file::{
     crc_field, field, header_fields, number_field, remove_build_files, with_suffix,
     write_atomically, write_error,
@@ -99,8 +100,14 @@ pub struct Book {
     game: String,
     depth: u32,
     perfect_to: u32,
-    keys: Vec<u128>,
-    scores: Vec<i8>,
+    entries: Entries,
+}
+
+/// A book's positions: sorted keys with their scores (version 2, any game), or ranks
+/// ([`CompactBook`], version 3: a gravity game, complete to its depth).
+enum Entries {
+    Sorted { keys: Vec<u128>, scores: Vec<i8> },
+    Ranked(CompactBook),
 }
 
 impl std::fmt::Debug for Book {
@@ -111,18 +118,18 @@ impl std::fmt::Debug for Book {
             self.game,
             self.depth,
             self.perfect_to,
-            self.keys.len()
+            self.len()
         )
     }
 }
 
-impl KnownScores for Book {
+impl<G: Game> KnownScores<G> for Book {
     fn most_plies(&self) -> u32 {
         self.perfect_to
     }
 
-    fn score(&self, canonical_key: u128) -> Option<i32> {
-        Book::score(self, canonical_key)
+    fn score(&self, pos: &G) -> Option<i32> {
+        self.lookup(pos)
     }
 }
 
@@ -165,29 +172,30 @@ impl Book {
 
     /// The number of positions in the book, one per canonical key.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        match &self.entries {
+            Entries::Sorted { keys, .. } => keys.len(),
+            Entries::Ranked(book) => book.len(),
+        }
     }
 
     /// Whether the book holds no position.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.len() == 0
     }
 
-    /// The exact score of the side to move, for a canonical key of a position in the book.
+    /// The exact score of the side to move in `pos`, if the book has it.
     #[inline]
-    pub fn score(&self, canonical_key: u128) -> Option<i32> {
-        self.keys
-            .binary_search(&canonical_key)
-            .ok()
-            .map(|i| self.scores[i] as i32)
-    }
-
-    /// The score of `pos`, if the book has it.
     pub fn lookup<G: Game>(&self, pos: &G) -> Option<i32> {
         if pos.ply() > self.perfect_to {
             return None;
         }
-        self.score(pos.canonical_key())
+        match &self.entries {
+            Entries::Sorted { keys, scores } => keys
+                .binary_search(&pos.canonical_key())
+                .ok()
+                .map(|i| scores[i] as i32),
+            Entries::Ranked(book) => book.score(pos),
+        }
     }
 
     /// The book that ships with inarow for `pos`'s game, if the catalog gives it one
@@ -231,6 +239,15 @@ impl Book {
     }
 
     fn decode_file(bytes: &[u8], shown: &str, game: &str) -> Result<Book, Error> {
+        if CompactBook::is_compact(bytes) {
+            let book = CompactBook::parse(bytes, shown, game)?;
+            return Ok(Book {
+                game: book.game().to_string(),
+                depth: book.depth(),
+                perfect_to: book.depth(),
+                entries: Entries::Ranked(book),
+            });
+        }
         let bad = |why: String| Error::File(format!("book '{shown}' is corrupt: {why}"));
         let version_1 = bytes.starts_with(MAGIC_1.as_bytes());
         let magic = if version_1 { MAGIC_1 } else { MAGIC };
@@ -284,8 +301,7 @@ impl Book {
             game: book_game,
             depth,
             perfect_to,
-            keys,
-            scores,
+            entries: Entries::Sorted { keys, scores },
         })
     }
 
@@ -373,9 +389,9 @@ impl Book {
         if let Ok(earlier) = Book::load(out, &game)
             && earlier.depth == depth
         {
-            for key in &deepest_keys {
-                if let Some(score) = earlier.score(*key) {
-                    known.entry(*key).or_insert(score as i8);
+            for pos in deepest {
+                if let Some(score) = earlier.lookup(pos) {
+                    known.entry(pos.canonical_key()).or_insert(score as i8);
                 }
             }
         }
@@ -508,6 +524,31 @@ impl Book {
             }
         }
         drop(journal);
+
+        // A gravity game's book complete to its depth is written compact.
+        if perfect_to == depth
+            && let Some((geometry, _, _)) = start.gravity_position()
+        {
+            let ranking = Ranking::new(geometry, depth);
+            let mut scored = Vec::with_capacity(known.len());
+            for pos in levels.iter().flatten() {
+                let rank = ranking.rank_of(pos).ok_or_else(|| {
+                    Error::Internal("internal error: a book position has no rank".into())
+                })?;
+                scored.push((rank, known[&pos.canonical_key()] as i32));
+            }
+            let book = CompactBook::new(&game, ranking, scored)?;
+            let bytes = book.to_bytes();
+            let split = bytes
+                .windows(2)
+                .position(|w| w == b"\n\n")
+                .map_or(0, |i| i + 2);
+            write_atomically(out, &bytes[..split], &bytes[split..]).map_err(Error::one_line)?;
+            remove_build_files(out);
+            let _ = fs::remove_file(&journal_path);
+            stats.entries = book.len();
+            return Ok(stats);
+        }
 
         let mut records: Vec<(u128, i8)> = known.into_iter().collect();
         records.sort_unstable();

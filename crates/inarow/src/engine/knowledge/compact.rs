@@ -33,6 +33,7 @@
 
 use crate::error::Error;
 use crate::game::{Game, GravityGeometry, Status};
+use std::sync::OnceLock;
 
 /// How positions of a gravity board up to a depth are numbered (see the module's
 /// documentation).
@@ -143,7 +144,11 @@ impl Ranking {
 /// A compact book in memory (see the module's documentation).
 pub struct CompactBook {
     game: String,
-    ranking: Ranking,
+    depth: u32,
+    /// The ranks the file numbers, and their numbering, made from the board of the first
+    /// position looked up (a file names its game, not its board's description).
+    ranks: u64,
+    ranking: OnceLock<Ranking>,
     /// A bit per rank.
     present: Vec<u64>,
     /// The set bits before each run of 8 words.
@@ -160,7 +165,7 @@ impl std::fmt::Debug for CompactBook {
             f,
             "CompactBook({}, depth {}, {} entries, {} bytes)",
             self.game,
-            self.ranking.depth,
+            self.depth,
             self.entries,
             self.bytes()
         )
@@ -201,24 +206,25 @@ impl CompactBook {
                 (score - lo) as u64,
             );
         }
-        Ok(CompactBook::assemble(
+        let (depth, ranks) = (ranking.depth, ranking.len());
+        let book = CompactBook::assemble(
             game.to_string(),
-            ranking,
+            (depth, ranks),
             present,
             scores,
-            score_bits,
-            lo,
+            (score_bits, lo),
             scored.len(),
-        ))
+        );
+        let _ = book.ranking.set(ranking);
+        Ok(book)
     }
 
     fn assemble(
         game: String,
-        ranking: Ranking,
+        (depth, ranks): (u32, u64),
         present: Vec<u64>,
         scores: Vec<u64>,
-        score_bits: u32,
-        score_min: i32,
+        (score_bits, score_min): (u32, i32),
         entries: usize,
     ) -> CompactBook {
         let mut counts = Vec::with_capacity(present.len() / 8 + 1);
@@ -229,7 +235,9 @@ impl CompactBook {
         }
         CompactBook {
             game,
-            ranking,
+            depth,
+            ranks,
+            ranking: OnceLock::new(),
             present,
             counts,
             scores,
@@ -256,7 +264,7 @@ impl CompactBook {
 
     /// Every position with at most this many plies (not over) is in the book.
     pub fn depth(&self) -> u32 {
-        self.ranking.depth
+        self.depth
     }
 
     /// The bytes the book takes in memory (and, within its header, on disk).
@@ -266,10 +274,21 @@ impl CompactBook {
 
     /// The exact score of `pos`'s side to move, if the book holds `pos`.
     pub fn score<G: Game>(&self, pos: &G) -> Option<i32> {
-        if pos.status() != Status::Ongoing {
+        if pos.status() != Status::Ongoing || pos.ply() > self.depth {
             return None;
         }
-        self.score_at(self.ranking.rank_of(pos)?)
+        let ranking = match self.ranking.get() {
+            Some(r) => r,
+            None => {
+                let ranking = Ranking::new(pos.gravity_position()?.0, self.depth);
+                self.ranking.get_or_init(|| ranking)
+            }
+        };
+        // A board whose ranks are not the file's (a damaged header) holds nothing.
+        if ranking.len() != self.ranks {
+            return None;
+        }
+        self.score_at(ranking.rank_of(pos)?)
     }
 
     /// The score of the position of rank `rank`, if the book holds it.
@@ -304,9 +323,9 @@ impl CompactBook {
         let mut out = format!(
             "{MAGIC}\ngame {}\ndepth {}\nentries {}\nranks {}\nscore-bits {}\nscore-min {}\ncrc32 {:08x}\n\n",
             self.game,
-            self.ranking.depth,
+            self.depth,
             self.entries,
-            self.ranking.len(),
+            self.ranks,
             self.score_bits,
             self.score_min,
             crc32fast::hash(&body)
@@ -316,17 +335,17 @@ impl CompactBook {
         out
     }
 
-    /// Reads what [`CompactBook::to_bytes`] writes, for `geometry`'s game `game`.
+    /// Whether `bytes` begin as a compact book's.
+    pub fn is_compact(bytes: &[u8]) -> bool {
+        bytes.starts_with(MAGIC.as_bytes()) && bytes.get(MAGIC.len()) == Some(&b'\n')
+    }
+
+    /// Reads what [`CompactBook::to_bytes`] writes, for the game named `game`.
     ///
     /// # Errors
     /// [`Error::File`] saying what is wrong: another game or format, a damaged or truncated
     /// file.
-    pub fn parse(
-        bytes: &[u8],
-        shown: &str,
-        game: &str,
-        geometry: &GravityGeometry,
-    ) -> Result<CompactBook, Error> {
+    pub fn parse(bytes: &[u8], shown: &str, game: &str) -> Result<CompactBook, Error> {
         use super::file::{crc_field, field, header_fields, number_field};
         let bad = |why: String| Error::File(format!("book '{shown}' is corrupt: {why}"));
         let (fields, start) = header_fields(bytes, MAGIC).map_err(|why| {
@@ -345,13 +364,10 @@ impl CompactBook {
             )));
         }
         let depth = number("depth")? as u32;
-        if depth > geometry.board().count_ones() {
-            return Err(bad(format!("depth {depth} is past the board's cells")));
-        }
-        let ranking = Ranking::new(geometry, depth);
+        let ranks = number("ranks")?;
         let entries = number("entries")? as usize;
-        if number("ranks")? != ranking.len() || entries as u64 > ranking.len() {
-            return Err(bad("the ranks do not match the board and depth".into()));
+        if entries as u64 > ranks || ranks > 1 << 40 {
+            return Err(bad(format!("{entries} entries in {ranks} ranks")));
         }
         let score_bits = number("score-bits")? as u32;
         let score_min: i32 = text("score-min")?
@@ -362,7 +378,7 @@ impl CompactBook {
         }
         let crc = crc_field(&fields).map_err(|e| bad(e.to_string()))?;
         let body = &bytes[start..];
-        let present_words = ranking.len().div_ceil(64) as usize;
+        let present_words = ranks.div_ceil(64) as usize;
         let score_words = (entries * score_bits as usize).div_ceil(64);
         if body.len() != 8 * (present_words + score_words) {
             return Err(bad(format!(
@@ -389,11 +405,10 @@ impl CompactBook {
         }
         Ok(CompactBook::assemble(
             book_game,
-            ranking,
+            (depth, ranks),
             present.to_vec(),
             scores.to_vec(),
-            score_bits,
-            score_min,
+            (score_bits, score_min),
             entries,
         ))
     }
@@ -487,8 +502,7 @@ mod tests {
             .collect();
         let book = CompactBook::new("connect4:5x4:k4", ranking, scored).unwrap();
         assert_eq!(book.len(), all.len());
-        let read =
-            CompactBook::parse(&book.to_bytes(), "test", "connect4:5x4:k4", geometry).unwrap();
+        let read = CompactBook::parse(&book.to_bytes(), "test", "connect4:5x4:k4").unwrap();
         for p in &all {
             assert_eq!(read.score(p), Some(score(p)));
             assert_eq!(read.score(&p.image(1)), Some(score(p)));
@@ -505,20 +519,14 @@ mod tests {
         let mut bytes = book.to_bytes();
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
-        let e = CompactBook::parse(&bytes, "test", "connect4:5x4:k4", geometry)
+        let e = CompactBook::parse(&bytes, "test", "connect4:5x4:k4")
             .unwrap_err()
             .to_string();
         assert!(e.contains("checksum") && !e.contains('\n'), "{e}");
-        let e = CompactBook::parse(
-            &book.to_bytes()[..last],
-            "test",
-            "connect4:5x4:k4",
-            geometry,
-        )
-        .unwrap_err();
-        assert!(e.to_string().contains("truncated"), "{e}");
         let e =
-            CompactBook::parse(&book.to_bytes(), "test", "connect4:7x6:k4", geometry).unwrap_err();
+            CompactBook::parse(&book.to_bytes()[..last], "test", "connect4:5x4:k4").unwrap_err();
+        assert!(e.to_string().contains("truncated"), "{e}");
+        let e = CompactBook::parse(&book.to_bytes(), "test", "connect4:7x6:k4").unwrap_err();
         assert!(e.to_string().contains("not for"), "{e}");
     }
 }

@@ -63,10 +63,10 @@ pub(crate) trait Oracle<G>: Send {
 /// player's past it.
 impl<G: Game> Oracle<G> for Arc<Book> {
     fn ask(&mut self, pos: &G, _: &Budget) -> Result<Option<Known>, Stop> {
-        if pos.ply() > self.perfect_to() || pos.status() != Status::Ongoing {
+        if pos.status() != Status::Ongoing {
             return Ok(None);
         }
-        Ok(self.score(pos.canonical_key()).map(Known::Score))
+        Ok(self.lookup(pos).map(Known::Score))
     }
 }
 

@@ -32,11 +32,11 @@ use std::sync::Arc;
 
 /// Exact scores known in advance, such as an opening book: a source the search consults before
 /// searching a position.
-pub trait KnownScores: Send + Sync {
+pub trait KnownScores<G>: Send + Sync {
     /// Positions with more plies than this are never known.
     fn most_plies(&self) -> u32;
-    /// The exact score of the side to move in the position with this canonical key, if known.
-    fn score(&self, canonical_key: u128) -> Option<i32>;
+    /// The exact score of the side to move in `pos` (not over), if known.
+    fn score(&self, pos: &G) -> Option<i32>;
 }
 
 /// The table and the root drivers' test results, which searches share and which outlive them.
@@ -96,7 +96,7 @@ pub struct AlphaBeta<G: Bounded + Tactics> {
     limits: Limits,
     deadline: Option<Instant>,
     stopped: Option<Halt>,
-    oracle: Option<Arc<dyn KnownScores>>,
+    oracle: Option<Arc<dyn KnownScores<G>>>,
     /// What the nodes did, by ply (feature `profile`).
     #[cfg(feature = "profile")]
     profile: profile::Profile,
@@ -269,7 +269,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
     }
 
     /// Answers positions the oracle knows (an opening book) without searching them.
-    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn KnownScores>>) {
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn KnownScores<G>>>) {
         self.each_worker(|worker| worker.oracle = oracle.clone());
     }
 

@@ -225,7 +225,7 @@ impl<G: Bounded + Tactics> AlphaBeta<G> {
         count!(self, n, nodes);
         if let Some(oracle) = &self.oracle
             && n as u32 <= oracle.most_plies()
-            && let Some(score) = oracle.score(pos.canonical_key())
+            && let Some(score) = oracle.score(pos)
         {
             count!(self, n, known);
             return score;
