@@ -7,10 +7,9 @@
 //!
 //! Run: `cargo bench -p inarow --bench book_lookup`.
 
-use inarow::engine::knowledge::book::Book;
+use inarow::engine::knowledge::book::{Book, positions_by_ply};
 use inarow::engine::knowledge::compact::{CompactBook, Ranking};
-use inarow::game::{Connect, Game, Grid, MoveList, Runtime, Status};
-use std::collections::HashMap;
+use inarow::game::{Connect, Game, Grid, Runtime};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -22,23 +21,7 @@ fn main() {
     let start: C4 = Connect::new(Runtime::new(Grid::new(7, 6, 4).expect("7x6")));
     let book = Book::builtin_for(&start).expect("the built-in 7x6 book");
     let geometry = start.gravity_position().expect("a gravity board").0;
-    let mut all = vec![start];
-    let mut layer = vec![start];
-    for _ in 0..DEPTH {
-        let mut next: HashMap<u128, C4> = HashMap::new();
-        for pos in &layer {
-            let mut moves = MoveList::new();
-            pos.legal_moves(&mut moves);
-            for &m in &moves {
-                let child = pos.play(m);
-                if child.status() == Status::Ongoing {
-                    next.entry(child.canonical_key()).or_insert(child);
-                }
-            }
-        }
-        layer = next.into_values().collect();
-        all.extend(&layer);
-    }
+    let all: Vec<C4> = positions_by_ply(start, DEPTH).concat();
     let ranking = Ranking::new(geometry, DEPTH);
     let ranks = ranking.len();
     let scored: Vec<(u64, i32)> = all

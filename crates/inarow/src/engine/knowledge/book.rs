@@ -766,8 +766,9 @@ fn best_from_children<G: Bounded>(pos: &G, child_score: impl Fn(&G) -> Option<i3
     Some(best)
 }
 
-/// One representative of every symmetry class of unfinished positions, by ply, up to `depth`.
-fn positions_by_ply<G: Game>(start: G, depth: u32) -> Vec<Vec<G>> {
+/// One representative of every symmetry class of unfinished positions, by ply, up to `depth`:
+/// the positions a book to `depth` holds.
+pub fn positions_by_ply<G: Game>(start: G, depth: u32) -> Vec<Vec<G>> {
     let mut levels = vec![vec![start]];
     if start.status() != Status::Ongoing {
         return vec![];

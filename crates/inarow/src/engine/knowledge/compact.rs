@@ -434,8 +434,7 @@ fn get_bits(words: &[u64], at: usize, bits: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Connect, Grid, MoveList, Runtime};
-    use std::collections::HashMap;
+    use crate::game::{Connect, Grid, Runtime};
 
     type C4 = Connect<u64, Runtime>;
 
@@ -443,26 +442,8 @@ mod tests {
         Connect::new(Runtime::new(Grid::new(w, h, 4).unwrap()))
     }
 
-    /// Every open position up to `depth` plies, one per canonical key.
     fn positions(start: C4, depth: u32) -> Vec<C4> {
-        let mut all = vec![start];
-        let mut layer = vec![start];
-        for _ in 0..depth {
-            let mut next: HashMap<u128, C4> = HashMap::new();
-            for pos in &layer {
-                let mut moves = MoveList::new();
-                pos.legal_moves(&mut moves);
-                for &m in &moves {
-                    let child = pos.play(m);
-                    if child.status() == Status::Ongoing {
-                        next.entry(child.canonical_key()).or_insert(child);
-                    }
-                }
-            }
-            layer = next.into_values().collect();
-            all.extend(&layer);
-        }
-        all
+        super::super::book::positions_by_ply(start, depth).concat()
     }
 
     #[test]
