@@ -274,7 +274,7 @@ impl CompactBook {
 
     /// The exact score of `pos`'s side to move, if the book holds `pos`.
     pub fn score<G: Game>(&self, pos: &G) -> Option<i32> {
-        if pos.status() != Status::Ongoing || pos.ply() > self.depth {
+        if pos.ply() > self.depth || pos.status() != Status::Ongoing {
             return None;
         }
         let ranking = match self.ranking.get() {

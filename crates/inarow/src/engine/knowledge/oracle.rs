@@ -63,7 +63,8 @@ pub(crate) trait Oracle<G>: Send {
 /// player's past it.
 impl<G: Game> Oracle<G> for Arc<Book> {
     fn ask(&mut self, pos: &G, _: &Budget) -> Result<Option<Known>, Stop> {
-        if pos.status() != Status::Ongoing {
+        // The ply first: most positions asked are past the book, and it costs nothing.
+        if pos.ply() > self.perfect_to() || pos.status() != Status::Ongoing {
             return Ok(None);
         }
         Ok(self.lookup(pos).map(Known::Score))
