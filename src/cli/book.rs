@@ -1,5 +1,6 @@
 //! `inarow book build`: an opening book of every position up to a depth (see
-//! `inarow::engine::knowledge::book` for the file format); `inarow book strategy`: a strategy book read
+//! `inarow::engine::knowledge::book` for the file format); `inarow book verify`: a book checked
+//! against itself and a sample of searches; `inarow book strategy`: a strategy book read
 //! out of a winning proof (`inarow::engine::knowledge::strategy`).
 
 use super::args::{GameArg, LimitArgs, threads};
@@ -13,6 +14,10 @@ pub enum BookCommand {
     /// Solve every position up to DEPTH plies (one per mirror pair) and write the book;
     /// resumes an interrupted build of the same book.
     Build(BuildArgs),
+    /// Check a book: every position to its depth is in it, each of fewer plies holds the best
+    /// of its children's scores, and a random sample of its entries gets the same score from
+    /// another search (MTD(f), no book, no symmetry). Exit status 1 on any disagreement.
+    Verify(VerifyArgs),
     /// Verify a proof that a player wins from the start (`solve --proof`) and write its
     /// strategy as a book: the proven move at each of the winner's positions.
     Strategy(StrategyArgs),
@@ -28,6 +33,31 @@ pub struct StrategyArgs {
     /// The strategy book to write.
     #[arg(long, value_name = "FILE")]
     out: String,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// Limits on the search of each sampled entry.
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// The book to check (default: the one that ships for the game).
+    #[arg(long, value_name = "FILE")]
+    book: Option<String>,
+    /// Entries solved again, drawn at random (all of them if the book has fewer).
+    #[arg(long, default_value_t = 10_000)]
+    sample: usize,
+    /// The draw of the sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write the sample, `MOVES SCORE` a line (the public test sets' format, which
+    /// `inarow bench FILE` and other solvers' drivers read).
+    #[arg(long, value_name = "FILE")]
+    sample_out: Option<String>,
+    /// Transposition table size in MiB of the sample's searches.
+    #[arg(long, default_value_t = 64)]
+    tt_mb: usize,
 }
 
 #[derive(Args)]
@@ -61,7 +91,71 @@ pub fn run(command: BookCommand) -> Result<Outcome, String> {
     match command {
         BookCommand::Build(args) => build(args),
         BookCommand::Strategy(args) => strategy(args),
+        BookCommand::Verify(args) => verify(args),
     }
+}
+
+fn verify(args: VerifyArgs) -> Result<Outcome, String> {
+    let rules = session::game(&args.game.game)?;
+    // Another search than the build's: another root driver, keyed without symmetry.
+    let mut settings = Settings {
+        table_mb: args.tt_mb,
+        book: BookSource::Off,
+        driver: session::Driver::Mtdf,
+        ..Settings::default()
+    };
+    settings.techniques.symmetry = false;
+    let limits = inarow::limits::Limits {
+        interrupt: Some(ctrl_c()),
+        ..args.limits.limits()?
+    };
+    let started = std::time::Instant::now();
+    let bar = progress_bar(0, "sample");
+    let found = session::tools(rules.as_ref())?.check_book(
+        args.book.as_deref().map(Path::new),
+        &settings,
+        args.sample,
+        args.seed,
+        &limits,
+        &mut |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    let found = found?;
+    if let Some(out) = &args.sample_out {
+        let text: String = found
+            .sample
+            .iter()
+            .map(|(moves, score)| format!("{moves} {score}\n"))
+            .collect();
+        std::fs::write(out, text).map_err(|e| format!("cannot write '{out}': {e}"))?;
+    }
+    for (moves, why) in &found.problems {
+        eprintln!("{moves}: {why}");
+    }
+    println!(
+        "verify {} game={} depth={} entries={} positions={} missing={} derived={} \
+         inconsistent={} sampled={} disagreements={} nodes={} seconds={:.1}",
+        args.book.as_deref().unwrap_or("builtin"),
+        found.game,
+        found.depth,
+        found.entries,
+        found.positions,
+        found.missing,
+        found.derived,
+        found.inconsistent,
+        found.sample.len(),
+        found.disagreements,
+        found.nodes,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(if found.passed() {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
 }
 
 fn strategy(args: StrategyArgs) -> Result<Outcome, String> {

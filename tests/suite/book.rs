@@ -753,3 +753,120 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// CRC-32 (IEEE), as the book files' headers give it.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn book_verify_passes_a_good_book_and_names_a_wrong_entry() {
+    let out = temp_file("verify.book");
+    let path = out.to_str().unwrap();
+    let game = ["--game", "connect4:4x4"];
+    // --perfect-to past the depth: the sorted format, whose records a test can edit.
+    let built = inarow(
+        &[
+            &["book", "build"],
+            &game[..],
+            &["--depth", "3", "--perfect-to", "4", "--out", path],
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!(built.code, Some(0), "{}", built.stderr);
+    let sample = temp_file("verify.sample");
+    let sample_path = sample.to_str().unwrap();
+    let verify = |book: &str| {
+        inarow(
+            &[
+                &["book", "verify"],
+                &game[..],
+                &[
+                    "--book",
+                    book,
+                    "--sample",
+                    "1000",
+                    "--sample-out",
+                    sample_path,
+                ],
+            ]
+            .concat(),
+            None,
+        )
+    };
+    let good = verify(path);
+    assert_eq!(good.code, Some(0), "{}", good.stderr);
+    assert!(
+        good.stdout.starts_with(&format!(
+            "verify {path} game=connect4:4x4:k4 depth=3 entries="
+        )) && good.stdout.contains(" missing=0 ")
+            && good.stdout.contains(" inconsistent=0 ")
+            && good.stdout.contains(" disagreements=0 "),
+        "{}",
+        good.stdout
+    );
+    // Every position to 3 plies (fewer than 1000): the sample is all of them, each line a
+    // move string to it with the book's score, as a search from the move string finds it.
+    let lines = std::fs::read_to_string(&sample).unwrap();
+    let lines: Vec<&str> = lines.lines().collect();
+    let positions: usize = good
+        .stdout
+        .split(' ')
+        .find_map(|f| f.strip_prefix("positions="))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert_eq!(lines.len(), positions);
+    assert!(lines.contains(&"- 0"), "the empty 4x4 board is a draw");
+    for line in &lines {
+        let (moves, score) = line.split_once(' ').unwrap();
+        let solved = inarow(
+            &[&["solve", "--no-book"], &game[..], &[moves]].concat(),
+            None,
+        );
+        assert_eq!(solved.stdout.trim(), format!("{moves} {score}"), "{line}");
+    }
+
+    // The empty board's entry (key 0: the first record) made a win: its children disagree.
+    let mut bytes = std::fs::read(&out).unwrap();
+    let body = bytes.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+    let text = String::from_utf8(bytes[..body].to_vec()).unwrap();
+    let key_bytes: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("key-bytes "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(bytes[body..body + key_bytes], vec![0; key_bytes][..]);
+    assert_eq!(bytes[body + key_bytes], 0, "the empty board's score");
+    bytes[body + key_bytes] = 3;
+    let crc = crc32(&bytes[body..]);
+    let old = text.lines().find(|l| l.starts_with("crc32 ")).unwrap();
+    let header = text.replace(old, &format!("crc32 {crc:08x}"));
+    let wrong = temp_file("verify-wrong.book");
+    std::fs::write(&wrong, [header.as_bytes(), &bytes[body..]].concat()).unwrap();
+    let bad = verify(wrong.to_str().unwrap());
+    assert_eq!(bad.code, Some(1), "{}", bad.stdout);
+    assert!(bad.stdout.contains(" inconsistent=1 "), "{}", bad.stdout);
+    assert!(bad.stdout.contains(" disagreements=1 "), "{}", bad.stdout);
+    assert!(
+        bad.stderr
+            .contains("-: the book says 3, its children's best is 0"),
+        "{}",
+        bad.stderr
+    );
+    for file in [out, sample, wrong] {
+        let _ = std::fs::remove_file(file);
+    }
+}

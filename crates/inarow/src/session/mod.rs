@@ -45,7 +45,7 @@ pub use crate::engine::knowledge::database::{
 };
 pub use crate::engine::knowledge::strategy::Strategy;
 pub use crate::engine::knowledge::strategy::WalkStats;
-use crate::engine::knowledge::{book::Book, database};
+use crate::engine::knowledge::{book::Book, book_check, database};
 /// The types of [`Settings`]' fields, so that a front names them from here.
 pub use crate::engine::{Algorithm, Driver, agent::Level};
 pub use crate::engine::{Census, Checkpoint, Handicap, Progress, Scheme, ThreatBudget};
@@ -127,6 +127,41 @@ impl Default for Settings {
             driver: options.config.driver,
             techniques: Techniques::default(),
         }
+    }
+}
+
+/// What a book's check found ([`Tools::check_book`]); positions as move strings.
+#[derive(Clone, Debug)]
+pub struct BookCheckSummary {
+    /// The game the book is for.
+    pub game: String,
+    /// Its depth: every position of at most this many plies.
+    pub depth: u32,
+    /// Its entries.
+    pub entries: usize,
+    /// Positions to its depth (one per symmetry class, unfinished) looked up.
+    pub positions: usize,
+    /// Of them, those the book does not hold.
+    pub missing: usize,
+    /// Positions of fewer plies than the depth compared with the best over their children.
+    pub derived: usize,
+    /// Of them, those whose entry is not that best.
+    pub inconsistent: usize,
+    /// The entries solved again: a move string to each, and the book's score (the format of
+    /// the public test sets, `-` for the empty board).
+    pub sample: Vec<(String, i32)>,
+    /// Of them, those whose search found another score.
+    pub disagreements: usize,
+    /// Nodes of those searches.
+    pub nodes: u64,
+    /// The first failing positions, each as a move string with what fails.
+    pub problems: Vec<(String, String)>,
+}
+
+impl BookCheckSummary {
+    /// Whether nothing failed.
+    pub fn passed(&self) -> bool {
+        self.missing == 0 && self.inconsistent == 0 && self.disagreements == 0
     }
 }
 
@@ -316,6 +351,20 @@ pub trait Tools: Send + Sync {
         limits: &Limits,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<BookStats, Error>;
+    /// Checks the book at `path` (`None`: the one that ships for the game): every position to
+    /// its depth is in it, each of fewer plies holds the best over its children, and `sample`
+    /// entries drawn with `seed` give the same score to a search by `settings` (whose book is
+    /// not read); `progress(done, total)` follows the sample.
+    #[allow(clippy::too_many_arguments)]
+    fn check_book(
+        &self,
+        path: Option<&Path>,
+        settings: &Settings,
+        sample: usize,
+        seed: u64,
+        limits: &Limits,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<BookCheckSummary, Error>;
     /// A winning strategy from a proof certificate of the win (checked first), written to
     /// `out`.
     fn strategy_from_certificate(&self, text: &str, out: &Path) -> Result<StrategyStats, Error>;

@@ -278,6 +278,66 @@ impl<G: Playable> Tools for GameOf<G> {
         )
     }
 
+    fn check_book(
+        &self,
+        path: Option<&Path>,
+        settings: &Settings,
+        sample: usize,
+        seed: u64,
+        limits: &Limits,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<BookCheckSummary, Error> {
+        let name = self.start.name();
+        let book = match path {
+            Some(path) => Arc::new(Book::load(path, &name)?),
+            None => Book::builtin_for(&self.start)
+                .ok_or_else(|| Error::Unsupported(format!("no book ships for {name}")))?,
+        };
+        let mut engine = settings.engine(&self.start, self.repetition)?;
+        let found = book_check::check(
+            &book,
+            self.start,
+            &mut engine,
+            sample,
+            seed,
+            limits,
+            progress,
+        )?;
+        let line = |pos: &G| match book_check::line_to(self.start, pos) {
+            Some(moves) if moves.is_empty() => "-".to_string(),
+            Some(moves) => {
+                let mut at = self.start;
+                let names: Vec<String> = moves
+                    .iter()
+                    .map(|&m| {
+                        let name = at.format_move(m);
+                        at = at.play(m);
+                        name
+                    })
+                    .collect();
+                self.start.join_moves(&names)
+            }
+            None => format!("{pos:?}"),
+        };
+        Ok(BookCheckSummary {
+            game: name,
+            depth: book.depth(),
+            entries: book.len(),
+            positions: found.positions,
+            missing: found.missing,
+            derived: found.derived,
+            inconsistent: found.inconsistent,
+            sample: found.sample.iter().map(|(p, s)| (line(p), *s)).collect(),
+            disagreements: found.disagreements,
+            nodes: found.nodes,
+            problems: found
+                .problems
+                .iter()
+                .map(|(p, why)| (line(p), why.clone()))
+                .collect(),
+        })
+    }
+
     fn strategy_from_certificate(&self, text: &str, out: &Path) -> Result<StrategyStats, Error> {
         let (strategy, verified, walk) =
             crate::engine::knowledge::strategy::Strategy::from_certificate(self.start, text)?;

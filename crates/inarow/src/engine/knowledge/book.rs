@@ -751,7 +751,10 @@ impl<G: Tactics, P: FnMut(usize, usize)> KindVisitor<G> for BuildBook<'_, G, P> 
 
 /// The score of `pos` from its children's scores (`child_score` gives the score of an unfinished
 /// child for the side to move there); `None` if a child is unknown.
-fn best_from_children<G: Bounded>(pos: &G, child_score: impl Fn(&G) -> Option<i32>) -> Option<i32> {
+pub(super) fn best_from_children<G: Bounded>(
+    pos: &G,
+    child_score: impl Fn(&G) -> Option<i32>,
+) -> Option<i32> {
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
     let mut best = i32::MIN;

@@ -4,6 +4,7 @@
 //! (headers, checksums, writes by temp file and rename).
 
 pub mod book;
+pub mod book_check;
 pub mod checkpoint;
 pub mod compact;
 pub mod database;
