@@ -19,6 +19,8 @@ and Pentago (``"pentago"``), with the engine of the ``inarow`` command line::
 - :func:`clear_tables`: frees the tables kept between calls of the above.
 - :mod:`inarow.observations`: positions from OpenSpiel's and PettingZoo's Connect Four
   observations (:func:`from_openspiel`, :func:`from_pettingzoo`, :func:`from_grid`).
+- :class:`BoardWidget`: an interactive board in a notebook (needs anywidget; imported when
+  first used, from :mod:`inarow.widget`).
 - :class:`Error` (a ``ValueError``) and its subclasses, with the command line's messages.
 
 Long calls release the GIL and stop at Ctrl-C (``KeyboardInterrupt``).
@@ -51,9 +53,20 @@ from ._svg import Svg
 from .observations import from_grid, from_move, from_openspiel, from_pettingzoo, to_move
 from .training import Dataset, dataset
 
+
+def __getattr__(name: str):
+    # The notebook's board imports anywidget (and with it ipywidgets) only when first asked for.
+    if name == "BoardWidget":
+        from .widget import BoardWidget
+
+        return BoardWidget
+    raise AttributeError(f"module 'inarow' has no attribute {name!r}")
+
+
 __all__ = [
     "Block",
     "Board",
+    "BoardWidget",
     "Cell",
     "Dataset",
     "Error",

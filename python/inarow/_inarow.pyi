@@ -157,6 +157,9 @@ class Position:
             Mapping[str, Union[int, float, None]],
             None,
         ] = None,
+        *,
+        interactive: bool = False,
+        selected: Optional[int] = None,
     ) -> Svg:
         """The board as SVG text (an ``inarow.Svg``: a ``str`` that Jupyter draws as the
         picture), drawn as the web page draws it (red the first player's
@@ -164,7 +167,11 @@ class Position:
         ``analyze`` returns (or ``(move, value, exact)`` items, or a dict from move to value),
         drawn where each move plays: above a column, in an empty cell, a pop on the stone it
         pops, Pentago's best value over the turns in each cell (a turn alone beside its
-        arrow)."""
+        arrow). ``interactive``: the web page's board, for a front that plays clicks
+        (``inarow.BoardWidget``): no margin nor background, the class ``target`` and
+        ``data-move`` on what plays a move, Pentago's cells chosen before their turn a
+        ``target`` without ``data-move``. ``selected``: Pentago's cell chosen (its number), its
+        turns' values on the arrows."""
     def _repr_svg_(self) -> str:
         """The board as SVG: how Jupyter shows a position."""
     def __eq__(self, other: object, /) -> bool:

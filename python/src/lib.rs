@@ -283,17 +283,29 @@ impl Position {
     /// in an empty cell (Pentago: each cell the best of the moves that place there, over their
     /// turns; a turn alone beside its arrow), a PopOut pop on the stone it pops.
     /// It returns an `inarow.Svg`: the text (a `str`), which Jupyter draws as a picture.
-    #[pyo3(signature = (values = None))]
+    /// `interactive`: the web page's board, for a front that plays clicks (`inarow.BoardWidget`):
+    /// no margin nor background, the class `target` and `data-move` on every element that plays
+    /// a move, Pentago's cells chosen before their turn a `target` without `data-move`.
+    /// `selected`: Pentago's cell chosen (its number), its turns' values on the arrows.
+    #[pyo3(signature = (values = None, *, interactive = false, selected = None))]
     fn svg<'py>(
         &self,
         py: Python<'py>,
         values: Option<&Bound<'py, PyAny>>,
+        interactive: bool,
+        selected: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let values = match values {
             Some(v) if !v.is_none() => draw_values(v)?,
             _ => Vec::new(),
         };
-        let text = self.picture(&values)?;
+        let options = draw::Options {
+            interactive,
+            selected,
+            ..draw::Options::default()
+        };
+        let text = draw::position_with(self.rules.as_ref(), self.line.as_ref(), &values, &options)
+            .py_err()?;
         py.import("inarow._svg")?.getattr("Svg")?.call1((text,))
     }
 

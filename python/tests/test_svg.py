@@ -250,3 +250,36 @@ def test_svg_is_text_that_a_notebook_draws():
     assert isinstance(picture, str) and isinstance(picture, inarow.Svg)
     assert picture._repr_svg_() == str(picture)
     parse(picture._repr_svg_())
+
+
+def targets(root: ET.Element) -> list:
+    return [e for e in root.iter() if "target" in classes(e)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_interactive_board_marks_what_plays(game):
+    """``svg(interactive=True)``: the web page's board (what ``BoardWidget`` shows), each legal
+    move on an element of the class ``target`` with its ``data-move`` (Pentago's cells, chosen
+    before their turn, are targets without one); the picture alone has none."""
+    moves, _ = GAMES[game]
+    p = inarow.Position(game, moves)
+    assert targets(parse(p.svg())) == []
+    root = parse(p.svg(interactive=True))
+    assert "background" not in [c for e in root.iter() for c in classes(e)]
+    played = {e.get("data-move") for e in targets(root) if e.get("data-move")}
+    if game == "pentago":
+        assert played == set()
+        assert {int(e.get("data-cell")) for e in targets(root)} == {m.placed for m in p.board.moves}
+    else:
+        assert played == set(p.legal_moves())
+
+
+def test_a_pentago_cell_chosen_shows_its_turns():
+    p = inarow.Position("pentago", "a10rb21l")
+    root = parse(p.svg(values=p.analyze(time=0.5), interactive=True, selected=14))
+    assert [e for e in root.iter() if "selected" in classes(e)]
+    turns = [e.get("data-move") for e in targets(root) if "turn" in classes(e)]
+    assert len(turns) == 8 and all(t.startswith("c3") for t in turns)
+    assert all(p.play(t) for t in turns)
+    with pytest.raises(inarow.InputError, match="cell 36: not a cell of this board"):
+        p.svg(interactive=True, selected=36)
