@@ -79,10 +79,12 @@ pub struct BuildArgs {
     /// Past the depth, to this many plies, the positions a perfect player meets against any
     /// replies: on the lines where one side plays only moves that keep the value, each of its
     /// positions and the children its keeping moves reach, so that a perfect move there needs
-    /// no search. A book of the same game and depth already at --out gives its scores.
+    /// no search.
     #[arg(long, value_name = "PLIES")]
     perfect_to: Option<u32>,
-    /// The book file to write.
+    /// The book file to write. A book of the same game and at least the depth already there
+    /// gives its scores: extending it solves only what is new, and a deeper one is cut to
+    /// the depth without a search.
     #[arg(long, value_name = "FILE")]
     out: String,
 }

@@ -870,3 +870,37 @@ fn book_verify_passes_a_good_book_and_names_a_wrong_entry() {
         let _ = std::fs::remove_file(file);
     }
 }
+
+#[test]
+fn a_deeper_book_at_the_output_is_cut_to_the_depth_without_a_search() {
+    let deep = temp_file("cut-deep.book");
+    let fresh = temp_file("cut-fresh.book");
+    let build = |depth: &str, out: &Path| {
+        let r = inarow(
+            &[
+                "book",
+                "build",
+                "--game",
+                "connect4:4x4",
+                "--depth",
+                depth,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        r.stdout
+    };
+    build("4", &deep);
+    build("2", &fresh);
+    let cut = build("2", &deep);
+    assert!(cut.contains(" solved=0 "), "{cut}");
+    assert_eq!(
+        std::fs::read(&deep).unwrap(),
+        std::fs::read(&fresh).unwrap()
+    );
+    for file in [deep, fresh] {
+        let _ = std::fs::remove_file(file);
+    }
+}

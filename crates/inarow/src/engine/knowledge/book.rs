@@ -30,9 +30,9 @@
 //! records are appended to `FILE.partial` as they come (same header without `entries` and
 //! `crc32`, first line `inarow-book-partial 3`; each record followed by the crc32 of its bytes,
 //! so that a damaged record is refused rather than trusted), and an interrupted build resumes
-//! where it stopped; a book already at `FILE` of the same game and depth gives its scores
-//! (extending a book solves only what is new); the finished book is written to a temporary
-//! file and renamed.
+//! where it stopped; a book already at `FILE` of the same game and at least the depth gives its
+//! scores (extending a book solves only what is new, and a deeper book is cut to the depth
+//! without a search); the finished book is written to a temporary file and renamed.
 //!
 //! A build that takes more than a session also keeps a journal small enough to commit,
 //! `FILE.journal`, rewritten (temporary file and rename) every [`JOURNAL_EVERY`] positions and
@@ -328,7 +328,8 @@ impl Book {
     /// [`Book::build`], and past `depth` to `perfect_to` plies the positions a perfect player
     /// meets against any replies (the module's documentation): after the positions at the
     /// book's depth, `progress` follows those of each further ply. A book of the same game and
-    /// depth already at `out` gives its scores, so extending it solves only what is new.
+    /// at least the depth already at `out` gives its scores, so extending it solves only what
+    /// is new, and a deeper one is cut to the depth.
     ///
     /// # Errors
     /// As [`Book::build`]; [`Error::Input`] for `perfect_to` below `depth`.
@@ -387,7 +388,7 @@ impl Book {
             known.entry(pos.canonical_key()).or_insert(score);
         }
         if let Ok(earlier) = Book::load(out, &game)
-            && earlier.depth == depth
+            && earlier.depth >= depth
         {
             for pos in deepest {
                 if let Some(score) = earlier.lookup(pos) {
