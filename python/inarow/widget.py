@@ -14,6 +14,7 @@ calls as well::
     '44533'
 """
 
+import math
 import threading
 from time import monotonic
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -194,18 +195,39 @@ def _words(status: str) -> str:
     return status[:1].upper() + status[1:] + "."
 
 
-def _value_words(best: MoveValue, mover: str, other: str) -> str:
-    """What the best move's value says, for the side to move."""
-    value = best.value
-    if best.kind in ("score", "outcome") and isinstance(value, int):
-        if value > 0:
-            return f"{mover} wins with best play"
-        if value < 0:
-            return f"{other} wins with best play"
-        return "a draw with best play"
-    if best.kind == "unknown":
+def _lean(value: MoveValue, game: str) -> Optional[float]:
+    """An estimate on the page's one scale: the mover's share, 0 to 100 (50: even)."""
+    if value.kind == "win rate":
+        return 100.0 * float(value.value)
+    if value.kind == "heuristic":
+        unit = 1000.0 if game.startswith("pentago") else 64.0
+        return 50.0 + 50.0 * math.tanh(float(value.value) / unit)
+    return None
+
+
+def _verdict(values: List[MoveValue], game: str, mover: str, other: str) -> str:
+    """The position's value in words, as the web page says it: a proven value whenever one
+    is known (a proven win among the moves, or every move proven: the best), else the best
+    estimate in words, never below a proven draw."""
+    proven = [v for v in values if v.kind in ("score", "outcome")]
+    win = next((v for v in proven if v.value > 0), None)
+    if win is not None or (values and len(proven) == len(values)):
+        best = win or max(proven, key=lambda v: v.value)
+        if best.value > 0:
+            return f"{mover} wins with best play (best {best.move})"
+        if best.value < 0:
+            return f"{other} wins with best play (best {best.move})"
+        return f"a draw with best play (best {best.move})"
+    leans = [(p, v) for v in values if (p := _lean(v, game)) is not None]
+    if not leans:
         return "not known yet"
-    return f"estimate {best.text} for {mover}"
+    p, best = max(leans, key=lambda pv: pv[0])
+    if any(v.value == 0 for v in proven):
+        p = max(p, 50.0)
+    side = mover if p >= 50 else other
+    d = abs(p - 50)
+    words = "about even" if d <= 5 else f"likely win for {side}" if d >= 30 else f"{side} is ahead"
+    return f"{words} (estimate; best so far {best.move})"
 
 
 if anywidget is None:
@@ -584,7 +606,7 @@ else:
                 if not ongoing:
                     status = _words(pos.status)
                 elif values:
-                    status = f"{mover} to move: {_value_words(values[0], mover, other)} (best {values[0].move})."
+                    status = f"{mover} to move: {_verdict(values, pos.game, mover, other)}."
                 else:
                     status = f"{mover} to move."
                 if not ongoing or not self.values:

@@ -9,6 +9,7 @@ that a failure."""
 
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -305,3 +306,16 @@ def test_without_anywidget():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "inarow.BoardWidget needs anywidget: pip install anywidget"
+
+
+def test_estimates_are_said_in_words():
+    # Pentago's empty board: no exact value within half a second, so the headline is an
+    # estimate in a player's words on the page's one scale, never raw engine units.
+    w = BoardWidget("pentago", "", time=0.5)
+    assert w.wait(60)
+    assert not all(v.exact for v in w.analysis)
+    assert re.fullmatch(
+        r"Red to move: (about even|likely win for (Red|Yellow)|(Red|Yellow) is ahead)"
+        r" \(estimate; best so far \S+\)\.",
+        w.status,
+    ), w.status
