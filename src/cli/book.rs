@@ -70,9 +70,13 @@ pub struct BuildArgs {
     /// Transposition table size in MiB, kept from one position to the next.
     #[arg(long, default_value_t = 64)]
     tt_mb: usize,
-    /// Search threads sharing the table.
+    /// Search threads sharing one table, for each search.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Positions at the book's depth solved at once, each by its own engine and table
+    /// (default: one per core). Searches this small gain more from this than from --threads.
+    #[arg(long)]
+    jobs: Option<usize>,
     /// Positions with at most this many plies go into the book.
     #[arg(long)]
     depth: u32,
@@ -203,6 +207,11 @@ fn build(args: BuildArgs) -> Result<Outcome, String> {
         args.depth,
         perfect_to,
         Path::new(&args.out),
+        match args.jobs {
+            Some(jobs @ 1..=256) => jobs,
+            Some(jobs) => return Err(format!("--jobs {jobs}: must be between 1 and 256")),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        },
         &limits,
         &mut |done, total| {
             bar.set_length(total as u64);

@@ -625,7 +625,7 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
     with_connect!(start(GAME), g => {
         let build = |out: &Path, limits: Limits| {
             let mut engine = Engine::new(&g, Options::default());
-            Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, out, &mut engine, &limits, |_, _| {})
+            Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, out, std::slice::from_mut(&mut engine), &limits, |_, _| {})
         };
         Book::build(g, DEPTH, &out, &mut Engine::new(&g, Options::default()), &Limits::default(), |_, _| {})
             .expect("the plain book");
@@ -734,13 +734,13 @@ fn a_book_extended_for_perfect_play_holds_the_perfect_players_positions() {
             .expect("the plain book");
         let limited = Limits { nodes: Some(50), ..Limits::default() };
         let mut engine = Engine::new(&g, Options::default());
-        let stopped = Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, &mut engine, &limited, |_, _| {})
+        let stopped = Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, std::slice::from_mut(&mut engine), &limited, |_, _| {})
             .expect_err("the node limit stops the extension");
         assert!(stopped.to_string().contains("resume"), "{stopped}");
         let partial = temp_file("perfect-resumed.book.partial");
         assert!(partial.exists());
         let mut engine = Engine::new(&g, Options::default());
-        Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, &mut engine, &Limits::default(), |_, _| {})
+        Book::build_for_perfect_play(g, DEPTH, PERFECT_TO, &resumed, std::slice::from_mut(&mut engine), &Limits::default(), |_, _| {})
             .expect("the resumed extension");
         assert!(!partial.exists());
     });

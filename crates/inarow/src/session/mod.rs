@@ -340,7 +340,8 @@ pub trait Game: Send + Sync {
 pub trait Tools: Send + Sync {
     /// Builds an opening book of every position to `depth` plies, and past it to `perfect_to`
     /// the positions a perfect player's lines reach, by the exact engine of `settings`, into
-    /// `out` (resuming a partial file); `progress(done, total)` as positions are solved.
+    /// `out` (resuming a partial file), the positions at the depth solved by `jobs` such
+    /// engines at once; `progress(done, total)` as positions are solved.
     #[allow(clippy::too_many_arguments)]
     fn build_book(
         &self,
@@ -348,6 +349,7 @@ pub trait Tools: Send + Sync {
         depth: u32,
         perfect_to: u32,
         out: &Path,
+        jobs: usize,
         limits: &Limits,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<BookStats, Error>;

@@ -263,16 +263,19 @@ impl<G: Playable> Tools for GameOf<G> {
         depth: u32,
         perfect_to: u32,
         out: &Path,
+        jobs: usize,
         limits: &Limits,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<BookStats, Error> {
-        let mut engine = settings.engine(&self.start, self.repetition)?;
+        let mut engines = (0..jobs.max(1))
+            .map(|_| settings.engine(&self.start, self.repetition))
+            .collect::<Result<Vec<_>, Error>>()?;
         Book::build_for_perfect_play(
             self.start,
             depth,
             perfect_to,
             out,
-            &mut engine,
+            &mut engines,
             limits,
             progress,
         )

@@ -71,7 +71,8 @@ use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, mpsc};
 
 const MAGIC: &str = "inarow-book 2";
 /// The format before `perfect-to`, read as a book with nothing past its depth.
@@ -322,23 +323,34 @@ impl Book {
         limits: &Limits,
         progress: impl FnMut(usize, usize),
     ) -> Result<BuildStats, Error> {
-        Self::build_for_perfect_play(start, depth, depth, out, engine, limits, progress)
+        Self::build_for_perfect_play(
+            start,
+            depth,
+            depth,
+            out,
+            std::slice::from_mut(engine),
+            limits,
+            progress,
+        )
     }
 
     /// [`Book::build`], and past `depth` to `perfect_to` plies the positions a perfect player
     /// meets against any replies (the module's documentation): after the positions at the
     /// book's depth, `progress` follows those of each further ply. A book of the same game and
     /// at least the depth already at `out` gives its scores, so extending it solves only what
-    /// is new, and a deeper one is cut to the depth.
+    /// is new, and a deeper one is cut to the depth. The positions at the book's depth are
+    /// solved by all of `engines` at once, each on its own thread (the first engine does the
+    /// rest), so that a build takes every core without sharing a table between searches that
+    /// gain little from it.
     ///
     /// # Errors
-    /// As [`Book::build`]; [`Error::Input`] for `perfect_to` below `depth`.
+    /// As [`Book::build`]; [`Error::Input`] for `perfect_to` below `depth` or no engine.
     pub fn build_for_perfect_play<G: Tactics>(
         start: G,
         depth: u32,
         perfect_to: u32,
         out: &Path,
-        engine: &mut Engine<G>,
+        engines: &mut [Engine<G>],
         limits: &Limits,
         progress: impl FnMut(usize, usize),
     ) -> Result<BuildStats, Error> {
@@ -347,12 +359,15 @@ impl Book {
                 "--perfect-to {perfect_to}: must be at least the depth, {depth}"
             )));
         }
+        if engines.is_empty() {
+            return Err(Error::Input("a book build needs an engine".into()));
+        }
         G::Kind::visit(BuildBook {
             start,
             depth,
             perfect_to,
             out,
-            engine,
+            engines,
             limits,
             progress,
         })
@@ -366,7 +381,7 @@ impl Book {
             depth,
             perfect_to,
             out,
-            engine,
+            engines,
             limits,
             mut progress,
         } = build;
@@ -421,28 +436,56 @@ impl Book {
                 .collect();
             order.write(&journal_path, &scores)
         };
-        for pos in deepest {
-            let key = pos.canonical_key();
-            if known.contains_key(&key) {
-                continue;
+        // Each engine on its own thread takes the next unsolved position; this thread records
+        // the answers as they come (out of order by at most one position an engine).
+        let todo: Vec<&G> = deepest
+            .iter()
+            .filter(|p| !known.contains_key(&p.canonical_key()))
+            .collect();
+        let next = AtomicUsize::new(0);
+        let halt = AtomicBool::new(false);
+        let mut failed = None;
+        std::thread::scope(|scope| {
+            let (answers, answered) = mpsc::channel();
+            for engine in engines.iter_mut() {
+                let (answers, todo, next, halt) = (answers.clone(), &todo, &next, &halt);
+                scope.spawn(move || {
+                    while !halt.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&pos) = todo.get(i) else { break };
+                        let report = engine.solve(pos, limits);
+                        if answers.send((pos, report)).is_err() {
+                            break;
+                        }
+                    }
+                });
             }
-            let report = engine.solve(pos, limits);
-            stats.nodes += report.nodes;
-            let score = match solved(report.score, report.stopped, done, total, &partial_path) {
-                Ok(score) => score,
-                Err(e) => {
-                    save_journal(&known)?;
-                    return Err(e);
+            drop(answers);
+            for (pos, report) in answered {
+                stats.nodes += report.nodes;
+                // An answer that came after another stopped the build is still kept.
+                let recorded = solved(report.score, report.stopped, done, total, &partial_path)
+                    .and_then(|score| {
+                        let key = pos.canonical_key();
+                        journal.record(key, score)?;
+                        known.insert(key, score as i8);
+                        stats.solved += 1;
+                        done += 1;
+                        progress(done, total);
+                        if stats.solved.is_multiple_of(JOURNAL_EVERY) {
+                            save_journal(&known)?;
+                        }
+                        Ok(())
+                    });
+                if let Err(e) = recorded {
+                    halt.store(true, Ordering::Relaxed);
+                    failed.get_or_insert(e);
                 }
-            };
-            journal.record(key, score)?;
-            known.insert(key, score as i8);
-            stats.solved += 1;
-            done += 1;
-            progress(done, total);
-            if stats.solved.is_multiple_of(JOURNAL_EVERY) {
-                save_journal(&known)?;
             }
+        });
+        if let Some(e) = failed {
+            save_journal(&known)?;
+            return Err(e);
         }
         if stats.solved > 0 {
             save_journal(&known)?;
@@ -466,6 +509,7 @@ impl Book {
 
         // Past the depth, the perfect player's lines, for each side as the perfect player.
         if perfect_to > depth {
+            let engine = &mut engines[0];
             for perfect in [Player::First, Player::Second] {
                 let mut frontier = perfect_lines(start, depth, perfect, &known);
                 for _ in depth..perfect_to {
@@ -724,7 +768,7 @@ struct BuildBook<'a, G: Tactics, P> {
     depth: u32,
     perfect_to: u32,
     out: &'a Path,
-    engine: &'a mut Engine<G>,
+    engines: &'a mut [Engine<G>],
     limits: &'a Limits,
     progress: P,
 }
