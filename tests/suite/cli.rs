@@ -314,8 +314,8 @@ fn analyze_lists_every_move_best_first() {
 #[test]
 fn analyze_under_a_limit_fills_in_estimates() {
     for args in [
-        // Past the built-in book (8 plies): the children of this ply-10 position are searched.
-        &["analyze", "--time", "0.3", "4321567123"][..],
+        // Past the built-in book (12 plies): the children of this ply-13 position are searched.
+        &["analyze", "--nodes", "2000", "5616242777325"][..],
         &["analyze", "--time", "0.3", "--game", "connect4:9x7", "55"][..],
         &["analyze", "--nodes", "20000", "--game", "popout", "44"][..],
     ] {
@@ -346,7 +346,7 @@ fn analyze_under_a_limit_fills_in_estimates() {
             r.stdout
         );
     }
-    let r = inarow(&["analyze", "--json", "--time", "0.3", "4321567123"], None);
+    let r = inarow(&["analyze", "--json", "--nodes", "2000", "5616242777325"], None);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
     for m in v["analysis"].as_array().expect("moves") {
         assert_eq!(m["exact"], m["score"].is_i64(), "{m}");
