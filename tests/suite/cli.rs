@@ -346,7 +346,10 @@ fn analyze_under_a_limit_fills_in_estimates() {
             r.stdout
         );
     }
-    let r = inarow(&["analyze", "--json", "--nodes", "2000", "5616242777325"], None);
+    let r = inarow(
+        &["analyze", "--json", "--nodes", "2000", "5616242777325"],
+        None,
+    );
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
     for m in v["analysis"].as_array().expect("moves") {
         assert_eq!(m["exact"], m["score"].is_i64(), "{m}");
