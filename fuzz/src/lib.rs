@@ -9,9 +9,9 @@
 
 use inarow::engine::knowledge::book::Book;
 use inarow::engine::knowledge::database::{self, BuildOptions, Database};
-use inarow::engine::{Algorithm, Engine, Limits, Options, Value, verify};
+use inarow::engine::{Algorithm, Engine, Limits, Options, RetroValue, verify};
 use inarow::game::{
-    AnyGame, ConnectBoard, Game, GameSpec, MoveList, Notation, Status, Tactics, format_moves,
+    AnyGame, ConnectBoard, GameSpec, MoveList, Notation, Rules, Status, Tactics, format_moves,
     read_position,
 };
 use inarow::session::{self, BookSource, Settings};
@@ -168,8 +168,8 @@ pub fn database(data: &[u8]) {
 }
 
 /// Calls `f` on every position reached from `start` in at most `depth` plies.
-fn for_each_position<G: Game>(start: G, depth: u32, mut f: impl FnMut(G)) {
-    fn walk<G: Game>(pos: G, depth: u32, f: &mut impl FnMut(G)) {
+fn for_each_position<G: Rules>(start: G, depth: u32, mut f: impl FnMut(G)) {
+    fn walk<G: Rules>(pos: G, depth: u32, f: &mut impl FnMut(G)) {
         f(pos);
         if depth == 0 || pos.status() != Status::Ongoing {
             return;
@@ -420,7 +420,7 @@ fn reference<G: Tactics>(spec: &str, pos: &G) -> Option<i32> {
 }
 
 /// The win / draw / loss value of a PopOut 4x4 position from its strong solution.
-fn popout_value<G: Game>(pos: &G) -> Option<i32> {
+fn popout_value<G: Rules>(pos: &G) -> Option<i32> {
     static DB: OnceLock<PathBuf> = OnceLock::new();
     let path = DB.get_or_init(|| {
         let path = scratch().join("popout-4x4.db");
@@ -431,8 +431,8 @@ fn popout_value<G: Game>(pos: &G) -> Option<i32> {
     });
     let db = database::open(path, pos).ok()?;
     Some(match db.lookup(pos)? {
-        Value::Win(_) => 1,
-        Value::Draw => 0,
-        Value::Loss(_) => -1,
+        RetroValue::Win(_) => 1,
+        RetroValue::Draw => 0,
+        RetroValue::Loss(_) => -1,
     })
 }

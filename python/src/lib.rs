@@ -23,7 +23,7 @@ use pyo3::types::{PyDict, PyString};
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use values::{Board, BoardView, MoveValue, Solution};
+use values::{Board, BoardView, PyMoveValue, Solution};
 
 /// The default table of a solver, in MiB (the command line's `--tt-mb`).
 const TABLE_MB: usize = 64;
@@ -241,7 +241,7 @@ impl Position {
     /// the solver settles it within `time` (seconds; None: until every value is exact), the
     /// evaluation search's estimate otherwise. Each item unpacks as `(move, value, exact)`.
     #[pyo3(signature = (time = None))]
-    fn analyze(&self, py: Python<'_>, time: Option<f64>) -> PyResult<Vec<MoveValue>> {
+    fn analyze(&self, py: Python<'_>, time: Option<f64>) -> PyResult<Vec<PyMoveValue>> {
         let limits = limits(time, None)?;
         let (rules, line) = (self.rules.as_ref(), self.line.as_ref());
         detached(py, |token| {
@@ -250,7 +250,7 @@ impl Position {
                 ..limits
             };
             with_shared_solver(rules, false, |solver| {
-                solver.analyze(line, &limits).map(MoveValue::list)
+                solver.analyze(line, &limits).map(PyMoveValue::list)
             })?
         })?
         .py_err()
@@ -268,7 +268,7 @@ impl Position {
                 ..limits
             };
             with_shared_solver(rules, false, |solver| {
-                solver.best_move(line, &limits).map(MoveValue::from)
+                solver.best_move(line, &limits).map(PyMoveValue::from)
             })?
         })?
         .py_err()?;
@@ -359,15 +359,15 @@ impl Position {
 
 impl Position {
     /// The board's picture with `values`, the last move marked (the library's drawer).
-    fn picture(&self, values: &[draw::Value]) -> PyResult<String> {
+    fn picture(&self, values: &[draw::DrawnValue]) -> PyResult<String> {
         draw::position(self.rules.as_ref(), self.line.as_ref(), values).py_err()
     }
 }
 
-/// The values given to `Position.svg`: `MoveValue`s, `(move, value, exact)` items or a dict
+/// The values given to `Position.svg`: `PyMoveValue`s, `(move, value, exact)` items or a dict
 /// from move to value (an int an exact score, unless `exact` says otherwise; a float a win rate,
 /// 0-1; None unknown).
-fn draw_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<draw::Value>> {
+fn draw_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<draw::DrawnValue>> {
     use inarow::session::Valuation;
     let bad = || {
         pyo3::exceptions::PyTypeError::new_err(
@@ -382,7 +382,7 @@ fn draw_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<draw::Value>> {
     let mut out = Vec::new();
     for item in items.try_iter()? {
         let item = item?;
-        if let Ok(m) = item.cast::<MoveValue>() {
+        if let Ok(m) = item.cast::<PyMoveValue>() {
             out.push(m.get().to_draw());
             continue;
         }
@@ -392,8 +392,8 @@ fn draw_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<draw::Value>> {
         }
         let mv: String = parts[0].extract().map_err(|_| bad())?;
         let value = &parts[1];
-        if let Ok(m) = value.cast::<MoveValue>() {
-            out.push(draw::Value {
+        if let Ok(m) = value.cast::<PyMoveValue>() {
+            out.push(draw::DrawnValue {
                 mv,
                 ..m.get().to_draw()
             });
@@ -416,7 +416,7 @@ fn draw_values(values: &Bound<'_, PyAny>) -> PyResult<Vec<draw::Value>> {
         } else {
             return Err(bad());
         };
-        out.push(draw::Value {
+        out.push(draw::DrawnValue {
             mv,
             value,
             end_ply: None,
@@ -590,7 +590,7 @@ impl Solver {
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         time: Option<f64>,
-    ) -> PyResult<Vec<MoveValue>> {
+    ) -> PyResult<Vec<PyMoveValue>> {
         let line = self.line(position)?;
         let limits = limits(time, None)?;
         self.run(py, |solver, token| {
@@ -602,7 +602,7 @@ impl Solver {
                         ..limits
                     },
                 )
-                .map(MoveValue::list)
+                .map(PyMoveValue::list)
         })?
         .py_err()
     }
@@ -620,7 +620,7 @@ impl Solver {
         Ok(choice.move_text().to_string())
     }
 
-    /// The engine's move with its value (a `MoveValue`: `exact` False where the engine had to
+    /// The engine's move with its value (a `PyMoveValue`: `exact` False where the engine had to
     /// estimate), as `best_move` chooses it; `think` None: no time limit (at level best, the
     /// exact solver to the end). Where the exact value is known, the move is the first, in a
     /// random order, that keeps it (a null-window test each; no other move is valued).
@@ -633,7 +633,7 @@ impl Solver {
         position: &Bound<'_, PyAny>,
         think: Option<f64>,
         seed: Option<u64>,
-    ) -> PyResult<MoveValue> {
+    ) -> PyResult<PyMoveValue> {
         let line = self.line(position)?;
         let limits = limits(think, None)?;
         self.run(py, |solver, token| {
@@ -648,7 +648,7 @@ impl Solver {
                         ..limits
                     },
                 )
-                .map(MoveValue::from)
+                .map(PyMoveValue::from)
         })?
         .py_err()
     }
@@ -779,11 +779,11 @@ fn _inarow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Position>()?;
     m.add_class::<Solver>()?;
     m.add_class::<Solution>()?;
-    m.add_class::<MoveValue>()?;
+    m.add_class::<PyMoveValue>()?;
     m.add_class::<Board>()?;
     m.add_class::<values::Cell>()?;
     m.add_class::<values::Block>()?;
-    m.add_class::<values::Line>()?;
+    m.add_class::<values::PyLine>()?;
     m.add_class::<values::Move>()?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(clear_tables, m)?)?;

@@ -1,4 +1,4 @@
-//! What the binding returns: a [`Solution`], a move's value ([`MoveValue`]) and the board as
+//! What the binding returns: a [`Solution`], a move's value ([`PyMoveValue`]) and the board as
 //! data ([`Board`] with its cells, blocks, lines and moves), all read-only Python objects.
 
 use inarow::game::Player;
@@ -127,9 +127,9 @@ pub fn _solution(
 }
 
 /// One move and its value: unpacks as `(move, value, exact)`.
-#[pyclass(frozen, module = "inarow", sequence)]
+#[pyclass(frozen, name = "MoveValue", module = "inarow", sequence)]
 #[derive(Clone, Debug)]
-pub struct MoveValue {
+pub struct PyMoveValue {
     mv: String,
     value: Valuation,
     /// The ply the game ends on with best play, where the analysis knows it (for the board's
@@ -153,9 +153,9 @@ impl From<session::Solution> for Solution {
     }
 }
 
-impl From<EngineMove> for MoveValue {
-    fn from(m: EngineMove) -> MoveValue {
-        MoveValue {
+impl From<EngineMove> for PyMoveValue {
+    fn from(m: EngineMove) -> PyMoveValue {
+        PyMoveValue {
             mv: m.mv,
             value: m.value,
             end_ply: None,
@@ -163,13 +163,13 @@ impl From<EngineMove> for MoveValue {
     }
 }
 
-impl MoveValue {
+impl PyMoveValue {
     /// Every move of an analysis, best first.
-    pub fn list(analysis: PositionAnalysis) -> Vec<MoveValue> {
+    pub fn list(analysis: PositionAnalysis) -> Vec<PyMoveValue> {
         analysis
             .moves
             .into_iter()
-            .map(|m| MoveValue {
+            .map(|m| PyMoveValue {
                 mv: m.mv,
                 value: m.value,
                 end_ply: m.end_ply,
@@ -183,8 +183,8 @@ impl MoveValue {
     }
 
     /// The move and its value, to draw on the board.
-    pub fn to_draw(&self) -> inarow::draw::Value {
-        inarow::draw::Value {
+    pub fn to_draw(&self) -> inarow::draw::DrawnValue {
+        inarow::draw::DrawnValue {
             mv: self.mv.clone(),
             value: self.value,
             end_ply: self.end_ply,
@@ -193,7 +193,7 @@ impl MoveValue {
 }
 
 #[pymethods]
-impl MoveValue {
+impl PyMoveValue {
     /// The move, in the game's notation.
     #[getter]
     #[pyo3(name = "move")]
@@ -266,7 +266,7 @@ impl MoveValue {
     }
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Ok(other) = other.cast::<MoveValue>() {
+        if let Ok(other) = other.cast::<PyMoveValue>() {
             let o = other.get();
             return Ok(o.mv == self.mv && o.value == self.value);
         }
@@ -293,7 +293,7 @@ pub struct BoardView {
     gravity: Option<&'static str>,
     blocks: Vec<Block>,
     cells: Vec<Cell>,
-    lines: Vec<Line>,
+    lines: Vec<PyLine>,
     moves: Vec<Move>,
     rows: Vec<String>,
     to_move: &'static str,
@@ -336,7 +336,7 @@ impl BoardView {
             lines: view
                 .lines
                 .iter()
-                .map(|l| Line {
+                .map(|l| PyLine {
                     owner: l.owner.name(),
                     cells: l.cells.iter().collect(),
                 })
@@ -418,9 +418,9 @@ impl Block {
 }
 
 /// A line of `k` cells that one player holds (the winning line of a finished game).
-#[pyclass(frozen, get_all, module = "inarow")]
+#[pyclass(frozen, get_all, name = "Line", module = "inarow")]
 #[derive(Clone, Debug)]
-pub struct Line {
+pub struct PyLine {
     /// `"first"` or `"second"`.
     pub owner: &'static str,
     /// Its cells' numbers.
@@ -428,7 +428,7 @@ pub struct Line {
 }
 
 #[pymethods]
-impl Line {
+impl PyLine {
     fn __repr__(&self) -> String {
         format!("Line(owner='{}', cells={:?})", self.owner, self.cells)
     }

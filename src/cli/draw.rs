@@ -30,7 +30,7 @@ pub fn run(args: DrawArgs) -> Result<Outcome, String> {
     let rules = session::game(&args.game.game)?;
     let pos = rules.read(args.moves.trim().trim_start_matches('-'))?;
     let mut outcome = Outcome::Done;
-    let values: Vec<draw::Value> = if args.values && pos.over().is_none() {
+    let values: Vec<draw::DrawnValue> = if args.values && pos.over().is_none() {
         let session = Session::new(1, 1);
         let label = format!("analyzing {}", show_moves(&args.moves));
         let analysis = with_progress_noting(&label, None, None, || {
@@ -42,7 +42,7 @@ pub fn run(args: DrawArgs) -> Result<Outcome, String> {
             eprintln!("inarow: a limit stopped the exact analysis; values marked ~ are estimates");
             outcome = Outcome::Incomplete;
         }
-        analysis.moves.iter().map(draw::Value::from).collect()
+        analysis.moves.iter().map(draw::DrawnValue::from).collect()
     } else {
         Vec::new()
     };

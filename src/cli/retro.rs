@@ -8,7 +8,7 @@ use super::solve::{self, Format};
 use super::with_ranks;
 use clap::{Args, Subcommand};
 use inarow::engine::knowledge::database::{self, BuildOptions, Database, Ranks};
-use inarow::engine::{Progress, Value};
+use inarow::engine::{Progress, RetroValue};
 use inarow::game::GameSpec;
 use inarow::limits::Limits;
 use inarow::session::{self, Settings};
@@ -169,9 +169,9 @@ fn build_on(
             None => println!("rounds {}", report.rounds),
         }
         let value = match report.start {
-            Some(Value::Win(d)) => format!("win plies={d}"),
-            Some(Value::Loss(d)) => format!("loss plies={d}"),
-            Some(Value::Draw) => "draw".to_string(),
+            Some(RetroValue::Win(d)) => format!("win plies={d}"),
+            Some(RetroValue::Loss(d)) => format!("loss plies={d}"),
+            Some(RetroValue::Draw) => "draw".to_string(),
             None => "?".to_string(),
         };
         println!("start {value}");

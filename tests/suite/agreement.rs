@@ -7,7 +7,7 @@
 use super::common::{DRIVERS, SplitMix, score_for, start};
 use inarow::engine::{Engine, Options};
 use inarow::game::{
-    Bounded, Connect, Game, Grid, MoveList, Notation, Runtime, Standard, Status, Tactics,
+    Bounded, Connect, Grid, MoveList, Notation, Rules, Runtime, Standard, Status, Tactics,
     format_moves,
 };
 use inarow::limits::Clock;

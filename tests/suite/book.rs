@@ -3,10 +3,10 @@
 
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
-use inarow::engine::agent::{Agent, Level, Valuation};
+use inarow::engine::agent::{Level, TypedAgent, Valuation};
 use inarow::engine::knowledge::book::Book;
 use inarow::engine::{Engine, Options};
-use inarow::game::{Game, GameLine, MoveList, Player, Status};
+use inarow::game::{GameLine, MoveList, Player, Rules, Status};
 use inarow::limits::Clock;
 use inarow::search::Limits;
 use inarow::search::score::final_score;
@@ -264,7 +264,7 @@ fn book_build_from_the_command_line() {
 
 /// Every position with at most `plies` plies and the game still on, one per mirror pair, by
 /// ply.
-fn positions_by_ply<G: Game>(start: G, plies: u32) -> Vec<Vec<G>> {
+fn positions_by_ply<G: Rules>(start: G, plies: u32) -> Vec<Vec<G>> {
     let mut by_ply = vec![vec![start]];
     for _ in 0..plies {
         let mut next = Vec::new();
@@ -370,7 +370,7 @@ fn the_builtin_book_agrees_with_itself_and_the_solver() {
 fn the_best_engine_never_gives_away_the_value_within_the_builtin_book() {
     with_connect!(start("connect4"), g => {
         let book = Book::builtin_for(&g).expect("7x6 ships a book");
-        let mut player = Agent::new(Level::Best, &g, Options::default(), 7).expect("an engine");
+        let mut player = TypedAgent::new(Level::Best, &g, Options::default(), 7).expect("an engine");
         let by_ply = positions_by_ply(g, book.depth() - 1);
         let mut checked = 0;
         for level in &by_ply {
@@ -474,7 +474,7 @@ fn play_answers_from_the_builtin_book() {
     }
 }
 
-/// A move valued alone ([`Agent::analyze_move`], each move of the static page's analysis, one
+/// A move valued alone ([`TypedAgent::analyze_move`], each move of the static page's analysis, one
 /// per worker) has the value the whole analysis gives it, without limits: exact scores in
 /// Connect Four and the cube, win / draw / loss in PopOut; its line starts with the move. Under a
 /// node limit too small for the solver, the move still gets a value (the evaluation's estimate).
@@ -486,10 +486,11 @@ fn a_move_valued_alone_has_the_analysis_value() {
             mem_mb: 256,
             ..Options::default()
         };
-        let mut whole = Agent::new(Level::Best, &start, options.clone(), 1).expect("an engine");
+        let mut whole =
+            TypedAgent::new(Level::Best, &start, options.clone(), 1).expect("an engine");
         let analysis = whole.analyze(&line, &Limits::default());
         assert!(analysis.moves.len() > 1, "{moves}");
-        let mut alone = Agent::new(Level::Best, &start, options, 1).expect("an engine");
+        let mut alone = TypedAgent::new(Level::Best, &start, options, 1).expect("an engine");
         for &(mv, value) in &analysis.moves {
             assert!(value.is_exact(), "{moves}");
             let valued = alone.analyze_move(&line, mv, &Limits::default());
@@ -504,7 +505,7 @@ fn a_move_valued_alone_has_the_analysis_value() {
         // Ten nodes from the start: no search finishes (Connect Four's book answers), yet the move
         // gets a value.
         let mut hurried =
-            Agent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
+            TypedAgent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
         let mv = analysis.moves[0].0;
         let early = inarow::game::read_line(start, "").expect("the start");
         let limits = Limits {
@@ -552,7 +553,7 @@ fn mirror_image_moves_valued_alone_agree_in_sign() {
         for column in 1..=7 {
             // A fresh engine a move, as in a worker of its own.
             let mut alone =
-                Agent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
+                TypedAgent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
             let mv = start.parse_move(&column.to_string()).expect("a column");
             let valued = alone.analyze_move(&line, mv, &limits);
             if let Some(d) = depth(&valued.source) {
@@ -574,7 +575,8 @@ fn mirror_image_moves_valued_alone_agree_in_sign() {
                 b + 1
             );
         }
-        let mut whole = Agent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
+        let mut whole =
+            TypedAgent::new(Level::Best, &start, Options::default(), 1).expect("an engine");
         let analysis = whole.analyze(&line, &limits);
         if let Some(d) = depth(&analysis.source) {
             assert_eq!(d % 2, 1, "{nodes} nodes: {}", analysis.source);

@@ -2,7 +2,7 @@
 //! input, benchmark files, limits and self-play.
 
 use super::common::{score_for, shared_path};
-use inarow::game::{Connect, Game, MoveList, Notation, Standard, Status, play_moves};
+use inarow::game::{Connect, MoveList, Notation, Rules, Standard, Status, play_moves};
 use inarow::limits::Clock;
 use inarow::search::{AlphaBeta, Config};
 use std::io::{Read, Write};

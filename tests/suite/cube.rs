@@ -7,7 +7,7 @@ use super::common::{SplitMix, shared_path, start};
 use inarow::engine::{Engine, Options};
 use inarow::game::cube::QUBIC_SYMMETRY_STONES;
 use inarow::game::{
-    Game, Geometry, Gravity, MoveList, Notation, Player, Qubic, RankedMove, SafeChoice, Status,
+    Geometry, Gravity, MoveList, Notation, Player, Qubic, RankedMove, Rules, SafeChoice, Status,
     Tactics, play_moves,
 };
 use inarow::limits::{Clock, Limits};

@@ -5,7 +5,7 @@ use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
 use inarow::engine::distributed::workers;
 use inarow::engine::{Engine, Limits, Options};
-use inarow::game::{Game, MoveList, Status};
+use inarow::game::{MoveList, Rules, Status};
 use inarow::search::ranks::{Local, Solo};
 
 /// The weak value of `pos` by job-level search on `ranks` ranks (threads) of `threads` workers,

@@ -131,7 +131,7 @@ const CLI_MAY_NAME_OF_THE_ENGINE: [&str; 6] = [
     "victor",
     "pentago_midgame",
     "Progress",
-    "Value",
+    "RetroValue",
 ];
 
 /// The first segment of each path a text imports from `prefix` (`prefix{A, b::C}` gives A and

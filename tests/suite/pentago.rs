@@ -3,7 +3,7 @@
 
 use super::cli::inarow;
 use super::common::shared_path;
-use inarow::game::{Game, MoveList, Notation, Pentago, Player, Status, Tactics, read_position};
+use inarow::game::{MoveList, Notation, Pentago, Player, Rules, Status, Tactics, read_position};
 use inarow::limits::Limits;
 use std::collections::BTreeSet;
 

@@ -4,8 +4,8 @@
 
 use super::common::{SplitMix, render_grid, shared_path, spec, start};
 use inarow::game::{
-    AnyGame, ConnectBoard, Game, GameSpec, MAX_MOVES, MoveList, Notation, Player, PopMove,
-    PopOutBoard, RankedMove, Repeating, SafeChoice, Status, Tactics, format_moves, play_moves,
+    AnyGame, ConnectBoard, GameSpec, MAX_MOVES, MoveList, Notation, Player, PopMove, PopOutBoard,
+    RankedMove, Repeating, Rules, SafeChoice, Status, Tactics, format_moves, play_moves,
 };
 use std::collections::{HashMap, HashSet};
 

@@ -6,7 +6,7 @@
 use super::cli::inarow;
 use super::common::{SplitMix, shared_path, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
-use inarow::game::{Game, GameLine, MoveList, Repetition, Status};
+use inarow::game::{GameLine, MoveList, Repetition, Rules, Status};
 use inarow::limits::{Clock, Limits};
 use inarow::search::Stop;
 use inarow::search::winner::{Handicap, WinSearch};

@@ -6,7 +6,7 @@ use super::cli::inarow;
 use super::common::shared_path;
 use super::common::temp_file;
 use inarow::engine::{Algorithm, Engine, Options};
-use inarow::game::{Connect, Game, Grid, Runtime, Standard, play_moves};
+use inarow::game::{Connect, Grid, Rules, Runtime, Standard, play_moves};
 use inarow::search::Limits;
 
 /// Lines of a public set, `(moves, published score)`.

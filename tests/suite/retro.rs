@@ -9,7 +9,7 @@ use super::common::{SplitMix, start, temp_file};
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{Bounded, Indexed, Kind, MoveList, Notation, Status, Tactics, outlook_by_moves};
 use inarow::limits::Limits;
-use inarow::search::retro::{self, Value};
+use inarow::search::retro::{self, RetroValue};
 use inarow::search::score::win_at;
 
 /// Edges `(from, to)` between indices.
@@ -100,12 +100,12 @@ fn random_position<G: Indexed + Tactics + Notation>(
 }
 
 /// Connect Four: the exact score that the database's value and distance make.
-fn score_of<G: Indexed + Bounded>(pos: &G, value: Value) -> i32 {
+fn score_of<G: Indexed + Bounded>(pos: &G, value: RetroValue) -> i32 {
     let end = |d: u32| pos.ply() + d;
     match value {
-        Value::Draw => 0,
-        Value::Win(d) => win_at(pos.max_plies(), end(d)),
-        Value::Loss(d) => -win_at(pos.max_plies(), end(d)),
+        RetroValue::Draw => 0,
+        RetroValue::Win(d) => win_at(pos.max_plies(), end(d)),
+        RetroValue::Loss(d) => -win_at(pos.max_plies(), end(d)),
     }
 }
 
@@ -151,9 +151,9 @@ fn popout_values_and_distances_agree_with_the_forward_searches() {
                 let value = solution.value(&pos).unwrap_or_else(|| panic!("{spec} {pos:?}"));
                 let report = exact.solve(&pos, &Limits::default());
                 let (score, plies) = match value {
-                    Value::Win(d) => (1, Some(d)),
-                    Value::Loss(d) => (-1, Some(d)),
-                    Value::Draw => (0, None),
+                    RetroValue::Win(d) => (1, Some(d)),
+                    RetroValue::Loss(d) => (-1, Some(d)),
+                    RetroValue::Draw => (0, None),
                 };
                 assert_eq!(report.score, Some(score), "{spec} {pos:?}: {summary:?}");
                 assert_eq!(report.plies, plies, "{spec} {pos:?}: distance");
@@ -178,10 +178,10 @@ fn strong_solutions_give_the_published_values_of_the_empty_boards() {
     // PopOut: popout_values.tsv, restated (tests/suite/popout_solve.rs checks the restated
     // values against it where the data is), and the distance the forward search finds.
     for (w, h, want) in [
-        (4, 4, Value::Draw),
-        (5, 4, Value::Draw),
-        (4, 5, Value::Win(25)),
-        (3, 4, Value::Draw),
+        (4, 4, RetroValue::Draw),
+        (5, 4, RetroValue::Draw),
+        (4, 5, RetroValue::Win(25)),
+        (3, 4, RetroValue::Draw),
     ] {
         with_indexed!(start(&format!("popout:{w}x{h}")), g => {
             let (solution, _) = retro::solve(&g, 2).unwrap();

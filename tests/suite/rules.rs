@@ -5,8 +5,8 @@
 
 use super::common::{Naive, shared_path, spec, start};
 use inarow::game::{
-    AnyGame, Bounded, ConnectBoard, Game, GameSpec, MoveList, Notation, Player, RankedMove, Status,
-    Tactics, format_moves, play_moves,
+    AnyGame, Bounded, ConnectBoard, GameSpec, MoveList, Notation, Player, RankedMove, Rules,
+    Status, Tactics, format_moves, play_moves,
 };
 use inarow::search::score::{end_ply, win_at};
 use proptest::prelude::*;

@@ -8,7 +8,7 @@
 
 use super::cli::inarow;
 use super::common::SplitMix;
-use inarow::game::{Connect, Game, MoveList, Standard, Tactics};
+use inarow::game::{Connect, MoveList, Rules, Standard, Tactics};
 use inarow::limits::Clock;
 use inarow::search::{AlphaBeta, Config, Driver, Scheme};
 

@@ -5,10 +5,10 @@
 use super::cli::inarow;
 use super::common::{SplitMix, start, temp_file};
 use inarow::engine::Options;
-use inarow::engine::agent::{Agent, Level, Valuation};
+use inarow::engine::agent::{Level, TypedAgent, Valuation};
 use inarow::engine::knowledge::strategy::Strategy;
 use inarow::game::cube::Qubic;
-use inarow::game::{Game, GameLine, MoveList, Player, Status, Tactics};
+use inarow::game::{GameLine, MoveList, Player, Rules, Status, Tactics};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -214,7 +214,7 @@ fn an_installed_strategy_is_its_games_for_later_engines() {
         let strategy = Strategy::builtin_for(&g).expect("the installed strategy");
         assert_eq!(strategy.game(), g.name());
         let first = strategy.move_at(&g).expect("a first move");
-        let mut player = Agent::new(Level::Best, &g, Options::default(), 1).expect("an engine");
+        let mut player = TypedAgent::new(Level::Best, &g, Options::default(), 1).expect("an engine");
         let limits = inarow::search::Limits::within(Duration::from_secs(5));
         let valued = player.analyze_move(&GameLine::new(g), first, &limits);
         assert_eq!(valued.moves, vec![(first, Valuation::Proven(1))]);
@@ -259,7 +259,8 @@ fn qubic_is_won_from_the_start_against_every_reply() {
 fn the_engine_plays_qubic_first_from_its_strategy() {
     let first = Qubic::new();
     let strategy = Strategy::builtin_for(&first).expect("Qubic ships a strategy");
-    let mut player = Agent::new(Level::Best, &first, Options::default(), 1).expect("an engine");
+    let mut player =
+        TypedAgent::new(Level::Best, &first, Options::default(), 1).expect("an engine");
     let mut rng = SplitMix(7);
     for _ in 0..5 {
         let mut line = GameLine::new(first);

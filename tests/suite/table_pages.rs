@@ -3,7 +3,7 @@
 
 use super::common::SplitMix;
 use inarow::engine::{Config, Engine, Options};
-use inarow::game::{Connect, Game, MoveList, Standard, Tactics};
+use inarow::game::{Connect, MoveList, Rules, Standard, Tactics};
 use inarow::limits::Limits;
 
 /// Minor page faults of the calling thread so far.

@@ -14,7 +14,7 @@ use inarow::Error;
 use inarow::certificate::verify;
 use inarow::engine::{Algorithm, Engine, Options};
 use inarow::game::{
-    Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics,
+    Bounded, Finite, MoveList, Notation, Player, RankedMove, Rules, Status, Tactics,
 };
 use inarow::limits::{Clock, Limits};
 use inarow::search::minimax::Minimax;
@@ -65,7 +65,7 @@ impl Twist {
 }
 
 /// A move: cell (0..8), quadrant (0..2), turn forward or back, as `cell * 4 + q * 2 + back`.
-impl Game for Twist {
+impl Rules for Twist {
     type Move = u8;
     type Kind = Finite;
 

@@ -121,7 +121,7 @@ fn the_checker_rejects_tampered_witnesses() {
     assert!(cover::verify(&g, first, second, &misplaced).is_err());
 }
 
-/// What Connect Four and the cube hand the rules (`Game::gravity_position`) is their board:
+/// What Connect Four and the cube hand the rules (`Rules::gravity_position`) is their board:
 /// along random games, the stones fill each column from the bottom, and a line of the
 /// description is complete exactly when the game says the last mover won.
 #[test]

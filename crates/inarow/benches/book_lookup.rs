@@ -9,7 +9,7 @@
 
 use inarow::engine::knowledge::book::{Book, positions_by_ply};
 use inarow::engine::knowledge::compact::{CompactBook, Ranking};
-use inarow::game::{Connect, Game, Grid, Runtime};
+use inarow::game::{Connect, Grid, Rules, Runtime};
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -6,7 +6,7 @@
 
 use divan::{Bencher, black_box};
 use inarow::game::{
-    Bounded, Connect, Game, Grid, MoveList, Notation, Runtime, Standard, Tactics, play_moves,
+    Bounded, Connect, Grid, MoveList, Notation, Rules, Runtime, Standard, Tactics, play_moves,
 };
 use inarow::limits::Clock;
 use inarow::search::{AlphaBeta, Bound, Config, Scheme, Table};

@@ -9,7 +9,7 @@
 //! Run: `cargo bench -p inarow --bench rules_call` (one line a board and question; the
 //! `claims` and `answers` fields must not change with a change of speed).
 
-use inarow::game::{Bounded, Connect, Game, Gravity, Grid, MoveList, Runtime, Status};
+use inarow::game::{Bounded, Connect, Gravity, Grid, MoveList, Rules, Runtime, Status};
 use inarow::search::cover::CoverView;
 use std::hint::black_box;
 use std::time::Instant;
@@ -83,7 +83,7 @@ fn positions<G: Bounded>(start: G) -> Vec<(G, CoverView<'static>, u32)> {
     found
 }
 
-fn report<G: Game>(board: &str, positions: &[(G, CoverView<'static>, u32)]) {
+fn report<G: Rules>(board: &str, positions: &[(G, CoverView<'static>, u32)]) {
     type Question = fn(&CoverView<'static>, u32) -> bool;
     let questions: [(&str, Question); 2] = [
         ("cannot_win", CoverView::side_to_move_cannot_win),

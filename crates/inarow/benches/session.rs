@@ -6,7 +6,7 @@
 //! Run: `cargo bench -p inarow --bench session`
 
 use divan::{Bencher, black_box};
-use inarow::engine::agent::{Agent, Level};
+use inarow::engine::agent::{Level, TypedAgent};
 use inarow::engine::{Engine, Limits, Options};
 use inarow::game::{Connect, GameLine, Standard, read_line};
 use inarow::session::{Ask, BookSource, Session, Settings, Source, game as read_game};
@@ -102,7 +102,7 @@ fn solve_many_by_session(bencher: Bencher) {
 #[divan::bench]
 fn analyze_by_agent(bencher: Bencher) {
     let start: Connect<u64, Standard> = Connect::new(Standard);
-    let mut agent = Agent::new(Level::Best, &start, options(), 1).expect("an agent");
+    let mut agent = TypedAgent::new(Level::Best, &start, options(), 1).expect("an agent");
     bencher.bench_local(|| {
         let mut moves = 0;
         for text in &POSITIONS[..4] {

@@ -2,7 +2,7 @@
 //! Connect Four 3D, Qubic and Pentago.
 //!
 //! The layers import downward only: [`limits`], [`error`] and the memory helpers below everything;
-//! the rules in [`game`] behind a few small traits ([`game::Game`] and its companions), with
+//! the rules in [`game`] behind a few small traits ([`game::Rules`] and its companions), with
 //! each game's entry in the catalog ([`game::GameSpec`], [`game::Variant`]); the algorithms in
 //! [`search`], generic over the rules and naming no game; the solvers written for one game in
 //! [`solvers`]; [`engine`], the facade over them (it asks books, databases and a game's own
@@ -66,7 +66,7 @@
 //! # Play a move, in a game whose positions repeat
 //! ```
 //! use inarow::engine::Options;
-//! use inarow::engine::agent::{Level, Agent};
+//! use inarow::engine::agent::{Level, TypedAgent};
 //! use inarow::game::{GameLine, Notation, PopOut, Standard};
 //! use std::time::Duration;
 //!
@@ -75,7 +75,7 @@
 //! for token in ["4", "4", "p4"] {
 //!     game.play(game.position().parse_move(token)?);
 //! }
-//! let mut engine = Agent::new(Level::Best, game.position(), Options::default(), 1)?;
+//! let mut engine = TypedAgent::new(Level::Best, game.position(), Options::default(), 1)?;
 //! let (mv, value) = engine.choose(&game, Duration::from_secs(1)).expect("a move");
 //! println!("{} {value}", game.position().format_move(mv));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -31,7 +31,7 @@ pub fn count_nodes(n: u64) {
 }
 
 /// The bounds on the score that an alpha-beta root driver has proven so far, with the key
-/// (`Game::key`) of the position it solves: what a progress display shows of a long solve (no
+/// (`Rules::key`) of the position it solves: what a progress display shows of a long solve (no
 /// search reads it).
 static ROOT_BOUNDS: Mutex<Option<(u128, i32, i32)>> = Mutex::new(None);
 

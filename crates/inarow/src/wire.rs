@@ -336,7 +336,7 @@ pub fn draw(request: &Value) -> Result<String, crate::Error> {
             .filter(|e| !e.is_null())
             .map(|e| {
                 read_move_value(e)
-                    .map(|m| crate::draw::Value::from(&m))
+                    .map(|m| crate::draw::DrawnValue::from(&m))
                     .ok_or_else(|| bad("an entry without a move or a value"))
             })
             .collect::<Result<Vec<_>, Error>>()?,

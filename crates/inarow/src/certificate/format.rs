@@ -7,7 +7,7 @@
 //! # File format (`inarow-proof 5`)
 //! ```text
 //! inarow-proof 5
-//! game connect4:7x6:k4    # must equal the start position's Game::name()
+//! game connect4:7x6:k4    # must equal the start position's Rules::name()
 //! root 4453               # moves from the game's start to the root ('-': the start itself)
 //! goal notlose            # or win (`!` rule lines: notlose only)
 //! prover first            # the side that has the proof: first or second (player)
@@ -38,7 +38,7 @@
 //! position (P where the opponent moves) that all meet the same sequence.
 //!
 //! A rule line `PATH ! WITNESS` (goal `notlose` only, in a game with a gravity board,
-//! [`Game::gravity_position`](crate::game::Game::gravity_position)) settles the position after
+//! [`Rules::gravity_position`](crate::game::Rules::gravity_position)) settles the position after
 //! PATH, where the opponent moves: by Victor's threat rules the opponent cannot win there, so
 //! the prover does not lose. WITNESS is the rule applications the prover answers by, in the
 //! form of [`Witness::to_text`](victor::Witness::to_text); the verifier checks it

@@ -8,9 +8,9 @@
 //! proven, the other side when it was disproven (then the other side has the complementary goal:
 //! a disproven Win is a proven NotLose for the opponent, a disproven NotLose a proven Win). It
 //! gives one move for every position where the prover moves; where the opponent moves, every
-//! legal reply must be covered. Positions are merged by [`Game::key`], so the strategy is a DAG
+//! legal reply must be covered. Positions are merged by [`Rules::key`], so the strategy is a DAG
 //! and the file lists each prover position once; in a game that never repeats, a position whose
-//! symmetric image (same [`Game::canonical_key`]) was settled earlier in the walk needs nothing
+//! symmetric image (same [`Rules::canonical_key`]) was settled earlier in the walk needs nothing
 //! more (version 3, see [`class_of`]: in Qubic, with 192 symmetries, this is what makes the
 //! empty board's proof small enough to write). A position where the prover wins at once needs
 //! no line, and a threat line (a sequence of the prover's moves, each answered by the one reply
@@ -27,13 +27,13 @@ pub mod victor;
 pub use format::{MAGIC, VERSION, write};
 pub use verify::{VerifySummary, verify, verify_and_walk, verify_with_rule};
 
-use crate::game::{Game, Goal, Kind, Player};
+use crate::game::{Goal, Kind, Player, Rules};
 
 /// The class under which the walk (of the verifier, and of the extraction that writes what it
-/// will walk) remembers a settled position: its symmetry class ([`Game::canonical_key`]) in a
-/// game that never repeats; in one that does, the position itself ([`Game::key`]), since what
+/// will walk) remembers a settled position: its symmetry class ([`Rules::canonical_key`]) in a
+/// game that never repeats; in one that does, the position itself ([`Rules::key`]), since what
 /// a repetition settles depends on the exact positions of the path.
-pub fn class_of<G: Game>(pos: &G) -> u128 {
+pub fn class_of<G: Rules>(pos: &G) -> u128 {
     if <G::Kind as Kind<G>>::REPEATS {
         pos.key()
     } else {
@@ -43,7 +43,7 @@ pub fn class_of<G: Game>(pos: &G) -> u128 {
 
 /// A strategy for the prover from the root: one move for each prover position it reaches.
 #[derive(Clone, Debug)]
-pub struct Certificate<G: Game> {
+pub struct Certificate<G: Rules> {
     /// The position the strategy proves the goal from.
     pub root: G,
     /// The side the strategy is for: the side to move at the root if the goal was proven.

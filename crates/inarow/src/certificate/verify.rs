@@ -32,7 +32,7 @@ use std::fmt;
 /// What a verified certificate proves, and how much was checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifySummary {
-    /// The game, as the certificate's header names it ([`Game::name`](crate::game::Game::name)).
+    /// The game, as the certificate's header names it ([`Rules::name`](crate::game::Rules::name)).
     pub game: String,
     /// The root's moves from the start ('-' for the start).
     pub root: String,

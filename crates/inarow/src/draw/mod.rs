@@ -63,7 +63,7 @@ const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
 /// A move's value to draw.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Value {
+pub struct DrawnValue {
     /// The move, in the game's notation.
     pub mv: String,
     /// What it is worth.
@@ -72,9 +72,9 @@ pub struct Value {
     pub end_ply: Option<u32>,
 }
 
-impl From<&MoveValue> for Value {
-    fn from(m: &MoveValue) -> Value {
-        Value {
+impl From<&MoveValue> for DrawnValue {
+    fn from(m: &MoveValue) -> DrawnValue {
+        DrawnValue {
             mv: m.mv.clone(),
             value: m.value,
             end_ply: m.end_ply,
@@ -112,7 +112,7 @@ pub struct Options {
 ///
 /// # Errors
 /// None for a position the session read; an [`Error`] only if its line no longer replays.
-pub fn position(rules: &dyn Game, pos: &dyn Line, values: &[Value]) -> Result<String, Error> {
+pub fn position(rules: &dyn Game, pos: &dyn Line, values: &[DrawnValue]) -> Result<String, Error> {
     position_with(rules, pos, values, &Options::default())
 }
 
@@ -124,7 +124,7 @@ pub fn position(rules: &dyn Game, pos: &dyn Line, values: &[Value]) -> Result<St
 pub fn position_with(
     rules: &dyn Game,
     pos: &dyn Line,
-    values: &[Value],
+    values: &[DrawnValue],
     options: &Options,
 ) -> Result<String, Error> {
     let view = pos.view();
@@ -192,7 +192,7 @@ struct Ctx<'a> {
     v: &'a PositionView<u16>,
     size: [usize; 3],
     owners: Vec<Option<Player>>,
-    values: HashMap<&'a str, &'a Value>,
+    values: HashMap<&'a str, &'a DrawnValue>,
     best: Option<(i32, i64)>,
     win: Vec<bool>,
     ply: u32,
@@ -411,7 +411,7 @@ impl Out {
         ctx: &Ctx,
         x: f64,
         y: f64,
-        v: &Value,
+        v: &DrawnValue,
         room: f64,
         small: bool,
         attrs: &str,
@@ -576,7 +576,7 @@ fn player_name(p: Player) -> &'static str {
 }
 
 /// A move's value in words, the chip's tooltip (the page's `words`).
-fn words(v: &Value, mover: Player) -> String {
+fn words(v: &DrawnValue, mover: Player) -> String {
     if let Some(outcome) = v.value.outcome() {
         if outcome == "draw" {
             return "draw with best play".into();
@@ -613,7 +613,7 @@ struct Look {
 
 /// The page's chip classes: wins blue, losses orange, darker the sooner the game ends; draws
 /// grey; estimates white with a dashed edge.
-fn chip_look(v: &Value, ply: u32) -> Look {
+fn chip_look(v: &DrawnValue, ply: u32) -> Look {
     let solid = |class: String, fill, text| Look {
         class,
         fill,
@@ -674,14 +674,19 @@ fn chip_look(v: &Value, ply: u32) -> Look {
 
 /// The picture of `view` (`ply` moves into the game) with `values` drawn on its moves and the
 /// `last` move marked (the default [`Options`]).
-pub fn draw(view: &PositionView<u16>, values: &[Value], ply: u32, last: Option<&Last>) -> String {
+pub fn draw(
+    view: &PositionView<u16>,
+    values: &[DrawnValue],
+    ply: u32,
+    last: Option<&Last>,
+) -> String {
     picture(view, values, ply, last, &Options::default())
 }
 
 /// [`draw`] with `options`.
 fn picture(
     view: &PositionView<u16>,
-    values: &[Value],
+    values: &[DrawnValue],
     ply: u32,
     last: Option<&Last>,
     options: &Options,
@@ -694,7 +699,7 @@ fn picture(
         }
     }
     let legal: Vec<&str> = view.moves.iter().map(|m| m.text.as_str()).collect();
-    let values: HashMap<&str, &Value> = values
+    let values: HashMap<&str, &DrawnValue> = values
         .iter()
         .filter(|v| legal.contains(&v.mv.as_str()))
         .map(|v| (v.mv.as_str(), v))

@@ -291,7 +291,7 @@ pub(super) fn pentago(ctx: &Ctx) -> Part {
                 .chain(turns.iter().filter_map(|t| t.same))
                 .collect();
             drawn.extend(here.iter().map(|m| m.to_string()));
-            let mut best: Option<&Value> = None;
+            let mut best: Option<&DrawnValue> = None;
             for v in here.iter().filter_map(|m| ctx.values.get(m)) {
                 if best.is_none_or(|b| v.value.rank() > b.value.rank()) {
                     best = Some(v);

@@ -7,7 +7,7 @@
 use super::{Algorithm, Options};
 use crate::error::Error;
 use crate::game::{
-    Bounded, Game, GameLine, Goal, KindVisitor, Method, Player, Repeating, Repetition, Status,
+    Bounded, GameLine, Goal, KindVisitor, Method, Player, Repeating, Repetition, Rules, Status,
     Tactics,
 };
 use crate::limits::{Clock, Stop};
@@ -23,7 +23,7 @@ use std::sync::Arc;
 const MOST_PLIES: u32 = 253;
 
 /// What the engine asks of a search, each question under the limits of `clock`.
-pub(super) trait Backend<G: Game>: Send {
+pub(super) trait Backend<G: Rules>: Send {
     /// The value at the end of `line` for the side to move (the positions before it count for
     /// the repetition rule): the exact score of a bounded game (its sign when `weak`), 1 / 0 /
     /// -1 in a game that repeats.
@@ -338,7 +338,7 @@ impl<G: Tactics> Backend<G> for Threats {
 /// A proof-number search on a bounded game: win / draw / loss only.
 struct ProofNumbers<G>(Box<dyn Prover<G>>);
 
-impl<G: Game> Backend<G> for ProofNumbers<G> {
+impl<G: Rules> Backend<G> for ProofNumbers<G> {
     fn value(&mut self, line: &GameLine<G>, _: bool, clock: &mut Clock) -> Result<i32, Stop> {
         let me = line.position().side_to_move();
         weak_value(|goal| self.0.prove_for(line, me, goal, clock))

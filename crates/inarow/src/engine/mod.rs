@@ -30,7 +30,7 @@ pub use crate::error::Error;
 pub use crate::limits::{Cancel, Clock, Limits, MAX_DEPTH, Started, Stop, nodes_searched};
 pub use crate::search::census::{Census, count};
 pub use crate::search::heuristic;
-pub use crate::search::retro::{Progress, Value};
+pub use crate::search::retro::{Progress, RetroValue};
 /// The seeded random numbers of the engine's random choices, for fronts that draw their own.
 pub use crate::search::rng::SplitMix;
 pub use crate::search::score::end_ply;
@@ -47,7 +47,7 @@ pub mod victor {
     pub use crate::search::cover::{Options, Rule};
 }
 
-use crate::game::{Game, GameLine, Goal, Kind, MoveList, Notation, Start, Status, Tactics};
+use crate::game::{GameLine, Goal, Kind, MoveList, Notation, Rules, Start, Status, Tactics};
 use crate::search::alphabeta::SearchState;
 pub use crate::search::alphabeta::profile::Profile;
 use crate::search::pn::extract::extract_for_verdict;
@@ -170,7 +170,7 @@ impl Options {
     /// These options as `sample`'s game takes them: a game whose positions repeat is searched
     /// on one thread, so a thread count meant for every game is cut to one there.
     #[must_use]
-    pub fn fitted_to<G: Game>(mut self, _sample: &G) -> Self {
+    pub fn fitted_to<G: Rules>(mut self, _sample: &G) -> Self {
         if <G::Kind as Kind<G>>::REPEATS {
             self.config.threads = 1;
         }
@@ -213,7 +213,7 @@ pub struct Report<M> {
 
 /// What [`Engine::certify`] found.
 #[derive(Clone, Debug)]
-pub struct Certified<G: crate::game::Game> {
+pub struct Certified<G: crate::game::Rules> {
     /// The weak value for the side to move (1 win, 0 draw, -1 loss) and what the df-pn search
     /// did, proofs and extraction together.
     pub report: Report<G::Move>,
@@ -557,9 +557,9 @@ impl<G: Tactics> Engine<G> {
                 return Some((if self.weak { score.signum() } else { score }, plies));
             }
             Known::Sign(sign) => return self.is_weak().then_some((sign, None)),
-            Known::Outcome(Value::Draw) => return Some((0, None)),
-            Known::Outcome(Value::Win(d)) => (1, d),
-            Known::Outcome(Value::Loss(d)) => (-1, d),
+            Known::Outcome(RetroValue::Draw) => return Some((0, None)),
+            Known::Outcome(RetroValue::Win(d)) => (1, d),
+            Known::Outcome(RetroValue::Loss(d)) => (-1, d),
         };
         let distance = self.distance.then_some(plies);
         Some(match G::Kind::max_plies(pos) {

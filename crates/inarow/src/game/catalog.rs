@@ -18,7 +18,7 @@ use super::cube::{Gravity, Qubic};
 use super::grid::{Grid, Runtime, Standard};
 use super::pentago::{Pentago, board_counts};
 use super::popout::PopOut;
-use super::{Game, Shape};
+use super::{Rules, Shape};
 use crate::error::Error;
 use std::fmt;
 use std::str::FromStr;
@@ -288,7 +288,7 @@ pub struct CountByFormula {
 /// Facts about a game that are not rules: engine policy, search tuning, and what is known of
 /// it ahead of time. Every fact has a default; the games' entries are below, and none of them
 /// changes an answer, only how fast it comes and in what form.
-pub trait Variant: super::Game {
+pub trait Variant: super::Rules {
     /// The engine's default method for the game's values ([`Method`]).
     const METHOD: Method = Method::AlphaBeta;
 

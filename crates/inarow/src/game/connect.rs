@@ -9,10 +9,10 @@ use super::bits::{Bits, cells};
 use super::geometry::line_score;
 use super::gravity::GravityGeometry;
 use super::grid::{Grid, Shape};
-use super::view::{Board, CellId, CellName, Effect, Layout, Line, column_name};
+use super::view::{Board, CellId, CellName, Effect, Layout, WinningLine, column_name};
 use super::{
-    Bounded, Finite, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player,
-    RankedMove, SafeChoice, Status, Tactics,
+    Bounded, Finite, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player, RankedMove,
+    Rules, SafeChoice, Status, Tactics,
 };
 use crate::error::Error;
 use std::fmt::{self, Debug};
@@ -140,7 +140,7 @@ impl<B: Bits, S: Shape> Connect<B, S> {
     }
 }
 
-impl<B: Bits, S: Shape> Game for Connect<B, S> {
+impl<B: Bits, S: Shape> Rules for Connect<B, S> {
     type Move = u8;
     type Kind = Finite;
 
@@ -205,7 +205,7 @@ impl<B: Bits, S: Shape> Game for Connect<B, S> {
     }
 
     /// The identity and the mirror image (columns right to left), which
-    /// [`Game::canonical_key`] merges: a strategy book keys by the same classes as the
+    /// [`Rules::canonical_key`] merges: a strategy book keys by the same classes as the
     /// certificates' verifier.
     fn symmetry_count(&self) -> usize {
         2
@@ -332,7 +332,7 @@ impl<B: Bits, S: Shape> Board for Connect<B, S> {
         column_name(self.grid().column_of_cell(cell))
     }
 
-    fn lines_held(&self, out: &mut Vec<Line>) {
+    fn lines_held(&self, out: &mut Vec<WinningLine>) {
         let (first, second) = self.stones();
         self.grid().lines_held(first, second, out);
     }

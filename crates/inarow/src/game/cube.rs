@@ -33,9 +33,9 @@
 
 use super::geometry::{self, Geometry};
 use super::gravity::GravityGeometry;
-use super::view::{Axis, Block, Board, CellId, CellName, CellSet, Effect, Layout, Line};
+use super::view::{Axis, Block, Board, CellId, CellName, CellSet, Effect, Layout, WinningLine};
 use super::{
-    Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, SafeChoice, Status, Tactics,
+    Bounded, Finite, MoveList, Notation, Player, RankedMove, Rules, SafeChoice, Status, Tactics,
 };
 use crate::error::Error;
 use arrayvec::ArrayVec;
@@ -482,7 +482,7 @@ fn symmetries<const GRAVITY: bool>() -> &'static [ByteTables] {
 /// A permutation of 64 cells.
 type ByteTables = geometry::ByteTables<8>;
 
-impl<const GRAVITY: bool> Game for Cube<GRAVITY> {
+impl<const GRAVITY: bool> Rules for Cube<GRAVITY> {
     type Move = u8;
     type Kind = Finite;
 
@@ -1147,7 +1147,7 @@ impl<const GRAVITY: bool> Board for Cube<GRAVITY> {
         name
     }
 
-    fn lines_held(&self, out: &mut Vec<Line>) {
+    fn lines_held(&self, out: &mut Vec<WinningLine>) {
         for (owner, stones) in [
             (Player::First, self.stones[0]),
             (Player::Second, self.stones[1]),
@@ -1155,7 +1155,7 @@ impl<const GRAVITY: bool> Board for Cube<GRAVITY> {
             for &line in &LINES {
                 if line & stones == line {
                     let cells = CellSet(line as u128);
-                    out.push(Line { owner, cells });
+                    out.push(WinningLine { owner, cells });
                 }
             }
         }

@@ -28,7 +28,7 @@ use super::bits::{Bits, cells};
 use super::geometry::Geometry;
 use super::gravity::GravityGeometry;
 use super::numbering::Numbering;
-use super::view::{Axis, CellId, CellSet, Layout, Line};
+use super::view::{Axis, CellId, CellSet, Layout, WinningLine};
 use crate::error::Error;
 use std::fmt::{self, Debug};
 
@@ -425,13 +425,13 @@ impl Grid {
     }
 
     /// Every line of `k` that the first player's stones or the second's hold, as a view's cells.
-    pub(crate) fn lines_held<B: Bits>(&self, first: B, second: B, out: &mut Vec<Line>) {
+    pub(crate) fn lines_held<B: Bits>(&self, first: B, second: B, out: &mut Vec<WinningLine>) {
         for (owner, stones) in [(Player::First, first), (Player::Second, second)] {
             let stones = stones.to_u128();
             for &line in self.lines() {
                 if line & stones == line {
                     let cells = self.view_cells(line);
-                    out.push(Line { owner, cells });
+                    out.push(WinningLine { owner, cells });
                 }
             }
         }

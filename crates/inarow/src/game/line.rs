@@ -2,7 +2,7 @@
 //! which in a game whose positions repeat decide when a repetition ends it ([`Repetition`], the
 //! one judgement of the rule that searches, play, the server and the command line all ask).
 
-use super::{Game, Kind, Notation, Status};
+use super::{Kind, Notation, Rules, Status};
 use crate::error::Error;
 
 /// The repetition rule of a game whose positions repeat: the occurrence of a position that ends
@@ -51,7 +51,7 @@ impl Default for Repetition {
 /// the way. Its last position is the one to move from; the positions before it count for the
 /// repetition rule in a game whose positions repeat.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameLine<G: Game> {
+pub struct GameLine<G: Rules> {
     start: G,
     moves: Vec<G::Move>,
     /// The positions before the current one, oldest first (`start` first, when there are any).
@@ -59,7 +59,7 @@ pub struct GameLine<G: Game> {
     current: G,
 }
 
-impl<G: Game> GameLine<G> {
+impl<G: Rules> GameLine<G> {
     /// A line of no moves from `start`.
     pub fn new(start: G) -> GameLine<G> {
         GameLine {
@@ -115,7 +115,7 @@ impl<G: Game> GameLine<G> {
         Some(m)
     }
 
-    /// The exact keys ([`Game::key`]) of the positions before the current one, oldest first,
+    /// The exact keys ([`Rules::key`]) of the positions before the current one, oldest first,
     /// where they count: in a game whose positions repeat (none otherwise).
     pub fn earlier_keys(&self) -> impl ExactSizeIterator<Item = u128> + '_ {
         let counted = if G::Kind::REPEATS {
@@ -123,7 +123,7 @@ impl<G: Game> GameLine<G> {
         } else {
             &[]
         };
-        counted.iter().map(Game::key)
+        counted.iter().map(Rules::key)
     }
 
     /// How many times the position with exact key `key` occurred before the current one (in a
@@ -153,18 +153,18 @@ impl<G: Notation> GameLine<G> {
 
 /// Where a search starts: a position (a line of no moves) or a game line (whose earlier
 /// positions count for the repetition rule).
-pub trait Start<G: Game> {
+pub trait Start<G: Rules> {
     /// The game line from here.
     fn to_line(&self) -> GameLine<G>;
 }
 
-impl<G: Game> Start<G> for G {
+impl<G: Rules> Start<G> for G {
     fn to_line(&self) -> GameLine<G> {
         GameLine::new(*self)
     }
 }
 
-impl<G: Game> Start<G> for GameLine<G> {
+impl<G: Rules> Start<G> for GameLine<G> {
     fn to_line(&self) -> GameLine<G> {
         self.clone()
     }

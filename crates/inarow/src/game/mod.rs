@@ -2,7 +2,7 @@
 //!
 //! A game is five small pieces, so that a new one writes only its rules, its notation and a
 //! description of its board, and is correct with every default:
-//! - [`Game`]: the rules (moves, play, status, keys);
+//! - [`Rules`]: the rules (moves, play, status, keys);
 //! - [`Notation`]: how moves are written and read, and how the board is drawn;
 //! - [`Board`]: the board as data (its shape, who holds each cell, what a move changes), from
 //!   which [`PositionView`] describes a position for pages and bindings;
@@ -13,7 +13,7 @@
 //! - its kind, in the type: [`Bounded`] (every game ends by a known ply, which also sets the
 //!   score scale) or [`Repeating`] (positions may repeat and play may go on for ever). A search
 //!   that needs a length bound asks for `G: Bounded` and does not compile for the others;
-//!   code that serves both reads [`Game::Kind`] ([`Kind`]).
+//!   code that serves both reads [`Rules::Kind`] ([`Kind`]).
 //!
 //! [`Indexed`] (a dense numbering, for retrograde analysis and databases) is optional.
 
@@ -51,7 +51,7 @@ use std::fmt::{self, Debug, Display};
 use std::str::FromStr;
 
 /// The most moves any position of any game may offer, and the bound on move codes
-/// ([`Game::move_code`]): Pentago has 36 cells x 8 rotations = 288.
+/// ([`Rules::move_code`]): Pentago has 36 cells x 8 rotations = 288.
 pub const MAX_MOVES: usize = 320;
 
 /// A fixed-capacity list of moves: no allocation in the search's inner loop.
@@ -176,10 +176,10 @@ pub struct RankedMove<M> {
 
 /// The rules of a two-player game of perfect information, as the searches see them.
 ///
-/// Positions are small `Copy` values; [`Game::play`] returns the next position (copy-make), so a
+/// Positions are small `Copy` values; [`Rules::play`] returns the next position (copy-make), so a
 /// search never undoes a move. A move may end the game in any way: a win for either player or a
-/// draw; searches read [`Game::status`] to know.
-pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
+/// draw; searches read [`Rules::status`] to know.
+pub trait Rules: Copy + Eq + Debug + Send + Sync + 'static {
     /// A move of the game: a column, a cell, a pop, a placement with its quadrant turn.
     type Move: Copy + Eq + Debug + Send + Sync + 'static;
     /// [`Finite`] for a [`Bounded`] game, [`Cyclic`] for a [`Repeating`] one.
@@ -207,13 +207,13 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
     fn canonical_key(&self) -> u128 {
         self.key()
     }
-    /// The number of the board's symmetries that [`Game::image_key`] and [`Game::image_move`]
+    /// The number of the board's symmetries that [`Rules::image_key`] and [`Rules::image_move`]
     /// take, the identity (0) among them; 1 where none is used.
     fn symmetry_count(&self) -> usize {
         1
     }
     /// The key of the position's image under symmetry `i` (`i < symmetry_count()`; 0 is the
-    /// identity: [`Game::key`]), at any number of stones: what a strategy book keys by.
+    /// identity: [`Rules::key`]), at any number of stones: what a strategy book keys by.
     fn image_key(&self, i: usize) -> u128 {
         debug_assert_eq!(i, 0);
         self.key()
@@ -229,10 +229,10 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
         m
     }
     /// Whether play from here may reach a position and an image of it under another symmetry
-    /// (so that [`Game::canonical_key`] may merge something below it). Where stones are only
+    /// (so that [`Rules::canonical_key`] may merge something below it). Where stones are only
     /// ever added, both would hold this position and its preimage, so a game can answer no
     /// when every other image of this position puts a stone on a cell where this one has the
-    /// other player's: searches then key by [`Game::key`], which is cheaper.
+    /// other player's: searches then key by [`Rules::key`], which is cheaper.
     fn images_may_meet(&self) -> bool {
         true
     }
@@ -249,14 +249,14 @@ pub trait Game: Copy + Eq + Debug + Send + Sync + 'static {
     /// to move and the other side's. `None` (the default) where stones do not fall down columns.
     /// Part of the rules, not an accelerator: the threat rules ([`crate::certificate::victor`])
     /// read the board from it, and a certificate's checker trusts it as it trusts
-    /// [`Game::status`] (the games' tests check the two agree along random games).
+    /// [`Rules::status`] (the games' tests check the two agree along random games).
     fn gravity_position(&self) -> Option<(&'static GravityGeometry, u128, u128)> {
         None
     }
 }
 
 /// How a game's moves are written and read, and its board drawn.
-pub trait Notation: Game {
+pub trait Notation: Rules {
     /// Parses one move and checks that it is legal in this position.
     ///
     /// # Errors
@@ -330,7 +330,7 @@ impl<M> SafeChoice<M> {
 }
 
 /// Accelerators: faster equivalents of what the rules define, and knowledge beyond them. Every
-/// method has a default that follows from [`Game`] alone, so `impl Tactics for MyGame {}` is
+/// method has a default that follows from [`Rules`] alone, so `impl Tactics for MyGame {}` is
 /// correct; a game overrides what it can do faster (Connect Four does so with bitboards).
 pub trait Tactics: Variant {
     /// A promise that a move ends the game only with a win for its mover, or, in a [`Bounded`]
@@ -439,15 +439,15 @@ pub trait Tactics: Variant {
 /// Scores count from it: a win whose last move is ply `e` (1-based) is worth
 /// `(max_plies + 2 - e) / 2` to the winner, so sooner wins score higher and a position's score
 /// never depends on the path that reached it.
-pub trait Bounded: Game<Kind = Finite> {
+pub trait Bounded: Rules<Kind = Finite> {
     /// Every game has ended by this ply.
     fn max_plies(&self) -> u32;
 }
 
 /// A game whose positions may repeat, so that play may go on for ever (PopOut's pops). A
 /// repeated position ends the game by a [`RepetitionRule`] that the searches apply, since it
-/// depends on the path; [`Game::status`] never reports it.
-pub trait Repeating: Game<Kind = Cyclic> {
+/// depends on the path; [`Rules::status`] never reports it.
+pub trait Repeating: Rules<Kind = Cyclic> {
     /// Whether `m` undoes progress (PopOut's pop): the moves that handicaps may deny the
     /// stronger player.
     fn is_backward(&self, _m: Self::Move) -> bool {
@@ -470,7 +470,7 @@ pub enum Cyclic {}
 
 /// What code generic over every game needs to know of its kind: implemented by [`Finite`] for
 /// [`Bounded`] games and by [`Cyclic`] for [`Repeating`] ones.
-pub trait Kind<G: Game>: 'static {
+pub trait Kind<G: Rules>: 'static {
     /// Whether positions may repeat.
     const REPEATS: bool;
     /// The ply by which every game has ended, in a bounded game.
@@ -485,7 +485,7 @@ pub trait Kind<G: Game>: 'static {
 
 /// Code that differs by kind and needs the kind's trait ([`Bounded`] or [`Repeating`]), run by
 /// [`Kind::visit`].
-pub trait KindVisitor<G: Game> {
+pub trait KindVisitor<G: Rules> {
     /// What the visit returns.
     type Output;
     /// The code for a [`Bounded`] game.
@@ -530,8 +530,8 @@ impl<G: Repeating> Kind<G> for Cyclic {
     }
 }
 
-/// Code that needs [`Indexed`], run by [`Game::visit_indexed`] for the games that are.
-pub trait IndexedVisitor<G: Game> {
+/// Code that needs [`Indexed`], run by [`Rules::visit_indexed`] for the games that are.
+pub trait IndexedVisitor<G: Rules> {
     /// What the visit returns.
     type Output;
     /// The code, where the game is [`Indexed`].
@@ -555,8 +555,8 @@ pub enum Outlook {
 /// What retrograde analysis needs beyond the rules: a dense numbering of positions and the
 /// moves backward. Positions of equal value by the game's symmetries (a mirror image; the same
 /// board relative to the side to move) may share an index. Optional: a game that implements it
-/// says so in [`Game::visit_indexed`].
-pub trait Indexed: Game {
+/// says so in [`Rules::visit_indexed`].
+pub trait Indexed: Rules {
     /// Every position's index is below this; `None` when the numbering does not fit 64 bits.
     fn index_len(&self) -> Option<u64>;
     /// This position's index.

@@ -24,7 +24,7 @@
 //! - on a full board the side to move may pop one of its bottom discs or claim a draw, a move of
 //!   its own ([`PopMove::Draw`]) after which the game is drawn;
 //! - a repeated position is a draw, but that depends on the path, so it is the search's to detect
-//!   (from its history of [`Game::key`]s), not the rules': [`Game::status`] never reports it.
+//!   (from its history of [`Rules::key`]s), not the rules': [`Rules::status`] never reports it.
 //!
 //! PopOut games are unbounded: the game is [`Repeating`], not [`Bounded`](super::Bounded).
 //!
@@ -32,7 +32,7 @@
 //! column (`44p4`: drop 4, drop 4, pop 4); the draw claim on a full board is `d`. Boards wider
 //! than 9 columns separate the moves with commas (`10,p10,d`); the comma form is read on any board.
 //!
-//! Move codes ([`Game::move_code`]): drops `0..W`, pops `W..2W`, the draw claim `2W` (below
+//! Move codes ([`Rules::move_code`]): drops `0..W`, pops `W..2W`, the draw claim `2W` (below
 //! [`MAX_MOVES`](super::MAX_MOVES): a board of 64 bits has at most 32 columns).
 //!
 //! Keys: `current + mask` (Pons: unique given who `current` belongs to) in the board's bits, then
@@ -43,10 +43,10 @@
 use super::bits::{Bits, cells};
 use super::geometry::line_score;
 use super::grid::{Grid, Shape};
-use super::view::{Board, CellId, CellName, Effect, Layout, Line, column_name};
+use super::view::{Board, CellId, CellName, Effect, Layout, WinningLine, column_name};
 use super::{
-    Cyclic, Game, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player, RankedMove,
-    Repeating, SafeChoice, Status, Tactics,
+    Cyclic, Indexed, IndexedVisitor, MoveList, Notation, Outlook, Player, RankedMove, Repeating,
+    Rules, SafeChoice, Status, Tactics,
 };
 use crate::error::Error;
 use std::fmt::{self, Debug};
@@ -213,7 +213,7 @@ impl<B: Bits, S: Shape> PopOut<B, S> {
     }
 }
 
-impl<B: Bits, S: Shape> Game for PopOut<B, S> {
+impl<B: Bits, S: Shape> Rules for PopOut<B, S> {
     type Move = PopMove;
     type Kind = Cyclic;
 
@@ -432,7 +432,7 @@ impl<B: Bits, S: Shape> Board for PopOut<B, S> {
         column_name(self.grid().column_of_cell(cell))
     }
 
-    fn lines_held(&self, out: &mut Vec<Line>) {
+    fn lines_held(&self, out: &mut Vec<WinningLine>) {
         let (first, second) = self.stones();
         self.grid().lines_held(first, second, out);
     }
@@ -467,7 +467,7 @@ impl<B: Bits, S: Shape> Tactics for PopOut<B, S> {
         ))
     }
 
-    /// By bitboards, drops all at once (the moves of [`Game::legal_moves`] that
+    /// By bitboards, drops all at once (the moves of [`Rules::legal_moves`] that
     /// `plays_safe` keeps, in the same order). A drop changes neither
     /// side's bottom discs nor the opponent's discs, so the opponent wins by a pop after it
     /// exactly when it can now, and otherwise by a drop only on one of its winning cells

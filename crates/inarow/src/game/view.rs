@@ -243,7 +243,7 @@ pub struct Cell {
 
 /// A line of `k` cells that one player holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Line {
+pub struct WinningLine {
     /// The player holding it.
     pub owner: Player,
     /// Its cells.
@@ -298,14 +298,14 @@ pub struct PositionView<M> {
     pub cells: Vec<Cell>,
     /// The player to move (the last mover's opponent when the game is over).
     pub to_move: Player,
-    /// Whether the game goes on, and how it ended ([`Game::status`](super::Game::status): a
+    /// Whether the game goes on, and how it ended ([`Rules::status`](super::Rules::status): a
     /// repetition, which depends on the path, is not judged here).
     pub status: Status,
     /// Every line of `k` a player holds: the winning line or lines of a finished game, none
     /// while it goes on. A PopOut pop and a Pentago turn may complete lines for both players
     /// ([`PositionView::status`] says who won, or that it is a tie).
-    pub lines: Vec<Line>,
-    /// The legal moves, in the order of [`Game::legal_moves`](super::Game::legal_moves);
+    pub lines: Vec<WinningLine>,
+    /// The legal moves, in the order of [`Rules::legal_moves`](super::Rules::legal_moves);
     /// none when the game is over.
     pub moves: Vec<MoveView<M>>,
 }
@@ -320,7 +320,7 @@ pub trait Board: Notation {
     /// The name of `cell` in the game's notation (see [`Cell::name`]).
     fn cell_name(&self, cell: CellId) -> CellName;
     /// Adds to `out` every line of `k` that a player holds.
-    fn lines_held(&self, out: &mut Vec<Line>);
+    fn lines_held(&self, out: &mut Vec<WinningLine>);
     /// What the legal move `m` does.
     fn effect(&self, m: Self::Move) -> Effect;
 }
@@ -434,7 +434,7 @@ pub(crate) fn column_name(x: u8) -> CellName {
 mod tests {
     use super::*;
     use crate::game::{
-        Connect, Game, Gravity, Pentago, PopMove, PopOut, Qubic, Runtime, Standard, grid::Grid,
+        Connect, Gravity, Pentago, PopMove, PopOut, Qubic, Rules, Runtime, Standard, grid::Grid,
         play_moves, read_position,
     };
 

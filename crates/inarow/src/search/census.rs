@@ -6,7 +6,7 @@
 use crate::error::Error;
 #[cfg(doc)]
 use crate::game::Repeating;
-use crate::game::{Game, Kind, MoveList, Status};
+use crate::game::{Kind, MoveList, Rules, Status};
 
 /// Positions by number of stones, and in total.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub struct Census {
 /// # Errors
 /// [`Error::Memory`] when the bitset of keys or the frontier needs more than `mem_bytes`, or
 /// the bitset cannot be allocated.
-pub fn count<G: Game>(
+pub fn count<G: Rules>(
     start: G,
     mem_bytes: usize,
     mut progress: impl FnMut(u64),

@@ -14,7 +14,7 @@
 //! This part knows neither threads nor ranks: [`Jobs::next`] hands out jobs, [`Jobs::solved`]
 //! takes their answers.
 
-use crate::game::{Game, MoveList, Player, Status};
+use crate::game::{MoveList, Player, Rules, Status};
 use std::collections::HashMap;
 
 /// A node's place: `Known` when the rules or a job decided it, else a leaf waiting for its job,
@@ -32,7 +32,7 @@ enum Job {
     Running,
 }
 
-struct Node<G: Game> {
+struct Node<G: Rules> {
     pos: G,
     /// The moves from the root by which the node was first reached.
     path: Vec<G::Move>,
@@ -60,7 +60,7 @@ pub struct JobStats {
 }
 
 /// A job-level search in progress.
-pub struct Jobs<G: Game> {
+pub struct Jobs<G: Rules> {
     nodes: Vec<Node<G>>,
     /// Each node's number by its position's canonical key.
     index: HashMap<u128, usize>,
@@ -72,7 +72,7 @@ pub struct Jobs<G: Game> {
 /// A node's value under the assumptions of one pass: `Some` when decided by them.
 type Memo = HashMap<usize, bool>;
 
-impl<G: Game> Jobs<G> {
+impl<G: Rules> Jobs<G> {
     /// The DAG of `root` to `depth` plies or more, so that every leaf has `player` to move (a
     /// job then asks whether the side to move wins).
     pub fn new(root: &G, player: Player, depth: u32) -> Jobs<G> {

@@ -366,7 +366,7 @@ mod tests {
     use super::*;
     use crate::game::connect::Connect;
     use crate::game::grid::{Grid, Runtime};
-    use crate::game::{Game, Notation, play_moves};
+    use crate::game::{Notation, Rules, play_moves};
     use crate::search::minimax::Minimax;
 
     #[test]

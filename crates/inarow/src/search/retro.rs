@@ -41,7 +41,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// The value of a position for the side to move, with the plies to the end of the game under
 /// perfect play (the winner wins as soon as it can, the loser holds out as long as it can).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Value {
+pub enum RetroValue {
     /// The side to move wins, the game ending this many plies from here (0: it has won).
     Win(u32),
     /// The side to move loses, the game ending this many plies from here (0: it has lost).
@@ -68,12 +68,12 @@ pub(crate) mod code {
 }
 
 /// The byte of a value.
-pub(crate) fn encode(value: Value) -> u8 {
+pub(crate) fn encode(value: RetroValue) -> u8 {
     match value {
-        Value::Draw => code::DRAW,
-        Value::Loss(0) => code::LOST,
-        Value::Win(0) => code::WON,
-        Value::Win(d) | Value::Loss(d) => {
+        RetroValue::Draw => code::DRAW,
+        RetroValue::Loss(0) => code::LOST,
+        RetroValue::Win(0) => code::WON,
+        RetroValue::Win(d) | RetroValue::Loss(d) => {
             debug_assert!(d <= code::MAX_DISTANCE);
             code::WON + d as u8
         }
@@ -81,17 +81,17 @@ pub(crate) fn encode(value: Value) -> u8 {
 }
 
 /// The value of a byte of a finished database (`None` for [`code::NONE`] and counters).
-pub(crate) fn decode(byte: u8) -> Option<Value> {
+pub(crate) fn decode(byte: u8) -> Option<RetroValue> {
     match byte {
-        code::DRAW => Some(Value::Draw),
-        code::LOST => Some(Value::Loss(0)),
-        code::WON => Some(Value::Win(0)),
+        code::DRAW => Some(RetroValue::Draw),
+        code::LOST => Some(RetroValue::Loss(0)),
+        code::WON => Some(RetroValue::Win(0)),
         b if b > code::WON => {
             let d = (b - code::WON) as u32;
             Some(if d % 2 == 1 {
-                Value::Win(d)
+                RetroValue::Win(d)
             } else {
-                Value::Loss(d)
+                RetroValue::Loss(d)
             })
         }
         _ => None,
@@ -222,7 +222,7 @@ pub(crate) enum Start {
     /// The game is over: [`code::DRAW`], [`code::LOST`] or [`code::WON`].
     Over(u8),
     /// Decided by the next move (distance 1).
-    Decided(Value),
+    Decided(RetroValue),
     /// Open, with this many successors not lost at once.
     Open(u32),
 }
@@ -234,8 +234,8 @@ impl Start {
         let pos = game.at_index(index)?;
         Some(match pos.status() {
             Status::Ongoing => match pos.outlook() {
-                Outlook::WinNow => Start::Decided(Value::Win(1)),
-                Outlook::LoseNow => Start::Decided(Value::Loss(1)),
+                Outlook::WinNow => Start::Decided(RetroValue::Win(1)),
+                Outlook::LoseNow => Start::Decided(RetroValue::Loss(1)),
                 Outlook::Open(n) => Start::Open(n),
             },
             Status::Draw => Start::Over(code::DRAW),
@@ -263,12 +263,12 @@ impl Summary {
     pub(crate) fn add(&mut self, byte: u8) {
         match decode(byte) {
             None => {}
-            Some(Value::Draw) => self.draws += 1,
-            Some(Value::Win(d)) => {
+            Some(RetroValue::Draw) => self.draws += 1,
+            Some(RetroValue::Win(d)) => {
                 self.wins += 1;
                 self.longest = self.longest.max(d);
             }
-            Some(Value::Loss(d)) => {
+            Some(RetroValue::Loss(d)) => {
                 self.losses += 1;
                 self.longest = self.longest.max(d);
             }
@@ -280,7 +280,7 @@ impl Summary {
 /// before it searches.
 pub trait Lookup<G>: Send + Sync {
     /// The value of `pos`, if known.
-    fn lookup(&self, pos: &G) -> Option<Value>;
+    fn lookup(&self, pos: &G) -> Option<RetroValue>;
 }
 
 /// A strong solution in memory: one byte per index.
@@ -296,7 +296,7 @@ impl Solution {
 
     /// The value of `pos`: from the rules if the game is over, else from its index (`None` if
     /// the index is out of range or holds no position: not a position of this game).
-    pub fn value<G: Indexed>(&self, pos: &G) -> Option<Value> {
+    pub fn value<G: Indexed>(&self, pos: &G) -> Option<RetroValue> {
         value_with(pos, |i| self.cells.get(i as usize).copied())
     }
 }
@@ -306,17 +306,17 @@ impl Solution {
 pub(crate) fn value_with<G: Indexed>(
     pos: &G,
     cell: impl FnOnce(u64) -> Option<u8>,
-) -> Option<Value> {
+) -> Option<RetroValue> {
     match pos.status() {
         Status::Ongoing => decode(cell(pos.index())?),
-        Status::Draw => Some(Value::Draw),
-        Status::Win(p) if p == pos.side_to_move() => Some(Value::Win(0)),
-        Status::Win(_) => Some(Value::Loss(0)),
+        Status::Draw => Some(RetroValue::Draw),
+        Status::Win(p) if p == pos.side_to_move() => Some(RetroValue::Win(0)),
+        Status::Win(_) => Some(RetroValue::Loss(0)),
     }
 }
 
 impl<G: Indexed> Lookup<G> for Solution {
-    fn lookup(&self, pos: &G) -> Option<Value> {
+    fn lookup(&self, pos: &G) -> Option<RetroValue> {
         self.value(pos)
     }
 }

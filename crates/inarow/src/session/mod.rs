@@ -35,7 +35,7 @@ mod pool;
 mod typed;
 
 pub use crate::certificate::{MAGIC as CERTIFICATE_MAGIC, VerifySummary};
-use crate::engine::agent::Agent as TypedAgent;
+use crate::engine::agent::TypedAgent;
 pub use crate::engine::agent::Valuation;
 pub use crate::engine::distributed::journal::Journal;
 pub use crate::engine::distributed::workers::{JobReport, release as release_workers};
@@ -489,7 +489,7 @@ pub trait Line: Send + Sync {
     /// The line with one more move.
     fn play(&self, token: &str) -> Result<Arc<dyn Line>, Error>;
     /// The position as data, its moves in the game's order (none once the game is over),
-    /// each move as its code ([`Game::move_code`](crate::game::Game::move_code)).
+    /// each move as its code ([`Game::move_code`](crate::game::Rules::move_code)).
     fn view(&self) -> PositionView<u16>;
     /// The position as data with its moves in the order the game generates them (as the web
     /// page has always listed them), none once the game is over.
@@ -498,7 +498,7 @@ pub trait Line: Send + Sync {
     fn render(&self) -> String;
     /// A key unique among the game's positions (board and side to move).
     fn key(&self) -> u128;
-    /// The smallest key over the board's symmetries ([`crate::game::Game::canonical_key`]):
+    /// The smallest key over the board's symmetries ([`crate::game::Rules::canonical_key`]):
     /// equal for positions that are images of each other, whose values are equal.
     fn canonical_key(&self) -> u128;
     /// The error of asking for a move in a finished game, or `None` while it goes on.

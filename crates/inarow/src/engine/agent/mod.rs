@@ -194,7 +194,7 @@ const HEURISTIC_TABLE_BYTES: usize = 16 << 20;
 /// The most nodes spent on an exact analysis' line of play after its values (a few tenths of
 /// a second): the line goes as far as they reach.
 const LINE_NODES: u64 = 1_000_000;
-/// The same for one move valued alone ([`Agent::analyze_move`]): each move of a position
+/// The same for one move valued alone ([`TypedAgent::analyze_move`]): each move of a position
 /// walks its own, where only the best one's is shown, so they are kept short.
 const MOVE_LINE_NODES: u64 = 20_000;
 
@@ -249,7 +249,7 @@ fn solver_share<G: Tactics>(pos: &G, limits: &Limits, analysis: bool) -> f64 {
 }
 
 /// A playing engine for positions of one game.
-pub struct Agent<G: Tactics> {
+pub struct TypedAgent<G: Tactics> {
     level: Level,
     /// The exact solver (level [`Level::Best`]).
     exact: Option<Engine<G>>,
@@ -259,7 +259,7 @@ pub struct Agent<G: Tactics> {
     rng: SplitMix,
 }
 
-impl<G: Tactics> Agent<G> {
+impl<G: Tactics> TypedAgent<G> {
     /// An engine of `level`; `options` configure the exact solver of [`Level::Best`] (its
     /// limits are set on each call from the thinking time), which answers from the game's
     /// built-in book where there is one.
@@ -293,7 +293,7 @@ impl<G: Tactics> Agent<G> {
         options: &Options,
         seed: u64,
     ) -> Result<Self, Error> {
-        Ok(Agent {
+        Ok(TypedAgent {
             level,
             exact,
             mem_bytes: options.mem_bytes()?.min(256 << 20),
@@ -326,7 +326,7 @@ impl<G: Tactics> Agent<G> {
         self.exact.as_mut()
     }
 
-    /// [`Agent::engine_mut`], to read.
+    /// [`TypedAgent::engine_mut`], to read.
     pub fn engine(&self) -> Option<&Engine<G>> {
         self.exact.as_ref()
     }
@@ -338,7 +338,7 @@ impl<G: Tactics> Agent<G> {
         self.choose_within(line, &Limits::within(think))
     }
 
-    /// [`Agent::choose`] within any `limits`: a thinking time with an interrupt token (Ctrl-C),
+    /// [`TypedAgent::choose`] within any `limits`: a thinking time with an interrupt token (Ctrl-C),
     /// or a node limit.
     pub fn choose_within(
         &mut self,
@@ -360,7 +360,7 @@ impl<G: Tactics> Agent<G> {
         })
     }
 
-    /// One move at the end of `line` valued alone, as [`Agent::analyze`] values each within
+    /// One move at the end of `line` valued alone, as [`TypedAgent::analyze`] values each within
     /// `limits` (its own): the exact solver first with an analysis' share of the time, then
     /// the evaluation's estimate of the best reply. `moves` holds the move alone, `pv` the
     /// move and the expected replies. For a front-end that spreads a position's moves over
@@ -417,7 +417,7 @@ impl<G: Tactics> Agent<G> {
         // The reply's value at the other levels, or the estimate where the solver stopped.
         let reply = match self.level {
             // An even depth after the move: the line ends with the mover's move, as in
-            // [`Agent::analyze`]'s estimates, whatever depth the time reaches.
+            // [`TypedAgent::analyze`]'s estimates, whatever depth the time reaches.
             Level::Best => self.estimate(&child, rest(), false, Parity::Even),
             _ => self.think(&child, &rest(), false),
         };
@@ -499,7 +499,7 @@ impl<G: Tactics> Agent<G> {
         }
     }
 
-    /// [`Agent::think`] at level [`Level::Best`]: the exact solver, then estimates where it
+    /// [`TypedAgent::think`] at level [`Level::Best`]: the exact solver, then estimates where it
     /// stopped.
     fn best(
         &mut self,
@@ -521,7 +521,7 @@ impl<G: Tactics> Agent<G> {
             partial => partial,
         };
         // An analysis' estimates end with the mover's move (an odd depth), as those of
-        // [`Agent::analyze_move`] do: its moves valued one by one elsewhere compare with these.
+        // [`TypedAgent::analyze_move`] do: its moves valued one by one elsewhere compare with these.
         let parity = if all { Parity::Odd } else { Parity::Any };
         let estimate = self.estimate(line, until(1.0), all, parity);
         match (exact, estimate) {

@@ -15,7 +15,7 @@
 //! <entries records: key (key-bytes, little-endian), score (1 byte, two's complement)>
 //! ```
 //!
-//! Keys are [`Game::canonical_key`]s in increasing order; the score is the exact score of the
+//! Keys are [`Rules::canonical_key`]s in increasing order; the score is the exact score of the
 //! side to move (the public convention, [`crate::search::score`]); `crc32` covers the records.
 //! Positions that are already over are not stored. Every position of at most `depth` plies is
 //! in the book. Past it, to `perfect-to` plies, are those of the lines on which one side plays
@@ -61,7 +61,7 @@ use super::file::{
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::game::{
-    Bounded, Game, Kind, KindVisitor, MoveList, Player, Repeating, ShippedBook, Status, Tactics,
+    Bounded, Kind, KindVisitor, MoveList, Player, Repeating, Rules, ShippedBook, Status, Tactics,
     Variant, one_line,
 };
 use crate::limits::Limits;
@@ -124,7 +124,7 @@ impl std::fmt::Debug for Book {
     }
 }
 
-impl<G: Game> KnownScores<G> for Book {
+impl<G: Rules> KnownScores<G> for Book {
     fn most_plies(&self) -> u32 {
         self.perfect_to
     }
@@ -155,7 +155,7 @@ fn key_bytes(key_bits: u32) -> usize {
 }
 
 impl Book {
-    /// The game the book is for (`Game::name`).
+    /// The game the book is for (`Rules::name`).
     pub fn game(&self) -> &str {
         &self.game
     }
@@ -186,7 +186,7 @@ impl Book {
 
     /// The exact score of the side to move in `pos`, if the book has it.
     #[inline]
-    pub fn lookup<G: Game>(&self, pos: &G) -> Option<i32> {
+    pub fn lookup<G: Rules>(&self, pos: &G) -> Option<i32> {
         if pos.ply() > self.perfect_to {
             return None;
         }
@@ -219,7 +219,7 @@ impl Book {
         (book.game == pos.name()).then(|| Arc::clone(book))
     }
 
-    /// Reads and checks a book for `game` (a [`Game::name`]).
+    /// Reads and checks a book for `game` (a [`Rules::name`]).
     ///
     /// # Errors
     /// [`Error::File`] for a file that cannot be read, is damaged, or is for another game.
@@ -642,7 +642,7 @@ struct Order {
 }
 
 impl Order {
-    fn of<G: Game>(game: &str, depth: u32, deepest: &[G]) -> Order {
+    fn of<G: Rules>(game: &str, depth: u32, deepest: &[G]) -> Order {
         let mut crc = crc32fast::Hasher::new();
         for pos in deepest {
             crc.update(&pos.canonical_key().to_le_bytes());
@@ -816,7 +816,7 @@ pub(super) fn best_from_children<G: Bounded>(
 
 /// One representative of every symmetry class of unfinished positions, by ply, up to `depth`:
 /// the positions a book to `depth` holds.
-pub fn positions_by_ply<G: Game>(start: G, depth: u32) -> Vec<Vec<G>> {
+pub fn positions_by_ply<G: Rules>(start: G, depth: u32) -> Vec<Vec<G>> {
     let mut levels = vec![vec![start]];
     if start.status() != Status::Ongoing {
         return vec![];

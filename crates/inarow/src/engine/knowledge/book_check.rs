@@ -6,7 +6,7 @@
 use super::book::{Book, best_from_children, positions_by_ply};
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::game::{Bounded, Game, Kind, KindVisitor, Repeating, Tactics, one_line};
+use crate::game::{Bounded, Kind, KindVisitor, Repeating, Rules, Tactics, one_line};
 use crate::limits::Limits;
 use crate::search::rng::SplitMix;
 use std::collections::HashSet;
@@ -195,8 +195,8 @@ fn check_bounded<G: Bounded + Tactics>(
 }
 
 /// Moves that lead from `start` to `target` (exactly, not an image of it), where stones only
-/// fall down columns ([`Game::gravity_position`]); `None` elsewhere or when none do.
-pub fn line_to<G: Game>(start: G, target: &G) -> Option<Vec<G::Move>> {
+/// fall down columns ([`Rules::gravity_position`]); `None` elsewhere or when none do.
+pub fn line_to<G: Rules>(start: G, target: &G) -> Option<Vec<G::Move>> {
     let (_, mover, other) = target.gravity_position()?;
     // Stones never leave a gravity board: only positions whose stones the target holds, each
     // player's among its own, lead there.
@@ -211,7 +211,7 @@ pub fn line_to<G: Game>(start: G, target: &G) -> Option<Vec<G::Move>> {
     search_line(start, target, &inside, &mut line).then_some(line)
 }
 
-fn search_line<G: Game>(
+fn search_line<G: Rules>(
     pos: G,
     target: &G,
     inside: &impl Fn(&G) -> bool,

@@ -32,7 +32,7 @@
 //! bottom (the colex rank: the sum over its members `j_1 < j_2 < ...` of `C(j_t, t)`).
 
 use crate::error::Error;
-use crate::game::{Game, GravityGeometry, Status};
+use crate::game::{GravityGeometry, Rules, Status};
 use std::sync::OnceLock;
 
 /// How positions of a gravity board up to a depth are numbered (see the module's
@@ -122,7 +122,7 @@ impl Ranking {
 
     /// The rank of `pos` as the book keeps it: the least of its images' ranks. `None` for a
     /// position past the depth or not of a gravity board.
-    pub fn rank_of<G: Game>(&self, pos: &G) -> Option<u64> {
+    pub fn rank_of<G: Rules>(&self, pos: &G) -> Option<u64> {
         if pos.ply() > self.depth {
             return None;
         }
@@ -273,7 +273,7 @@ impl CompactBook {
     }
 
     /// The exact score of `pos`'s side to move, if the book holds `pos`.
-    pub fn score<G: Game>(&self, pos: &G) -> Option<i32> {
+    pub fn score<G: Rules>(&self, pos: &G) -> Option<i32> {
         if pos.ply() > self.depth || pos.status() != Status::Ongoing {
             return None;
         }

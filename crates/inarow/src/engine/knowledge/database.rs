@@ -35,13 +35,13 @@ use super::file::{
     write_atomically_with,
 };
 use crate::error::Error;
-use crate::game::{Game, Indexed, IndexedVisitor};
+use crate::game::{Indexed, IndexedVisitor, Rules};
 use crate::limits::Limits;
 pub use crate::search::ranks::{Ranks, Solo};
 pub use crate::search::retro::Traffic;
 use crate::search::retro::rounds::Checkpoints;
 use crate::search::retro::{
-    Lookup, Progress, Solution, State, Summary, Value, index_len, memory_needed, value_with,
+    Lookup, Progress, RetroValue, Solution, State, Summary, index_len, memory_needed, value_with,
 };
 use std::fs;
 use std::path::Path;
@@ -157,7 +157,7 @@ pub struct BuildReport {
     /// Indices of the game's numbering, one cell each (positions and non-positions alike).
     pub cells: u64,
     /// The value of the game's start (`None` if stopped).
-    pub start: Option<Value>,
+    pub start: Option<RetroValue>,
     /// Why the build stopped before the end (its state is saved; the next build resumes), or
     /// `None`: the database is written.
     pub stopped: Option<String>,
@@ -232,7 +232,7 @@ fn for_each_frontier_block(
 }
 
 /// The refusal of a command that needs a numbering of positions, for a game without one.
-fn no_numbering<G: Game>(game: &G) -> String {
+fn no_numbering<G: Rules>(game: &G) -> String {
     format!(
         "{} has no numbering of its positions: retrograde analysis and databases need one",
         game.name()
@@ -245,9 +245,9 @@ fn no_numbering<G: Game>(game: &G) -> String {
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a game without a numbering; as [`Database::load`] otherwise.
-pub fn open<G: Game>(path: &Path, game: &G) -> Result<Arc<dyn Lookup<G>>, Error> {
+pub fn open<G: Rules>(path: &Path, game: &G) -> Result<Arc<dyn Lookup<G>>, Error> {
     struct Open<'a, G>(&'a Path, &'a G);
-    impl<G: Game> IndexedVisitor<G> for Open<'_, G> {
+    impl<G: Rules> IndexedVisitor<G> for Open<'_, G> {
         type Output = Result<Arc<dyn Lookup<G>>, Error>;
         fn indexed(self) -> Self::Output
         where
@@ -268,7 +268,7 @@ pub fn open<G: Game>(path: &Path, game: &G) -> Result<Arc<dyn Lookup<G>>, Error>
 /// [`Error::Memory`] when the memory budget (or the machine) cannot hold the build,
 /// [`Error::File`] when a saved state is damaged or does not match, or a file cannot be read
 /// or written.
-pub fn build<G: Game>(
+pub fn build<G: Rules>(
     game: &G,
     out: &Path,
     options: &BuildOptions,
@@ -286,7 +286,7 @@ pub fn build<G: Game>(
 /// [`Error::Memory`] when the memory budget (or the machine) cannot hold the build,
 /// [`Error::File`] when a saved state is damaged or does not match, or a file cannot be read
 /// or written.
-pub fn build_ranked<G: Game>(
+pub fn build_ranked<G: Rules>(
     game: &G,
     out: &Path,
     options: &BuildOptions,
@@ -300,7 +300,7 @@ pub fn build_ranked<G: Game>(
         &'a (dyn Fn(Progress) + Sync),
         &'a dyn Ranks,
     );
-    impl<G: Game> IndexedVisitor<G> for Build<'_, G> {
+    impl<G: Rules> IndexedVisitor<G> for Build<'_, G> {
         type Output = Result<BuildReport, Error>;
         fn indexed(self) -> Self::Output
         where
@@ -430,7 +430,7 @@ impl Database {
             .map_err(|why| Error::File(format!("{what} is corrupt: {why}")))
     }
 
-    /// The game the database is for ([`Game::name`]).
+    /// The game the database is for ([`Rules::name`]).
     pub fn game(&self) -> &str {
         &self.game
     }
@@ -441,7 +441,7 @@ impl Database {
     }
 
     /// The value of `pos`, a position of the database's game.
-    pub fn value<G: Indexed>(&self, pos: &G) -> Option<Value> {
+    pub fn value<G: Indexed>(&self, pos: &G) -> Option<RetroValue> {
         match &self.cells {
             Cells::Memory(solution) => solution.value(pos),
             Cells::Disk { file, start } => value_with(pos, |index| {
@@ -520,7 +520,7 @@ fn is_sliced(path: &Path) -> bool {
 }
 
 impl<G: Indexed> Lookup<G> for Database {
-    fn lookup(&self, pos: &G) -> Option<Value> {
+    fn lookup(&self, pos: &G) -> Option<RetroValue> {
         self.value(pos)
     }
 }

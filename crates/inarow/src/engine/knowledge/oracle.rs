@@ -3,9 +3,9 @@
 //! runs a search, each under the engine's limits (time, nodes, memory, interrupt).
 
 use super::book::Book;
-use crate::game::{Game, Pentago, Status, Variant};
+use crate::game::{Pentago, Rules, Status, Variant};
 use crate::limits::{Clock, Limits, Started, Stop};
-use crate::search::retro::{Lookup, Value};
+use crate::search::retro::{Lookup, RetroValue};
 use crate::solvers;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -16,7 +16,7 @@ pub(crate) enum Known {
     /// The exact score of a bounded game.
     Score(i32),
     /// Win, draw or loss with the plies to the end under perfect play.
-    Outcome(Value),
+    Outcome(RetroValue),
     /// Win, draw or loss alone (1, 0, -1).
     Sign(i32),
 }
@@ -61,7 +61,7 @@ pub(crate) trait Oracle<G>: Send {
 
 /// An opening book: the exact scores of the positions up to its depth, and of the perfect
 /// player's past it.
-impl<G: Game> Oracle<G> for Arc<Book> {
+impl<G: Rules> Oracle<G> for Arc<Book> {
     fn ask(&mut self, pos: &G, _: &Budget) -> Result<Option<Known>, Stop> {
         // The ply first: most positions asked are past the book, and it costs nothing.
         if pos.ply() > self.perfect_to() || pos.status() != Status::Ongoing {

@@ -2,7 +2,7 @@
 //! plays a won game perfectly at once.
 //!
 //! The strategy is a book and a rule. At a position of the winner (the prover), looked at as
-//! its least image over the board's symmetries ([`Game::image`], at any number of stones, so
+//! its least image over the board's symmetries ([`Rules::image`], at any number of stones, so
 //! that play in any orientation meets the same position): a win at once; else the only move
 //! that does not lose at once, if there is one; else the book's move; else the first move of
 //! the win by threats that the threat-space search finds within [`THREATS`] (a win, since
@@ -29,7 +29,7 @@
 //! key-bytes 16
 //! crc32 1a2b3c4d
 //!
-//! <entries records: key (key-bytes, little-endian), move code (1 byte, Game::move_code)>
+//! <entries records: key (key-bytes, little-endian), move code (1 byte, Rules::move_code)>
 //! ```
 //!
 //! Keys are in increasing order; `crc32` covers the records. A lookup is a binary search after
@@ -39,7 +39,7 @@ use super::file::{crc_field, field, header_fields, number_field, write_atomicall
 use crate::certificate::{VerifySummary, verify_and_walk};
 use crate::error::Error;
 use crate::game::{
-    Game, Goal, MoveList, Notation, Player, ShippedStrategy, Status, Tactics, Variant, one_line,
+    Goal, MoveList, Notation, Player, Rules, ShippedStrategy, Status, Tactics, Variant, one_line,
 };
 use crate::search::threats::{ThreatBudget, threat_line};
 use std::collections::{HashMap, HashSet};
@@ -94,7 +94,7 @@ impl std::fmt::Debug for Strategy {
 }
 
 /// The least key over `pos`'s images and the first symmetry that gives it.
-fn least_image<G: Game>(pos: &G) -> (u128, usize) {
+fn least_image<G: Rules>(pos: &G) -> (u128, usize) {
     (0..pos.symmetry_count())
         .map(|i| (pos.image_key(i), i))
         .min_by_key(|&(key, _)| key)
@@ -102,7 +102,7 @@ fn least_image<G: Game>(pos: &G) -> (u128, usize) {
 }
 
 /// A move that wins at once.
-fn winning_move<G: Game>(pos: &G) -> Option<G::Move> {
+fn winning_move<G: Rules>(pos: &G) -> Option<G::Move> {
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
     let me = pos.side_to_move();
@@ -112,7 +112,7 @@ fn winning_move<G: Game>(pos: &G) -> Option<G::Move> {
         .find(|&m| pos.play(m).status() == Status::Win(me))
 }
 
-/// The only move that does not lose at once, if there is one (as a [`Game::move_code`]).
+/// The only move that does not lose at once, if there is one (as a [`Rules::move_code`]).
 fn forced_move<G: Tactics>(pos: &G) -> Option<u16> {
     let mut safe = MoveList::new();
     pos.safe_moves(&mut safe);
@@ -208,7 +208,7 @@ fn walk<G: Tactics>(
     Ok(stats)
 }
 
-fn key_bytes<G: Game>(sample: &G) -> usize {
+fn key_bytes<G: Rules>(sample: &G) -> usize {
     sample.key_bits().div_ceil(8).max(1) as usize
 }
 
@@ -278,7 +278,7 @@ impl Strategy {
         Some(self.moves[i] as u16)
     }
 
-    /// The game the strategy is for ([`Game::name`]).
+    /// The game the strategy is for ([`Rules::name`]).
     pub fn game(&self) -> &str {
         &self.game
     }
@@ -403,7 +403,7 @@ impl Strategy {
         installed.push(Arc::new(self));
     }
 
-    /// Reads and checks a strategy book for `game` ([`Game::name`]).
+    /// Reads and checks a strategy book for `game` ([`Rules::name`]).
     ///
     /// # Errors
     /// [`Error::File`] for a file that cannot be read, is damaged, or is for another game.
@@ -479,7 +479,7 @@ impl Strategy {
     ///
     /// # Errors
     /// [`Error::File`] when the file cannot be written.
-    pub fn write<G: Game>(&self, sample: &G, out: &Path) -> Result<(), Error> {
+    pub fn write<G: Rules>(&self, sample: &G, out: &Path) -> Result<(), Error> {
         let width = key_bytes(sample);
         let mut body = Vec::with_capacity(self.keys.len() * (width + 1));
         for (key, mv) in self.keys.iter().zip(&self.moves) {

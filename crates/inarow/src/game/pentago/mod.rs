@@ -28,12 +28,12 @@
 //!   else is moves.
 //!
 //! Moves that give the same position (turning an empty quadrant, or one that a half turn
-//! maps onto itself either way) are listed once: [`Game::legal_moves`] keeps the first.
+//! maps onto itself either way) are listed once: [`Rules::legal_moves`] keeps the first.
 
 use super::geometry::{ByteTables, Geometry};
-use super::view::{Block, Board, CellId, CellName, CellSet, Effect, Layout, Line, Turn};
+use super::view::{Block, Board, CellId, CellName, CellSet, Effect, Layout, Turn, WinningLine};
 use super::{
-    Bounded, Finite, Game, MoveList, Notation, Player, RankedMove, Status, Tactics, plays_safe,
+    Bounded, Finite, MoveList, Notation, Player, RankedMove, Rules, Status, Tactics, plays_safe,
 };
 use crate::error::Error;
 use std::fmt::{self, Debug};
@@ -408,7 +408,7 @@ fn key_of(stones: [u64; 2], pending: bool) -> u128 {
     stones[0] as u128 | (stones[1] as u128) << 36 | (pending as u128) << 72
 }
 
-impl Game for Pentago {
+impl Rules for Pentago {
     /// `cell * 8 + rotation` (rotation `2 * quadrant + clockwise`), or
     /// `288 + rotation` for a rotation alone.
     type Move = u16;
@@ -773,7 +773,7 @@ impl Board for Pentago {
         name
     }
 
-    fn lines_held(&self, out: &mut Vec<Line>) {
+    fn lines_held(&self, out: &mut Vec<WinningLine>) {
         for (owner, stones) in [
             (Player::First, self.stones[0]),
             (Player::Second, self.stones[1]),
@@ -781,7 +781,7 @@ impl Board for Pentago {
             for &line in lines() {
                 if line & stones == line {
                     let cells = CellSet(line as u128);
-                    out.push(Line { owner, cells });
+                    out.push(WinningLine { owner, cells });
                 }
             }
         }

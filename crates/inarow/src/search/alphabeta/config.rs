@@ -88,7 +88,7 @@ pub struct Config {
     pub threat_search: Option<ThreatBudget>,
     /// Victor's threat rules ([`crate::search::cover`]) as a bound at nodes with at least this
     /// many plies left, on games that describe themselves as gravity boards
-    /// (`Game::gravity_position`): where a draw fails low, a proof that the side to move cannot
+    /// (`Rules::gravity_position`): where a draw fails low, a proof that the side to move cannot
     /// win caps the score at a draw and cuts (`None`: off, the default: fewer nodes but more
     /// time, docs/results.md).
     pub victor_plies: Option<u32>,

@@ -22,7 +22,7 @@ use super::cover::CoverPath;
 use super::tt::{GrowingTable, Table, WriteLog};
 use crate::error::Error;
 #[cfg(doc)]
-use crate::game::Game;
+use crate::game::Rules;
 use crate::game::{Bounded, MAX_MOVES, Tactics};
 use crate::limits::Instant;
 use crate::limits::{Clock, Limits, Stop};
@@ -56,7 +56,7 @@ pub struct SearchState {
 pub struct AlphaBeta<G: Bounded + Tactics> {
     config: Config,
     /// Key the table by canonical keys in this search: the symmetry technique is on and
-    /// images of positions may meet below the root ([`Game::images_may_meet`]).
+    /// images of positions may meet below the root ([`Rules::images_may_meet`]).
     symmetric: bool,
     /// The table this thread searches with: one the search has grown into, or the full one
     /// (see [`GrowingTable`]).

@@ -8,7 +8,7 @@
 
 use super::AlphaBeta;
 use super::parallel::{Halt, SPLIT_MIN_PLIES_LEFT};
-use crate::game::{Bounded, Game, MoveList, RankedMove, SafeChoice, Status, Tactics};
+use crate::game::{Bounded, MoveList, RankedMove, Rules, SafeChoice, Status, Tactics};
 use crate::limits::Instant;
 use crate::limits::Stop;
 use crate::search::score::{final_score, win_at};
@@ -637,7 +637,7 @@ impl<G> ForcedLine<G> {
 
 /// A child to search: its move, its forced line, and the table key of the line's end (0: none).
 #[derive(Copy, Clone)]
-pub(super) struct Child<G: Game> {
+pub(super) struct Child<G: Rules> {
     mv: RankedMove<G::Move>,
     line: ForcedLine<G>,
     key: u128,

@@ -13,7 +13,7 @@ pub use crate::certificate::victor::{
 };
 use crate::certificate::victor::{Board, aftereven_refutes, cells_of, refutes, split_pairs};
 use crate::game::gravity::{LineSet, Lines};
-use crate::game::{Game, GravityGeometry};
+use crate::game::{GravityGeometry, Rules};
 use arrayvec::ArrayVec;
 pub use view::{CoverPath, CoverView};
 
@@ -37,20 +37,20 @@ pub const BOUND_BUDGET: u32 = 16;
 
 /// The rules as a search's bound: whether, trying at most [`BOUND_BUDGET`] partial covers,
 /// they prove that the side to move in `pos` cannot win, where `pos` is a gravity board
-/// (`Game::gravity_position`) with at least `min_empty` empty cells. (A search keeps the
+/// (`Rules::gravity_position`) with at least `min_empty` empty cells. (A search keeps the
 /// views along its path instead: [`CoverPath`].)
-pub fn side_to_move_cannot_win<G: Game>(pos: &G, min_empty: u32) -> bool {
+pub fn side_to_move_cannot_win<G: Rules>(pos: &G, min_empty: u32) -> bool {
     view_of(pos).is_some_and(|v| v.side_to_move_cannot_win(min_empty))
 }
 
 /// The rules as a search's bound, for a loss: whether, trying at most [`BOUND_BUDGET`] partial
 /// covers, they prove that the side to move in `pos` loses (the other side follows and
 /// completes a line), where `pos` is as for [`side_to_move_cannot_win`].
-pub fn side_to_move_loses<G: Game>(pos: &G, min_empty: u32) -> bool {
+pub fn side_to_move_loses<G: Rules>(pos: &G, min_empty: u32) -> bool {
     view_of(pos).is_some_and(|v| v.side_to_move_loses(min_empty))
 }
 
-fn view_of<G: Game>(pos: &G) -> Option<CoverView<'static>> {
+fn view_of<G: Rules>(pos: &G) -> Option<CoverView<'static>> {
     let (geometry, mine, theirs) = pos.gravity_position()?;
     CoverView::new(geometry, mine, theirs)
 }
@@ -83,7 +83,7 @@ impl CoverView<'_> {
 /// [`Goal::MoverCannotWin`]) or loses ([`Goal::FollowerWins`]), trying at most `budget`
 /// partial covers, where `pos` is a gravity board with at least `min_empty` empty cells. A
 /// larger budget finds every cover a smaller one does (the search only goes on further).
-pub fn witness<G: Game>(pos: &G, min_empty: u32, budget: u32, goal: Goal) -> Option<Witness> {
+pub fn witness<G: Rules>(pos: &G, min_empty: u32, budget: u32, goal: Goal) -> Option<Witness> {
     let (geometry, mine, theirs) = pos.gravity_position()?;
     if (geometry.board() & !(mine | theirs)).count_ones() < min_empty {
         return None;

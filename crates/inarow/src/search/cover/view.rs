@@ -5,7 +5,7 @@
 //! view a ply ([`CoverPath`]) never rebuilds it.
 
 use crate::game::gravity::{LineSet, LineTables};
-use crate::game::{Game, GravityGeometry};
+use crate::game::{GravityGeometry, Rules};
 
 /// The rules' view of one gravity position, from the side to move (the *mover*) and the other
 /// side (the *follower*).
@@ -213,7 +213,7 @@ impl CoverPath {
     /// The view of `pos`, kept at its ply for the positions below it; `None` when `pos` is no
     /// gravity position the rules can read or has fewer than `min_empty` empty cells (the
     /// rules are then not asked, nor below it).
-    pub fn at<G: Game>(&mut self, pos: &G, min_empty: u32) -> Option<&CoverView<'static>> {
+    pub fn at<G: Rules>(&mut self, pos: &G, min_empty: u32) -> Option<&CoverView<'static>> {
         let ply = pos.ply() as usize;
         if self.views.len() <= ply {
             self.views.resize(ply + 1, None);

@@ -24,7 +24,7 @@
 //! the defence to the moves that meet the attacker's threats, each one checked by the rules.
 //!
 //! # Transposition table and replacement
-//! Entries are 32 bytes: the full [`Game::canonical_key`](crate::game::Game::canonical_key) (two positions are never confused),
+//! Entries are 32 bytes: the full [`Rules::canonical_key`](crate::game::Rules::canonical_key) (two positions are never confused),
 //! the proof and disproof numbers, the size of the subtree that produced them (the number of
 //! `mid` calls, saturating), a generation and the question it answers. The table is an array of buckets of four entries;
 //! a key hashes to one bucket. It starts at 8 MiB and doubles whenever three quarters of its
@@ -51,7 +51,7 @@
 //!
 //! # Repetitions (the graph-history interaction)
 //! Connect Four never repeats a position, but PopOut does, and its rule makes a repeated
-//! position a draw. The exact keys ([`Game::key`](crate::game::Game::key)) of the positions on the current path (and of
+//! position a draw. The exact keys ([`Rules::key`](crate::game::Rules::key)) of the positions on the current path (and of
 //! the history the caller gives) are kept in a set. A move into one of them is a leaf judged by
 //! the repetition rule (a [`RepetitionRule`]:
 //! [`repetition_draw`](crate::game::repetition_draw) by default, game-independent) and
@@ -869,7 +869,7 @@ fn place(bucket: &mut [Entry], entry: Entry) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::game::{Cyclic, Game, Notation, Repeating, Status};
+    use crate::game::{Cyclic, Notation, Repeating, Rules, Status};
     use crate::search::Limits;
     use crate::search::pn::testing::{BOARDS, Reference, Rng, board, random_positions};
     use crate::search::pn::{FIRST_SLICE, weak_value};
@@ -978,7 +978,7 @@ pub(crate) mod tests {
         }
     }
 
-    impl Game for GraphGame {
+    impl Rules for GraphGame {
         type Move = u8;
         type Kind = Cyclic;
 

@@ -364,7 +364,7 @@ mod tests {
     use super::*;
     use crate::certificate::{VerifySummary, verify, write};
     use crate::error::Error;
-    use crate::game::{Game, Notation, play_moves};
+    use crate::game::{Notation, Rules, play_moves};
     use crate::search::pn::dfpn::tests::{Graph, GraphGame};
     use crate::search::pn::testing::{BOARDS, Board, Reference, Rng, board, random_positions};
 

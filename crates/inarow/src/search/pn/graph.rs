@@ -13,7 +13,7 @@
 //! move solves the child on the spot).
 //!
 //! # Transpositions (DAG mode) and the over-counting they bring
-//! Positions are merged through a map from [`Game::canonical_key`] to node, so the graph is a
+//! Positions are merged through a map from [`Rules::canonical_key`] to node, so the graph is a
 //! DAG: a node may have several parents. Each iteration descends from the root to a
 //! most-proving node (at OR nodes the child of least proof number, at AND nodes the child of least
 //! disproof number, ties to the game's move order), expands it, and updates the numbers of every
@@ -38,7 +38,7 @@
 
 use super::prover::Question;
 use super::{INF, Key, KeyBuild, pn_add};
-use crate::game::{Game, Goal, Player};
+use crate::game::{Goal, Player, Rules};
 use std::collections::{BinaryHeap, HashMap};
 use std::mem::size_of;
 
@@ -69,7 +69,7 @@ pub(super) struct Link {
 }
 
 /// The arena, the map and the search over them; one per level.
-pub(super) struct Tree<G: Game> {
+pub(super) struct Tree<G: Rules> {
     pub(super) nodes: Vec<Node<G>>,
     pub(super) free_node: u32,
     pub(super) free_count: usize,
@@ -94,7 +94,7 @@ pub(super) struct Tree<G: Game> {
     pub(super) scratch: Vec<u32>,
 }
 
-impl<G: Game> Tree<G> {
+impl<G: Rules> Tree<G> {
     pub(super) fn new(heuristic: bool) -> Self {
         Tree {
             nodes: Vec::new(),

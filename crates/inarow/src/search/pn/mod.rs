@@ -25,7 +25,7 @@ pub use dfpn::DfPn;
 pub use pn2::Pn2;
 pub use pns::Pns;
 
-use crate::game::{Game, GameLine, Goal, MoveList, Player, RankedMove, Tactics};
+use crate::game::{GameLine, Goal, MoveList, Player, RankedMove, Rules, Tactics};
 use crate::limits::{Clock, Stop};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
@@ -76,7 +76,7 @@ pub struct PnStats {
 /// What the proof-number searches share; the engine and the certificate extractor drive any of
 /// them through it. Every proof runs under the caller's `clock`: the proofs of one call (the
 /// two of a weak value, a proof and its certificate) share its deadline and node budget.
-pub trait Prover<G: Game>: Send {
+pub trait Prover<G: Rules>: Send {
     /// The answer to `question` at the end of `line`, whose earlier positions count for the
     /// repetition rule.
     ///
@@ -317,7 +317,7 @@ impl From<u128> for Key {
 /// reference values they are checked against.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::game::{Connect, Game, Grid, MoveList, Runtime, Status};
+    use crate::game::{Connect, Grid, MoveList, Rules, Runtime, Status};
     use crate::limits::Clock;
     use crate::search::minimax::Minimax;
     use crate::search::{AlphaBeta, Config};
@@ -355,7 +355,7 @@ pub(crate) mod testing {
 
     /// `count` positions reached from `start` by `min..=max` random legal moves (fewer when the
     /// game ends first), with the moves that reach them.
-    pub fn random_positions<G: Game>(
+    pub fn random_positions<G: Rules>(
         start: G,
         count: usize,
         min: u32,

@@ -242,7 +242,7 @@ impl<G: Tactics> Prover<G> for Pns<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Goal, Player};
+    use crate::game::{Goal, Player, Rules};
     use crate::search::Limits;
     use crate::search::pn::Pn2;
     use crate::search::pn::dfpn::tests::{GraphGame, ghi_graph};

@@ -7,7 +7,7 @@
 
 use super::{PnStats, Verdict};
 use crate::game::{
-    Game, Goal, MoveList, Player, RankedMove, RepetitionRule, Status, Tactics, repetition_draw,
+    Goal, MoveList, Player, RankedMove, RepetitionRule, Rules, Status, Tactics, repetition_draw,
 };
 use crate::limits::Instant;
 
@@ -37,7 +37,7 @@ impl Question {
 
     /// Whether the attacker moves in `pos` (an OR node).
     #[inline(always)]
-    pub(crate) fn is_or<G: Game>(&self, pos: &G) -> bool {
+    pub(crate) fn is_or<G: Rules>(&self, pos: &G) -> bool {
         pos.side_to_move() == self.attacker
     }
 
@@ -96,7 +96,7 @@ impl Question {
     /// initialisation, df-pn+): one good move may prove an OR node, every move must be refuted
     /// to disprove it, and the reverse at AND nodes.
     #[inline]
-    pub(crate) fn mobility_numbers<G: Game>(&self, pos: &G, n: u32) -> (u32, u32) {
+    pub(crate) fn mobility_numbers<G: Rules>(&self, pos: &G, n: u32) -> (u32, u32) {
         if self.is_or(pos) { (1, n) } else { (n, 1) }
     }
 

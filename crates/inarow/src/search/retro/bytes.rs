@@ -3,7 +3,7 @@
 //! bitsets ([`Frontier`]); [`ByteCells`] is how a round sees them.
 
 use super::rounds::{Cells, Storage};
-use super::{CHUNK, Progress, Start, Summary, Value, allocate, code, encode, in_parallel};
+use super::{CHUNK, Progress, RetroValue, Start, Summary, allocate, code, encode, in_parallel};
 use super::{index_len, too_many_successors};
 use crate::error::Error;
 use crate::game::Indexed;
@@ -130,9 +130,9 @@ fn apply(cell: &AtomicU8, round: u32) -> bool {
             return false;
         }
         let new = if successor_lost {
-            encode(Value::Win(round + 1))
+            encode(RetroValue::Win(round + 1))
         } else if old == 1 {
-            encode(Value::Loss(round + 1))
+            encode(RetroValue::Loss(round + 1))
         } else {
             old - 1
         };

@@ -11,7 +11,7 @@
 //! between rounds and no bitset besides the cells.
 
 use super::rounds::Cells;
-use super::{CHUNK, Start, Summary, Value, allocate, in_parallel, too_many_successors};
+use super::{CHUNK, RetroValue, Start, Summary, allocate, in_parallel, too_many_successors};
 use crate::error::Error;
 use crate::game::Indexed;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -279,8 +279,8 @@ impl Cells for NibbleCells<'_> {
 /// The byte of a position decided at distance `round`.
 pub(crate) fn decided_byte(round: u32) -> u8 {
     super::encode(if round % 2 == 1 {
-        Value::Win(round)
+        RetroValue::Win(round)
     } else {
-        Value::Loss(round)
+        RetroValue::Loss(round)
     })
 }

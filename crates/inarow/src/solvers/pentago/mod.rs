@@ -54,7 +54,7 @@ mod sweep;
 pub use states::{Half, States};
 
 use crate::game::pentago::{BOARD, ROTATION_ONLY};
-use crate::game::{Game, MoveList, Pentago, Player, Status};
+use crate::game::{MoveList, Pentago, Player, Rules, Status};
 use crate::limits::{Started, Stop};
 use layout::{Child, Frame, Level};
 use ranks::choose;
