@@ -135,7 +135,7 @@ class Position:
         pv: bool = False,
     ) -> Solution:
         """The value for the side to move: from the built-in opening book where it knows the
-        position (Connect Four 7x6 to 8 plies, a perfect player's to 12; the command line's
+        position (Connect Four 7x6: every position to 12 plies; the command line's
         ``solve`` uses it only with ``--book builtin``), from Qubic's winning strategy on its
         line (a proof of who wins, at once; with ``best_moves``, only where the side to move
         loses: all its moves are best), else by the exact solver. ``time`` (seconds) and ``nodes`` limit

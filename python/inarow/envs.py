@@ -65,7 +65,7 @@ The opponent
 ------------
 ``opponent=`` is an engine level: ``"perfect"`` (the exact solver with no time limit, one of the
 moves that keep the value at random: on 7x6 Connect Four it answers from the built-in book at
-once to 8 plies, and in milliseconds after; on the larger games it may take very long), ``"best"`` (the exact solver within ``think``
+once to 12 plies, and in milliseconds after; on the larger games it may take very long), ``"best"`` (the exact solver within ``think``
 seconds, then the evaluation search: the command line's ``play``), ``"alphabeta"``, ``"mcts"``,
 ``"depthN"`` (N plies of alpha-beta) or ``"random"`` (a random move that does not lose at once),
 each within ``think`` seconds (:class:`inarow.Solver` with ``level``). ``info`` tells about its
@@ -330,7 +330,7 @@ class InarowEnv(gymnasium.Env):
 
     def _perfect(self) -> str:
         """A move that keeps the value, at random (the episode's generator): the value from
-        the book (7x6: to 8 plies, a perfect player's to 12) or a search, then a null-window test of each move in a
+        the book (7x6: every position to 12 plies) or a search, then a null-window test of each move in a
         random order until one keeps it, with the table warm."""
         seed = int(self.np_random.integers(0, 2**63 - 1))
         chosen = self._solver.choose(self.position, seed=seed)

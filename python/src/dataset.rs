@@ -33,7 +33,7 @@ fn default_plies(name: &str, cells: u32) -> (u32, u32) {
     match name.split(':').next().unwrap_or("") {
         // 7x6: 4..=20.
         "popout" => ((cells * 2 / 21).max(1), (cells * 10 / 21).max(1)),
-        // 7x6: 6..=12 (past the built-in 8-ply book in part).
+        // 7x6: 6..=12 (the built-in book's plies; at 12 the children are searched).
         "connect4" => ((cells / 7).max(1), (cells * 2 / 7).max(1)),
         // Where most positions are solved within a second or two on one core.
         "cube" => (24, 32),

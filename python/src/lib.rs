@@ -477,7 +477,7 @@ impl Solver {
 impl Solver {
     /// A solver of `game` with a table of `table_mb` MiB, searching on `threads` threads that
     /// share it (alpha-beta games). `weak`: win / draw / loss only. `book`: answer from the
-    /// game's built-in opening book (Connect Four 7x6: 8 plies, a perfect player's to 12)
+    /// game's built-in opening book (Connect Four 7x6: every position to 12 plies)
     /// where it knows the position, and play Qubic's winning strategy as the first player.
     /// `level`: how `best_move` and `choose` play, as the command line's `--engine` (`best`,
     /// the default: the exact solver first; `alphabeta`, `mcts`, `depthN`, `random`: no exact

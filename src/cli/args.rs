@@ -55,7 +55,7 @@ pub(super) fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>
 #[derive(Args, Clone, Debug, Default)]
 pub struct KnowledgeArgs {
     /// Answer positions from this opening book (`inarow book build`), or `builtin`: the book
-    /// that ships for the game (Connect Four 7x6: 8 plies, a perfect player's to 12), which
+    /// that ships for the game (Connect Four 7x6: every position to 12 plies), which
     /// `solve`, `analyze`, `play`, `match` and `serve` use by default; alpha-beta only.
     #[arg(long, value_name = "FILE")]
     book: Option<String>,

@@ -183,32 +183,23 @@ fn the_docs_figures_of_the_built_in_files_are_theirs() {
         "docs/browser.md should say '{size}'"
     );
 
-    // docs/commands.md: the positions to 8 plies, then those a perfect player meets to 12
-    // plies (10 in the WebAssembly build's), and each file's size.
-    let early = number_before(&commands, " positions, one per mirror pair)");
-    let perfect = number_before(&commands, " positions a perfect player meets");
-    let web = number_before(&commands, " such positions");
-    assert_eq!(early + perfect, entries("connect4-7x6.book"), "7x6 book");
-    assert_eq!(
-        early + web,
-        entries("connect4-7x6-web.book"),
-        "the web build's book"
-    );
-    let book = format!(
-        "`book build --perfect-to 12`), {}",
-        megabytes("connect4-7x6.book")
-    );
-    assert!(
-        commands.contains(&book),
-        "docs/commands.md should say '{book}'"
-    );
-    let web_book = format!(
-        "{} such positions, {})",
-        with_commas(web),
-        megabytes("connect4-7x6-web.book")
-    );
-    assert!(
-        commands.contains(&web_book),
-        "docs/commands.md should say '{web_book}'"
-    );
+    // docs/commands.md: the built-in book's positions and size, and the WebAssembly build's.
+    for (file, what) in [
+        (
+            "connect4-7x6.book",
+            " positions to 12 plies, one per mirror pair",
+        ),
+        (
+            "connect4-7x6-web.book",
+            " positions, every one to 8 plies and a perfect player's to 10",
+        ),
+    ] {
+        let n = number_before(&commands, what);
+        assert_eq!(n, entries(file), "{file}");
+        let said = format!("{}{what}, {}", with_commas(n), megabytes(file));
+        assert!(
+            commands.contains(&said),
+            "docs/commands.md should say '{said}'"
+        );
+    }
 }

@@ -262,8 +262,8 @@ pub enum Method {
 /// positions it is for, the engine holds its bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ShippedBook {
-    /// Connect Four 7x6, k = 4: the exact score of every position up to 8 plies, and to 12 of
-    /// those a perfect player meets.
+    /// Connect Four 7x6, k = 4: the exact score of every position up to 12 plies (the
+    /// WebAssembly build's: every position to 8 plies and a perfect player's to 10).
     Connect4Standard,
 }
 

@@ -84,7 +84,7 @@ const MAGIC_1: &str = "inarow-book 1";
 /// engines answer the opening at once on a fresh install.
 const SHIPPED: &[(ShippedBook, &str, &[u8])] =
     &[(ShippedBook::Connect4Standard, "connect4:7x6:k4", BOOK_7X6)];
-/// 7x6: every position to 8 plies, and the perfect player's to 12 (3.8 MB).
+/// 7x6: every position to 12 plies (9.6 MB, compact).
 #[cfg(not(target_arch = "wasm32"))]
 const BOOK_7X6: &[u8] = include_bytes!("../../../books/connect4-7x6.book");
 /// WebAssembly's: the perfect player's only to 10 (1.4 MB), which keeps the page's download
@@ -200,8 +200,8 @@ impl Book {
     }
 
     /// The book that ships with inarow for `pos`'s game, if the catalog gives it one
-    /// ([`Variant::shipped_book`]): every Connect Four 7x6 position up to 8 plies, and to 10
-    /// those a perfect player meets.
+    /// ([`Variant::shipped_book`]): every Connect Four 7x6 position up to 12 plies (in
+    /// WebAssembly: up to 8 plies, and to 10 those a perfect player meets).
     pub fn builtin_for<G: Variant>(pos: &G) -> Option<Arc<Book>> {
         static LOADED: OnceLock<Vec<(ShippedBook, Arc<Book>)>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {
