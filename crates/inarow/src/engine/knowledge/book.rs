@@ -787,11 +787,16 @@ impl<G: Tactics, P: FnMut(usize, usize)> KindVisitor<G> for BuildBook<'_, G, P> 
     where
         G: Repeating,
     {
-        Err(Error::Unsupported(format!(
-            "a book holds exact scores, and {} has none: its positions repeat",
-            self.start.name()
-        )))
+        Err(no_exact_scores(&self.start))
     }
+}
+
+/// Why a game whose positions repeat has no book: a book holds exact scores.
+pub(super) fn no_exact_scores<G: Rules>(start: &G) -> Error {
+    Error::Unsupported(format!(
+        "a book holds exact scores, and {} has none: its positions repeat",
+        start.name()
+    ))
 }
 
 /// The score of `pos` from its children's scores (`child_score` gives the score of an unfinished

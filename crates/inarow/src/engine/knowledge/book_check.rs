@@ -3,7 +3,7 @@
 //! position the format ranks wrongly), and a random sample of its entries solved again by a
 //! search (another driver, without the book).
 
-use super::book::{Book, best_from_children, positions_by_ply};
+use super::book::{Book, best_from_children, no_exact_scores, positions_by_ply};
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::game::{Bounded, Kind, KindVisitor, Repeating, Rules, Tactics, one_line};
@@ -100,10 +100,7 @@ impl<G: Tactics, P: FnMut(usize, usize)> KindVisitor<G> for Check<'_, G, P> {
     where
         G: Repeating,
     {
-        Err(Error::Unsupported(format!(
-            "a book holds exact scores, and {} has none: its positions repeat",
-            self.start.name()
-        )))
+        Err(no_exact_scores(&self.start))
     }
 }
 
