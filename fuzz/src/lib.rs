@@ -144,7 +144,7 @@ const TINY: &str = "connect4:3x3:k3";
 /// Books: read; a book that reads answers only scores a score can be.
 pub fn book(data: &[u8]) {
     let game = start("connect4:4x4");
-    with_game!(game, g => match Book::parse(data, "fuzz", &g.name()) {
+    with_game!(game, g => match Book::parse(data.to_vec(), "fuzz", &g.name()) {
         Err(e) => check_message(&e),
         Ok(book) => for_each_position(g, 3, |p| {
             if let Some(score) = book.lookup(&p) {

@@ -6,7 +6,8 @@
 //! generator seeded from `(seed, i)` alone: the same seed gives the same positions whatever the
 //! number of threads (a finished position, or a line that ends before its ply, is drawn again
 //! from the same generator). Each thread values its positions with its own solver (from the
-//! binding's idle solvers, [`crate::IDLE`]) through `Solver::analyze`, as `inarow analyze`.
+//! binding's idle solvers, [`crate::IDLE`]) through `Agent::analyze_values`: the values of
+//! `inarow analyze`, without its line of play.
 
 use crate::errors::{IntoPy, to_py};
 use crate::{IDLE, TABLE_MB, interrupt};
@@ -138,7 +139,7 @@ fn row(
     let mut values = vec![0; actions];
     let mut legal = vec![false; actions];
     let mut known = vec![false; actions];
-    let analysis = solver.analyze(pos.as_ref(), limits)?;
+    let analysis = solver.analyze_values(pos.as_ref(), limits)?;
     for m in &view.moves {
         let code = m.mv as usize;
         if code >= actions {

@@ -250,7 +250,7 @@ impl Position {
                 ..limits
             };
             with_shared_solver(rules, false, |solver| {
-                solver.analyze(line, &limits).map(PyMoveValue::list)
+                solver.analyze_values(line, &limits).map(PyMoveValue::list)
             })?
         })?
         .py_err()
@@ -595,7 +595,7 @@ impl Solver {
         let limits = limits(time, None)?;
         self.run(py, |solver, token| {
             solver
-                .analyze(
+                .analyze_values(
                     line.as_ref(),
                     &Limits {
                         interrupt: token,

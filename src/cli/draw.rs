@@ -35,7 +35,7 @@ pub fn run(args: DrawArgs) -> Result<Outcome, String> {
         let label = format!("analyzing {}", show_moves(&args.moves));
         let analysis = with_progress_noting(&label, None, None, || {
             session.with_solver(rules.as_ref(), &Settings::default(), |solver| {
-                solver.analyze(pos.as_ref(), &limits)
+                solver.analyze_values(pos.as_ref(), &limits)
             })
         })??;
         if analysis.moves.iter().any(|m| !m.exact()) {

@@ -502,6 +502,44 @@ fn a_move_valued_alone_has_the_analysis_value() {
     }
 }
 
+/// The values alone (`Agent::analyze_values`, what Python and the training data ask) are the
+/// analysis' values, without its line: in the 12-ply book (the line would walk past it), past
+/// the book, in PopOut and the cube (their own solvers).
+#[test]
+fn the_values_alone_are_the_analysis_values_without_its_line() {
+    let session = inarow::session::Session::new(1, 1);
+    for (game, moves) in [
+        ("connect4", "4453432233"),
+        ("connect4", "44444"),
+        ("connect4", "4453432233445"),
+        ("popout:5x4", "3322p3"),
+        ("cube", "0123456789ab012301234567"),
+    ] {
+        let rules = inarow::session::game(game).expect("a game");
+        let pos = rules.read(moves).expect("a position");
+        let settings = inarow::session::Settings::default();
+        let (whole, alone) = session
+            .with_solver(rules.as_ref(), &settings, |agent| {
+                let whole = agent.analyze(pos.as_ref(), &Limits::default());
+                agent.reset();
+                (
+                    whole,
+                    agent.analyze_values(pos.as_ref(), &Limits::default()),
+                )
+            })
+            .expect("a solver");
+        let (whole, alone) = (whole.expect("an analysis"), alone.expect("values"));
+        assert!(whole.moves.iter().all(|m| m.exact()), "{game} {moves}");
+        assert!(
+            !whole.pv.is_empty(),
+            "{game} {moves}: the analysis has a line"
+        );
+        assert_eq!(alone.moves, whole.moves, "{game} {moves}");
+        assert!(alone.pv.is_empty(), "{game} {moves}: no line");
+        assert_eq!(alone.source, whole.source, "{game} {moves}");
+    }
+}
+
 /// Mirror-image moves valued alone get estimates of one sign, however deep each one's search
 /// goes in its budget: the evaluations swing with the parity of the depth, so a move's
 /// estimate comes from an even number of plies after it, and the whole position's analysis

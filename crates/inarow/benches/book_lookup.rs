@@ -35,7 +35,8 @@ fn main() {
         .collect();
     let compact = CompactBook::new(&start.name(), ranking, scored).expect("a compact book");
     let bytes = compact.to_bytes();
-    let read = CompactBook::parse(&bytes, "bench", &start.name()).expect("it reads");
+    let size = bytes.len();
+    let read = CompactBook::parse(bytes, "bench", &start.name()).expect("it reads");
     for p in &all {
         assert_eq!(read.score(p), book.lookup(p), "the same score");
     }
@@ -53,7 +54,7 @@ fn main() {
     println!(
         "compact depth={DEPTH} entries={} ranks={ranks} file_bytes={} sorted_keys_bytes={} {}",
         read.len(),
-        bytes.len(),
+        size,
         all.len() * 8,
         summary("lookup", compact_times)
     );

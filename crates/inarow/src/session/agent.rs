@@ -199,23 +199,15 @@ impl<G: Playable> Agent for AgentOf<G> {
     }
 
     fn analyze(&mut self, pos: &dyn Line, limits: &Limits) -> Result<PositionAnalysis, Error> {
-        if let Some(over) = pos.over() {
-            return Err(over);
-        }
-        // The whole line: a winning strategy answers only where its side's moves were its own.
-        let game = line_of(pos, &self.start)?.line.clone();
-        let at = *game.position();
-        let analysis = self.player.analyze(&game, limits);
-        Ok(PositionAnalysis {
-            moves: analysis
-                .moves
-                .iter()
-                .map(|&(m, v)| self.move_value(&at, m, v))
-                .collect(),
-            pv: format_line(at, &analysis.pv),
-            source: analysis.source,
-            weak: self.weak,
-        })
+        self.analysis(pos, limits, true)
+    }
+
+    fn analyze_values(
+        &mut self,
+        pos: &dyn Line,
+        limits: &Limits,
+    ) -> Result<PositionAnalysis, Error> {
+        self.analysis(pos, limits, false)
     }
 
     fn analyze_move(
@@ -304,6 +296,36 @@ impl<G: Playable> Agent for AgentOf<G> {
 }
 
 impl<G: Playable> AgentOf<G> {
+    /// [`Agent::analyze`], with the line of play or without it.
+    fn analysis(
+        &mut self,
+        pos: &dyn Line,
+        limits: &Limits,
+        with_line: bool,
+    ) -> Result<PositionAnalysis, Error> {
+        if let Some(over) = pos.over() {
+            return Err(over);
+        }
+        // The whole line: a winning strategy answers only where its side's moves were its own.
+        let game = line_of(pos, &self.start)?.line.clone();
+        let at = *game.position();
+        let analysis = if with_line {
+            self.player.analyze(&game, limits)
+        } else {
+            self.player.analyze_values(&game, limits)
+        };
+        Ok(PositionAnalysis {
+            moves: analysis
+                .moves
+                .iter()
+                .map(|&(m, v)| self.move_value(&at, m, v))
+                .collect(),
+            pv: format_line(at, &analysis.pv),
+            source: analysis.source,
+            weak: self.weak,
+        })
+    }
+
     /// [`Tools::checkpoint`] of this solver.
     pub(super) fn checkpoint(&mut self, file: &Path) -> Result<(Checkpoint, bool), Error> {
         let name = self.start.name();

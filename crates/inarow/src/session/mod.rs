@@ -537,6 +537,14 @@ pub trait Agent: Send {
     /// Every move with its value, best first: exact where the solver settles it, else the
     /// evaluation search's estimate.
     fn analyze(&mut self, pos: &dyn Line, limits: &Limits) -> Result<PositionAnalysis, Error>;
+    /// [`Agent::analyze`] without the line of play (`pv` empty): the values alone, for a
+    /// caller that shows no line (training data, Python's values), which spares the line's
+    /// search past what the book knows.
+    fn analyze_values(
+        &mut self,
+        pos: &dyn Line,
+        limits: &Limits,
+    ) -> Result<PositionAnalysis, Error>;
     /// One move valued alone, as [`Agent::analyze`] values each within `limits` (its own).
     fn analyze_move(
         &mut self,

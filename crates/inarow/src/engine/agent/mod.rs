@@ -187,6 +187,17 @@ pub struct Analysis<M> {
     pub source: String,
 }
 
+/// What a think is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    /// A move to play.
+    Move,
+    /// Every move's value.
+    Values,
+    /// Every move's value and the expected line of play.
+    ValuesAndLine,
+}
+
 /// The heuristic search's table: allocated on each call, so small enough to cost nothing next
 /// to a move's thinking time, and large enough for the depths a second of search reaches.
 const HEURISTIC_TABLE_BYTES: usize = 16 << 20;
@@ -345,7 +356,7 @@ impl<G: Tactics> TypedAgent<G> {
         line: &GameLine<G>,
         limits: &Limits,
     ) -> Option<(G::Move, Valuation)> {
-        self.think(line, limits, false)?.moves.first().copied()
+        self.think(line, limits, Want::Move)?.moves.first().copied()
     }
 
     /// Every move at the end of `line` with its value, best first, within `limits` (for the
@@ -353,7 +364,18 @@ impl<G: Tactics> TypedAgent<G> {
     /// exact solver cannot finish, the moves it did not settle get the evaluation search's
     /// estimates.
     pub fn analyze(&mut self, line: &GameLine<G>, limits: &Limits) -> Analysis<G::Move> {
-        self.think(line, limits, true).unwrap_or(Analysis {
+        self.analysis(line, limits, Want::ValuesAndLine)
+    }
+
+    /// [`TypedAgent::analyze`] without the line of play (`pv` empty): the values alone, for a
+    /// caller that reads no line (training data), which spares the line's search past what
+    /// the book knows.
+    pub fn analyze_values(&mut self, line: &GameLine<G>, limits: &Limits) -> Analysis<G::Move> {
+        self.analysis(line, limits, Want::Values)
+    }
+
+    fn analysis(&mut self, line: &GameLine<G>, limits: &Limits, want: Want) -> Analysis<G::Move> {
+        self.think(line, limits, want).unwrap_or(Analysis {
             moves: Vec::new(),
             pv: Vec::new(),
             source: "over".into(),
@@ -419,7 +441,7 @@ impl<G: Tactics> TypedAgent<G> {
             // An even depth after the move: the line ends with the mover's move, as in
             // [`TypedAgent::analyze`]'s estimates, whatever depth the time reaches.
             Level::Best => self.estimate(&child, rest(), false, Parity::Even),
-            _ => self.think(&child, &rest(), false),
+            _ => self.think(&child, &rest(), Want::Move),
         };
         match reply {
             Some(reply) if !reply.moves.is_empty() => {
@@ -433,8 +455,9 @@ impl<G: Tactics> TypedAgent<G> {
         &mut self,
         line: &GameLine<G>,
         limits: &Limits,
-        all: bool,
+        want: Want,
     ) -> Option<Analysis<G::Move>> {
+        let all = want != Want::Move;
         let pos = line.position();
         if pos.status() != Status::Ongoing {
             return None;
@@ -489,7 +512,7 @@ impl<G: Tactics> TypedAgent<G> {
                         source: "strategy".into(),
                     });
                 }
-                let analysis = self.best(line, limits, all)?;
+                let analysis = self.best(line, limits, want)?;
                 Some(if proven.is_empty() {
                     analysis
                 } else {
@@ -505,8 +528,9 @@ impl<G: Tactics> TypedAgent<G> {
         &mut self,
         line: &GameLine<G>,
         limits: &Limits,
-        all: bool,
+        want: Want,
     ) -> Option<Analysis<G::Move>> {
+        let all = want != Want::Move;
         let pos = line.position();
         let started = Instant::now();
         // The time left at `share` of the whole; node limits apply to each stage alike.
@@ -516,7 +540,7 @@ impl<G: Tactics> TypedAgent<G> {
                 .map(|t| t.mul_f64(share).saturating_sub(started.elapsed())),
             ..limits.clone()
         };
-        let exact = match self.exact(line, &until(solver_share(pos, limits, all)), all) {
+        let exact = match self.exact(line, &until(solver_share(pos, limits, all)), want) {
             Some(e) if e.moves.iter().all(|m| m.1.is_exact()) => return Some(e),
             partial => partial,
         };
@@ -579,16 +603,18 @@ impl<G: Tactics> TypedAgent<G> {
         &mut self,
         line: &GameLine<G>,
         limits: &Limits,
-        all: bool,
+        want: Want,
     ) -> Option<Analysis<G::Move>> {
         let started = Instant::now();
         let engine = self.exact.as_mut()?;
-        if all {
+        if want != Want::Move {
             let scores = engine.analyze(line, limits);
             let moves: Vec<_> = scores
                 .iter()
                 .map(|s| (s.mv, s.score.map_or(Valuation::Unknown, Valuation::Exact)))
                 .collect();
+            let complete = moves.iter().all(|m| m.1.is_exact());
+            let source = if complete { "exact" } else { "exact (part)" };
             let (best, Valuation::Exact(score)) = *moves.first()? else {
                 return Some(Analysis {
                     moves,
@@ -596,6 +622,13 @@ impl<G: Tactics> TypedAgent<G> {
                     source: "exact (part)".into(),
                 });
             };
+            if want == Want::Values {
+                return Some(Analysis {
+                    moves,
+                    pv: Vec::new(),
+                    source: source.into(),
+                });
+            }
             // The line: the best move, then the solver's line from there as far as the time
             // left and a small node budget reach (the table is warm).
             let rest = Limits {
@@ -605,11 +638,10 @@ impl<G: Tactics> TypedAgent<G> {
             };
             let mut pv = vec![best];
             pv.extend(engine.line(&line.played(best), -score, &rest));
-            let complete = moves.iter().all(|m| m.1.is_exact());
             return Some(Analysis {
                 moves,
                 pv,
-                source: if complete { "exact" } else { "exact (part)" }.into(),
+                source: source.into(),
             });
         }
         // A move needs no line, nor the other moves' values: the first of the moves in a

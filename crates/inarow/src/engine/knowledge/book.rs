@@ -67,6 +67,7 @@ use crate::game::{
 use crate::limits::Limits;
 use crate::search::alphabeta::KnownScores;
 use crate::search::score::final_score;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
@@ -227,7 +228,7 @@ impl Book {
         let shown = path.display();
         let bytes = fs::read(path)
             .map_err(|e| Error::File(one_line(&format!("cannot read book '{shown}': {e}"))))?;
-        Self::parse(&bytes, &shown.to_string(), game)
+        Self::parse(bytes, &shown.to_string(), game)
     }
 
     /// Checks and decodes the bytes of a book file for `game`; `shown` names the file in
@@ -235,13 +236,17 @@ impl Book {
     ///
     /// # Errors
     /// As [`Book::load`].
-    pub fn parse(bytes: &[u8], shown: &str, game: &str) -> Result<Book, Error> {
-        Self::decode_file(bytes, shown, game).map_err(Error::one_line)
+    pub fn parse(
+        bytes: impl Into<Cow<'static, [u8]>>,
+        shown: &str,
+        game: &str,
+    ) -> Result<Book, Error> {
+        Self::decode_file(bytes.into(), shown, game).map_err(Error::one_line)
     }
 
-    fn decode_file(bytes: &[u8], shown: &str, game: &str) -> Result<Book, Error> {
-        if CompactBook::is_compact(bytes) {
-            let book = CompactBook::parse(bytes, shown, game)?;
+    fn decode_file(data: Cow<'static, [u8]>, shown: &str, game: &str) -> Result<Book, Error> {
+        if CompactBook::is_compact(&data) {
+            let book = CompactBook::parse(data, shown, game)?;
             return Ok(Book {
                 game: book.game().to_string(),
                 depth: book.depth(),
@@ -249,6 +254,7 @@ impl Book {
                 entries: Entries::Ranked(book),
             });
         }
+        let bytes = &data[..];
         let bad = |why: String| Error::File(format!("book '{shown}' is corrupt: {why}"));
         let version_1 = bytes.starts_with(MAGIC_1.as_bytes());
         let magic = if version_1 { MAGIC_1 } else { MAGIC };

@@ -33,6 +33,7 @@
 
 use crate::error::Error;
 use crate::game::{GravityGeometry, Rules, Status};
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// How positions of a gravity board up to a depth are numbered (see the module's
@@ -149,11 +150,13 @@ pub struct CompactBook {
     /// position looked up (a file names its game, not its board's description).
     ranks: u64,
     ranking: OnceLock<Ranking>,
-    /// A bit per rank.
-    present: Vec<u64>,
+    /// The file's words, read where they lie (the built-in book is not copied at start): from
+    /// `body`, a bit per rank in `present_words` words, then the scores.
+    data: Cow<'static, [u8]>,
+    body: usize,
+    present_words: usize,
     /// The set bits before each run of 8 words.
     counts: Vec<u32>,
-    scores: Vec<u64>,
     score_bits: u32,
     score_min: i32,
     entries: usize,
@@ -206,45 +209,32 @@ impl CompactBook {
                 (score - lo) as u64,
             );
         }
-        let (depth, ranks) = (ranking.depth, ranking.len());
-        let book = CompactBook::assemble(
-            game.to_string(),
-            (depth, ranks),
-            present,
-            scores,
-            (score_bits, lo),
-            scored.len(),
-        );
+        let data: Vec<u8> = present
+            .iter()
+            .chain(&scores)
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let book = CompactBook {
+            game: game.to_string(),
+            depth: ranking.depth,
+            ranks: ranking.len(),
+            ranking: OnceLock::new(),
+            counts: run_counts(&data, present.len()).0,
+            data: Cow::Owned(data),
+            body: 0,
+            present_words: present.len(),
+            score_bits,
+            score_min: lo,
+            entries: scored.len(),
+        };
         let _ = book.ranking.set(ranking);
         Ok(book)
     }
 
-    fn assemble(
-        game: String,
-        (depth, ranks): (u32, u64),
-        present: Vec<u64>,
-        scores: Vec<u64>,
-        (score_bits, score_min): (u32, i32),
-        entries: usize,
-    ) -> CompactBook {
-        let mut counts = Vec::with_capacity(present.len() / 8 + 1);
-        let mut total = 0u32;
-        for run in present.chunks(8) {
-            counts.push(total);
-            total += run.iter().map(|w| w.count_ones()).sum::<u32>();
-        }
-        CompactBook {
-            game,
-            depth,
-            ranks,
-            ranking: OnceLock::new(),
-            present,
-            counts,
-            scores,
-            score_bits,
-            score_min,
-            entries,
-        }
+    /// The body's word `i` (the present bits' first, then the scores').
+    fn word(&self, i: usize) -> u64 {
+        let at = self.body + 8 * i;
+        u64::from_le_bytes(self.data[at..at + 8].try_into().expect("8 bytes"))
     }
 
     /// The positions in the book.
@@ -269,7 +259,7 @@ impl CompactBook {
 
     /// The bytes the book takes in memory (and, within its header, on disk).
     pub fn bytes(&self) -> usize {
-        8 * (self.present.len() + self.scores.len()) + 4 * self.counts.len()
+        (self.data.len() - self.body) + 4 * self.counts.len()
     }
 
     /// The exact score of `pos`'s side to move, if the book holds `pos`.
@@ -295,31 +285,33 @@ impl CompactBook {
     pub fn score_at(&self, rank: u64) -> Option<i32> {
         let word = (rank / 64) as usize;
         let bit = rank % 64;
-        let w = *self.present.get(word)?;
+        if word >= self.present_words {
+            return None;
+        }
+        let w = self.word(word);
         if w >> bit & 1 == 0 {
             return None;
         }
         let run = word / 8;
         let before = self.counts[run]
-            + self.present[run * 8..word]
-                .iter()
-                .map(|w| w.count_ones())
+            + (run * 8..word)
+                .map(|i| self.word(i).count_ones())
                 .sum::<u32>()
             + (w & ((1u64 << bit) - 1)).count_ones();
-        let value = get_bits(
-            &self.scores,
-            before as usize * self.score_bits as usize,
-            self.score_bits,
-        );
+        // The score's bits, which may straddle two words.
+        let at = before as usize * self.score_bits as usize;
+        let (i, shift) = (self.present_words + at / 64, at % 64);
+        let mut value = self.word(i) >> shift;
+        if shift + self.score_bits as usize > 64 {
+            value |= self.word(i + 1) << (64 - shift);
+        }
+        let value = value & ((1u64 << self.score_bits) - 1);
         Some(value as i32 + self.score_min)
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(8 * (self.present.len() + self.scores.len()));
-        for w in self.present.iter().chain(&self.scores) {
-            body.extend_from_slice(&w.to_le_bytes());
-        }
+        let body = &self.data[self.body..];
         let mut out = format!(
             "{MAGIC}\ngame {}\ndepth {}\nentries {}\nranks {}\nscore-bits {}\nscore-min {}\ncrc32 {:08x}\n\n",
             self.game,
@@ -328,10 +320,10 @@ impl CompactBook {
             self.ranks,
             self.score_bits,
             self.score_min,
-            crc32fast::hash(&body)
+            crc32fast::hash(body)
         )
         .into_bytes();
-        out.extend_from_slice(&body);
+        out.extend_from_slice(body);
         out
     }
 
@@ -340,13 +332,20 @@ impl CompactBook {
         bytes.starts_with(MAGIC.as_bytes()) && bytes.get(MAGIC.len()) == Some(&b'\n')
     }
 
-    /// Reads what [`CompactBook::to_bytes`] writes, for the game named `game`.
+    /// Reads what [`CompactBook::to_bytes`] writes, for the game named `game`, and keeps the
+    /// bytes (borrowed for the built-in book: nothing is copied).
     ///
     /// # Errors
     /// [`Error::File`] saying what is wrong: another game or format, a damaged or truncated
     /// file.
-    pub fn parse(bytes: &[u8], shown: &str, game: &str) -> Result<CompactBook, Error> {
+    pub fn parse(
+        data: impl Into<Cow<'static, [u8]>>,
+        shown: &str,
+        game: &str,
+    ) -> Result<CompactBook, Error> {
         use super::file::{crc_field, field, header_fields, number_field};
+        let data = data.into();
+        let bytes = &data[..];
         let bad = |why: String| Error::File(format!("book '{shown}' is corrupt: {why}"));
         let (fields, start) = header_fields(bytes, MAGIC).map_err(|why| {
             Error::File(format!("'{shown}' is not a compact inarow book ({why})"))
@@ -390,28 +389,37 @@ impl CompactBook {
         if crc32fast::hash(body) != crc {
             return Err(bad("checksum mismatch".into()));
         }
-        let words: Vec<u64> = body
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-            .collect();
-        let (present, scores) = words.split_at(present_words);
-        if present
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum::<usize>()
-            != entries
-        {
+        let (counts, total) = run_counts(body, present_words);
+        if total as usize != entries {
             return Err(bad("the bits do not count the entries".into()));
         }
-        Ok(CompactBook::assemble(
-            book_game,
-            (depth, ranks),
-            present.to_vec(),
-            scores.to_vec(),
-            (score_bits, score_min),
+        Ok(CompactBook {
+            game: book_game,
+            depth,
+            ranks,
+            ranking: OnceLock::new(),
+            counts,
+            body: start,
+            data,
+            present_words,
+            score_bits,
+            score_min,
             entries,
-        ))
+        })
     }
+}
+
+/// The set bits before each run of 8 of the first `words` little-endian words of `body`, and
+/// in all of them.
+fn run_counts(body: &[u8], words: usize) -> (Vec<u32>, u32) {
+    let mut counts = Vec::with_capacity(words / 8 + 1);
+    let mut total = 0u32;
+    for run in body[..8 * words].chunks(64) {
+        counts.push(total);
+        // Byte by byte: the same count as the words', and it vectorises.
+        total += run.iter().map(|b| b.count_ones()).sum::<u32>();
+    }
+    (counts, total)
 }
 
 fn put_bits(words: &mut [u64], at: usize, bits: u32, value: u64) {
@@ -420,15 +428,6 @@ fn put_bits(words: &mut [u64], at: usize, bits: u32, value: u64) {
     if shift + bits as usize > 64 {
         words[i + 1] |= value >> (64 - shift);
     }
-}
-
-fn get_bits(words: &[u64], at: usize, bits: u32) -> u64 {
-    let (i, shift) = (at / 64, at % 64);
-    let mut value = words[i] >> shift;
-    if shift + bits as usize > 64 {
-        value |= words[i + 1] << (64 - shift);
-    }
-    value & ((1u64 << bits) - 1)
 }
 
 #[cfg(test)]
@@ -483,7 +482,7 @@ mod tests {
             .collect();
         let book = CompactBook::new("connect4:5x4:k4", ranking, scored).unwrap();
         assert_eq!(book.len(), all.len());
-        let read = CompactBook::parse(&book.to_bytes(), "test", "connect4:5x4:k4").unwrap();
+        let read = CompactBook::parse(book.to_bytes(), "test", "connect4:5x4:k4").unwrap();
         for p in &all {
             assert_eq!(read.score(p), Some(score(p)));
             assert_eq!(read.score(&p.image(1)), Some(score(p)));
@@ -500,14 +499,14 @@ mod tests {
         let mut bytes = book.to_bytes();
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
-        let e = CompactBook::parse(&bytes, "test", "connect4:5x4:k4")
+        let e = CompactBook::parse(bytes, "test", "connect4:5x4:k4")
             .unwrap_err()
             .to_string();
         assert!(e.contains("checksum") && !e.contains('\n'), "{e}");
-        let e =
-            CompactBook::parse(&book.to_bytes()[..last], "test", "connect4:5x4:k4").unwrap_err();
+        let e = CompactBook::parse(book.to_bytes()[..last].to_vec(), "test", "connect4:5x4:k4")
+            .unwrap_err();
         assert!(e.to_string().contains("truncated"), "{e}");
-        let e = CompactBook::parse(&book.to_bytes(), "test", "connect4:7x6:k4").unwrap_err();
+        let e = CompactBook::parse(book.to_bytes(), "test", "connect4:7x6:k4").unwrap_err();
         assert!(e.to_string().contains("not for"), "{e}");
     }
 }
