@@ -191,7 +191,7 @@ fn the_docs_figures_of_the_built_in_files_are_theirs() {
         ),
         (
             "connect4-7x6-web.book",
-            " positions, every one to 8 plies and a perfect player's to 10",
+            " positions to 10 plies, one per mirror pair",
         ),
     ] {
         let n = number_before(&commands, what);

@@ -88,8 +88,8 @@ const SHIPPED: &[(ShippedBook, &str, &[u8])] =
 /// 7x6: every position to 12 plies (9.6 MB, compact).
 #[cfg(not(target_arch = "wasm32"))]
 const BOOK_7X6: &[u8] = include_bytes!("../../../books/connect4-7x6.book");
-/// WebAssembly's: the perfect player's only to 10 (1.4 MB), which keeps the page's download
-/// under 2 MB gzipped.
+/// WebAssembly's: every position to 10 plies (1.3 MB, compact), which keeps the page's
+/// download under 2 MB gzipped.
 #[cfg(target_arch = "wasm32")]
 const BOOK_7X6: &[u8] = include_bytes!("../../../books/connect4-7x6-web.book");
 const PARTIAL_MAGIC: &str = "inarow-book-partial 3";
@@ -202,7 +202,7 @@ impl Book {
 
     /// The book that ships with inarow for `pos`'s game, if the catalog gives it one
     /// ([`Variant::shipped_book`]): every Connect Four 7x6 position up to 12 plies (in
-    /// WebAssembly: up to 8 plies, and to 10 those a perfect player meets).
+    /// WebAssembly: up to 10 plies).
     pub fn builtin_for<G: Variant>(pos: &G) -> Option<Arc<Book>> {
         static LOADED: OnceLock<Vec<(ShippedBook, Arc<Book>)>> = OnceLock::new();
         let books = LOADED.get_or_init(|| {
