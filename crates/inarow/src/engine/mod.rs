@@ -22,6 +22,7 @@
 
 pub mod agent;
 mod backend;
+mod certify;
 pub mod distributed;
 pub mod knowledge;
 
@@ -38,6 +39,7 @@ pub use crate::search::threats::ThreatBudget;
 pub use crate::search::winner::Handicap;
 pub use crate::search::{Config, Driver, Scheme};
 pub use crate::solvers::pentago as pentago_midgame;
+pub use certify::Certified;
 pub use knowledge::checkpoint::Checkpoint;
 
 /// Victor's threat rules checked against exhaustive values on boards small enough to
@@ -47,11 +49,9 @@ pub mod victor {
     pub use crate::search::cover::{Options, Rule};
 }
 
-use crate::game::{GameLine, Goal, Kind, MoveList, Notation, Rules, Start, Status, Tactics};
+use crate::game::{GameLine, Kind, MoveList, Rules, Start, Status, Tactics};
 use crate::search::alphabeta::SearchState;
 pub use crate::search::alphabeta::profile::Profile;
-use crate::search::pn::extract::extract_for_verdict;
-use crate::search::pn::{DfPn, Prover, Verdict};
 use crate::search::retro::Lookup;
 use crate::search::score::win_at;
 
@@ -209,27 +209,6 @@ pub struct Report<M> {
     /// score that it had proven (alpha-beta's finished tests; `None` where none is known, or
     /// the engine answers win / draw / loss only).
     pub proven: Option<(i32, i32)>,
-}
-
-/// What [`Engine::certify`] found.
-#[derive(Clone, Debug)]
-pub struct Certified<G: crate::game::Rules> {
-    /// The weak value for the side to move (1 win, 0 draw, -1 loss) and what the df-pn search
-    /// did, proofs and extraction together.
-    pub report: Report<G::Move>,
-    /// One certificate for a win or a loss (the winner's strategy), two for a draw.
-    pub certificates: Vec<Certificate<G>>,
-}
-
-impl<G: Notation> Certified<G> {
-    /// The certificates as the text of a certificate file: `start` is the game's start and
-    /// `moves` lead from it to the position.
-    pub fn text(&self, start: &G, moves: &[G::Move]) -> String {
-        self.certificates
-            .iter()
-            .map(|c| crate::certificate::write(start, moves, c))
-            .collect()
-    }
 }
 
 /// The score of one move, as [`Engine::analyze`] returns it.
@@ -922,92 +901,5 @@ impl<G: Tactics> Engine<G> {
             scores.sort_by_key(|s| std::cmp::Reverse(s.score));
             scores
         })
-    }
-
-    /// Certificates of the value of `pos` (solved weakly): one for a win or a loss (the winner's
-    /// strategy), two for a draw (each side's strategy for not losing). Uses a df-pn search
-    /// under `limits` and the engine's memory budget, whatever the engine's own algorithm.
-    ///
-    /// # Errors
-    /// [`Error::Search`] when a limit stops the proof or its extraction; [`Error::Memory`] for
-    /// a budget too small for the df-pn table.
-    pub fn certificates(&mut self, pos: &G, limits: &Limits) -> Result<Vec<Certificate<G>>, Error> {
-        Ok(self.certify(pos, limits)?.certificates)
-    }
-
-    /// [`Engine::certificates`], with the weak value they show and what the search did: one
-    /// df-pn search both answers and proves.
-    ///
-    /// # Errors
-    /// As [`Engine::certificates`].
-    pub fn certify(&mut self, pos: &G, limits: &Limits) -> Result<Certified<G>, Error> {
-        let (mem_bytes, threats, victor_plies) =
-            (self.mem_bytes, self.dfpn_threats, self.victor_plies);
-        let stopped = |e: Stop| Error::Search(e.to_string());
-        self.on_search_stack(|_| {
-            let started = Instant::now();
-            // One clock for the proofs and their extraction.
-            let mut clock = Clock::new(limits.clone());
-            let mut dfpn = DfPn::try_new(mem_bytes)?;
-            dfpn.set_threat_search(threats);
-            dfpn.set_victor_plies(victor_plies);
-            let win = dfpn.prove(pos, Goal::Win, &mut clock).map_err(stopped)?;
-            let mut verdicts = vec![(Goal::Win, win)];
-            if win == Verdict::Disproven {
-                let not_lose = dfpn
-                    .prove(pos, Goal::NotLose, &mut clock)
-                    .map_err(stopped)?;
-                // A loss is the opponent's win: one certificate is enough.
-                verdicts = match not_lose {
-                    Verdict::Disproven => vec![(Goal::NotLose, not_lose)],
-                    Verdict::Proven => vec![(Goal::Win, win), (Goal::NotLose, not_lose)],
-                };
-            }
-            let value = match verdicts[..] {
-                [(_, Verdict::Proven)] => 1,
-                [_, _] => 0,
-                _ => -1,
-            };
-            let certificates = verdicts
-                .into_iter()
-                .map(|(goal, verdict)| {
-                    extract_for_verdict(&mut dfpn, pos, goal, verdict, &mut clock)
-                        .map_err(|e| Error::Search(e.to_string()))
-                })
-                .collect::<Result<_, _>>()?;
-            let stats = dfpn.stats();
-            Ok(Certified {
-                report: Report {
-                    score: Some(value),
-                    stopped: None,
-                    best_moves: Vec::new(),
-                    pv: Vec::new(),
-                    nodes: stats.expanded,
-                    elapsed: started.elapsed(),
-                    peak_bytes: stats.peak_bytes,
-                    plies: None,
-                    proven: None,
-                },
-                certificates,
-            })
-        })
-    }
-
-    /// The certificates of the position `moves` reach from `start`, as the text of a
-    /// certificate file that `inarow verify` reads.
-    ///
-    /// # Errors
-    /// As [`Engine::certificates`].
-    pub fn certificate_file(
-        &mut self,
-        start: &G,
-        moves: &[G::Move],
-        limits: &Limits,
-    ) -> Result<String, Error>
-    where
-        G: Notation,
-    {
-        let pos = moves.iter().fold(*start, |p, &m| p.play(m));
-        Ok(self.certify(&pos, limits)?.text(start, moves))
     }
 }
