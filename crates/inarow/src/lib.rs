@@ -81,7 +81,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # GameOf errors
+//! # Errors
 //! ```
 //! use inarow::Error;
 //! use inarow::game::GameSpec;

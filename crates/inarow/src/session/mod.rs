@@ -239,9 +239,8 @@ impl Default for Techniques {
 }
 
 impl Settings {
-    /// The engine's options these settings describe, under the game's repetition rule; for
-    /// the commands that still drive the typed engine (the command line's `solve`, `bench` of
-    /// files, `book`, `retro`, `table`, `match`).
+    /// The engine's options these settings describe, under the game's repetition rule: what the
+    /// session's agents and tools build their engines with.
     pub fn engine_options(&self, repetition: Repetition) -> Options {
         let t = &self.techniques;
         Options {
@@ -271,7 +270,7 @@ impl Settings {
     }
 
     /// The exact engine these settings describe for `start`'s game, with its book and
-    /// database; for the commands that still drive the typed engine.
+    /// database (an agent's exact solver, a tool's engine).
     pub fn engine<G: Tactics>(
         &self,
         start: &G,
