@@ -11,9 +11,9 @@ use inarow::Error;
 use inarow::limits::Limits;
 use inarow::session::{
     self, Agent, Algorithm, Ask, Checkpoint, Game, JobAsk, Journal, Ranks, Solution, Tools,
-    Valuation, release_workers,
+    release_workers,
 };
-use serde::Serialize;
+use inarow::wire::{self, Value};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -62,25 +62,6 @@ pub struct Format {
     /// One JSON object per position: moves, score, best moves, principal variation, nodes, time.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The JSON form of one solved position.
-#[derive(Serialize)]
-struct JsonReport {
-    game: String,
-    moves: String,
-    score: Option<i32>,
-    /// win, draw or loss for the side to move.
-    outcome: Option<&'static str>,
-    /// With --distance: plies to the end of the game under perfect play.
-    plies: Option<u32>,
-    best_moves: Vec<String>,
-    pv: String,
-    nodes: u64,
-    us: u128,
-    stopped: Option<String>,
-    /// Where a limit stopped the search before the score: `[lo, hi]` proven on it.
-    proven: Option<[i32; 2]>,
 }
 
 pub fn run(args: SolveArgs) -> Result<Outcome, String> {
@@ -463,7 +444,11 @@ fn plain_line(text: &str, solution: &Solution, stats: bool, proof_numbers: bool)
         line += &format!(" plies={plies}");
     }
     if stats {
-        line += &format!(" nodes={} us={}", solution.nodes, micros(solution.seconds));
+        line += &format!(
+            " nodes={} us={}",
+            solution.nodes,
+            (solution.seconds * 1e6).round() as u128
+        );
         if proof_numbers {
             line += &format!(" peak_kb={}", solution.peak_bytes / 1024);
         }
@@ -471,24 +456,7 @@ fn plain_line(text: &str, solution: &Solution, stats: bool, proof_numbers: bool)
     line
 }
 
-/// Seconds as whole microseconds.
-fn micros(seconds: f64) -> u128 {
-    (seconds * 1e6).round() as u128
-}
-
 fn json_line(rules: &dyn Game, text: &str, solution: &Solution) -> String {
-    let json = JsonReport {
-        game: rules.name(),
-        moves: text.trim().trim_start_matches('-').to_string(),
-        score: solution.score,
-        outcome: solution.score.and_then(|s| Valuation::Exact(s).outcome()),
-        plies: solution.plies,
-        best_moves: solution.best_moves.clone().unwrap_or_default(),
-        pv: rules.join_moves(solution.pv.as_deref().unwrap_or_default()),
-        nodes: solution.nodes,
-        us: micros(solution.seconds),
-        stopped: solution.stopped.clone(),
-        proven: solution.proven.map(|(lo, hi)| [lo, hi]),
-    };
-    serde_json::to_string(&json).expect("plain data serialises")
+    let moves = text.trim().trim_start_matches('-');
+    Value::Object(wire::solution(&rules.name(), moves, solution)).to_string()
 }

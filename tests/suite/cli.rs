@@ -155,7 +155,8 @@ fn check_json(line: &str, moves: &str, published: i32) {
     assert_eq!(v["moves"], moves, "{line}");
     assert_eq!(v["score"], published, "{line}");
     assert!(v["nodes"].as_u64().is_some_and(|n| n > 0), "{line}");
-    assert!(v["us"].as_u64().is_some(), "{line}");
+    assert!(v["seconds"].as_f64().is_some(), "{line}");
+    assert_eq!(v["exact"], true, "{line}");
     let outcome = match published.signum() {
         1 => "win",
         0 => "draw",
@@ -196,9 +197,13 @@ fn check_json(line: &str, moves: &str, published: i32) {
         );
     }
     // pv: a legal continuation that ends the game with the published score.
-    let pv = v["pv"]
-        .as_str()
-        .unwrap_or_else(|| panic!("pv is not a string: {line}"));
+    let pv: String = v["pv"]
+        .as_array()
+        .unwrap_or_else(|| panic!("pv is not a list: {line}"))
+        .iter()
+        .map(|m| m.as_str().expect("a move string"))
+        .collect();
+    let pv = pv.as_str();
     let (end, pv_moves) = play_moves(pos, pv).unwrap_or_else(|e| panic!("pv '{pv}' illegal: {e}"));
     assert!(!pv_moves.is_empty());
     assert!(best.contains(&pv_moves[0]), "pv starts with a best move");

@@ -206,6 +206,20 @@ test("every exact method solves a small board as natively", () => {
   assert.throws(() => w.solve("connect4", "", { algo: "magic" }), /^Error: unknown algorithm 'magic'/);
 });
 
+test("solve gives the object of `inarow solve --json` (the best moves and the line: not asked)", () => {
+  for (const [game, moves] of [["connect4:5x4", "33"], ["popout:4x4", "2233"], ["connect4", "-"]]) {
+    const mine = w.solve(game, moves);
+    // The npm solve gives the plies to the end where the score carries them, as `--distance` does.
+    const theirs = native(["solve", "--distance", "--game", game, moves]);
+    assert.deepEqual(Object.keys(mine).sort(), Object.keys(theirs).sort(), `${game} ${moves}`);
+    for (const k of ["game", "moves", "score", "outcome", "exact", "plies", "stopped", "proven"]) {
+      assert.deepEqual(mine[k], theirs[k], `${game} ${moves}: ${k}`);
+    }
+    assert.ok(mine.best_moves == null && mine.pv == null, `${game} ${moves}`);
+    assert.ok(Array.isArray(theirs.best_moves) && Array.isArray(theirs.pv), `${game} ${moves}`);
+  }
+});
+
 test("a solve a limit stops gives the bounds it had proven, as natively", () => {
   const mine = w.solve("connect4:7x5", "", { nodes: 1000000 });
   // The command exits 3, stopped by its limit.

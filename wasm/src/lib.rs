@@ -452,10 +452,11 @@ pub fn engine_move(game: &str, moves: &str, options: JsValue) -> Result<JsValue,
     })())
 }
 
-/// The exact value of the position after `moves` for the side to move, as `inarow solve`
-/// gives it: `{score, stopped, nodes, seconds, plies, proven}` (`score` null when a limit
-/// stopped the search first, `stopped` then says which, and `proven` is `[lo, hi]`, the
-/// bounds on the exact score proven by then, or null). Options: `think` (default: none), `nodes`,
+/// The exact value of the position after `moves` for the side to move, as `inarow solve
+/// --json` gives it ([`wire::solution`]: `{game, moves, score, outcome, exact, plies,
+/// best_moves, pv, nodes, seconds, stopped, proven}`; `score` null when a limit stopped the
+/// search first, `stopped` then says which, and `proven` is `[lo, hi]`, the bounds on the exact
+/// score proven by then, or null; `best_moves` and `pv` null: not asked for here). Options: `think` (default: none), `nodes`,
 /// `memoryMb` (Pentago from 18 stones needs about 490), `algo` (as `inarow solve --algo`:
 /// gallop, bisect, mtdf, deepening, ab, pns, pn2, dfpn, minimax, tss; default the game's
 /// fastest), `weak` (win / draw / loss only).
@@ -475,14 +476,8 @@ pub fn solve(game: &str, moves: &str, options: JsValue) -> Result<JsValue, JsErr
         let report = solver
             .solve(pos.as_ref(), &ask)
             .map_err(|e| e.to_string())?;
-        Ok(json!({
-            "score": report.score,
-            "stopped": report.stopped,
-            "nodes": report.nodes,
-            "seconds": report.seconds,
-            "plies": report.plies,
-            "proven": report.proven.map(|(lo, hi)| [lo, hi]),
-        }))
+        let moves = moves.trim().trim_start_matches('-');
+        Ok(Value::Object(wire::solution(&game.name(), moves, &report)))
     })())
 }
 

@@ -10,7 +10,7 @@
 use crate::engine::agent::{Level, Valuation};
 use crate::game::view::{Axis, CellSet};
 use crate::game::{Player, PositionView, Status};
-use crate::session::{EngineMove, Line, MoveAnalysis, MoveValue, PositionAnalysis};
+use crate::session::{EngineMove, Line, MoveAnalysis, MoveValue, PositionAnalysis, Solution};
 use serde_json::json;
 /// The JSON values the wire format is made of (serde_json's), for the fronts that write them.
 pub use serde_json::{Map, Value};
@@ -233,6 +233,33 @@ pub fn analysis(pos: &dyn Line, analysis: &PositionAnalysis) -> Map<String, Valu
     let mut json = position(pos);
     add_analysis(&mut json, analysis);
     json
+}
+
+/// The one JSON of a solved position, for `inarow solve --json` and the npm package's `solve`:
+/// `{game, moves, score, outcome, exact, plies, best_moves, pv, nodes, seconds, stopped,
+/// proven}`. `game` is the game's full name, `moves` the position's moves as given
+/// (`""` for the start); `score` and `outcome` (`win`, `draw`, `loss`) null where a limit
+/// stopped the search, `stopped` then saying which and `proven` the bounds `[lo, hi]` proven by
+/// then (or null); `best_moves` and `pv` arrays of moves, null where not asked for.
+pub fn solution(game: &str, moves: &str, s: &Solution) -> Map<String, Value> {
+    let json = json!({
+        "game": game,
+        "moves": moves,
+        "score": s.score,
+        "outcome": s.score.and_then(|v| Valuation::Exact(v).outcome()),
+        "exact": s.exact,
+        "plies": s.plies,
+        "best_moves": s.best_moves,
+        "pv": s.pv,
+        "nodes": s.nodes,
+        "seconds": s.seconds,
+        "stopped": s.stopped,
+        "proven": s.proven.map(|(lo, hi)| [lo, hi]),
+    });
+    match json {
+        Value::Object(map) => map,
+        _ => unreachable!("json! of an object literal is an object"),
+    }
 }
 
 /// The engine's move: `{move, moves, value, exact}`.
