@@ -87,7 +87,7 @@ fn with_shared_solver<R>(
         threads: 1,
         ..Settings::default()
     };
-    IDLE.with_solver(rules, &settings, f)
+    IDLE.with_agent(rules, &settings, f)
 }
 
 /// Frees the tables of the solvers that `Position.solve`, `analyze`, `best_move` and

@@ -3,7 +3,7 @@
 //! The answer comes from the library's session ([`inarow::session`]), and `--json` prints the
 //! one JSON of an analysis that `/api/analyze` and the npm package give ([`wire::analysis`]).
 
-use super::args::SolverArgs;
+use super::args::EngineArgs;
 use super::io::{Outcome, long_search_notice, show_moves, with_progress_noting};
 use clap::Args;
 use inarow::wire;
@@ -11,7 +11,7 @@ use inarow::wire;
 #[derive(Args)]
 pub struct AnalyzeArgs {
     #[command(flatten)]
-    solver: SolverArgs,
+    engine: EngineArgs,
     /// One JSON object: the position (as `/api/position` gives it), every move with its value,
     /// and the expected line (as `/api/analyze` gives them).
     #[arg(long)]
@@ -22,9 +22,9 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<Outcome, String> {
-    let limits = args.solver.limits()?;
-    let rules = args.solver.rules()?;
-    let settings = args.solver.settings(rules.as_ref(), true)?;
+    let limits = args.engine.limits()?;
+    let rules = args.engine.game()?;
+    let settings = args.engine.settings(rules.as_ref(), true)?;
     let given = args.moves.trim().trim_start_matches('-');
     let pos = rules.read(given)?;
     let mut solver = rules.agent(&settings, 1)?;

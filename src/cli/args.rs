@@ -100,9 +100,10 @@ impl KnowledgeArgs {
     }
 }
 
-/// The solver's method and techniques: for `solve`, `analyze`, `bench` and `table`.
+/// The exact engine's game, limits, method and techniques: for `solve`, `analyze`, `bench` and
+/// `table`.
 #[derive(Args, Clone, Debug)]
-pub struct SolverArgs {
+pub struct EngineArgs {
     #[command(flatten)]
     pub(super) game: GameArg,
     #[command(flatten)]
@@ -187,9 +188,9 @@ pub struct RuleArgs {
     pub(super) repetition: u32,
 }
 
-impl SolverArgs {
+impl EngineArgs {
     /// The game under the repetition rule asked for.
-    pub(super) fn rules(&self) -> Result<Arc<dyn Game>, Error> {
+    pub(super) fn game(&self) -> Result<Arc<dyn Game>, Error> {
         session::game_under(&self.game.game, Repetition::new(self.rules.repetition)?)
     }
 
@@ -255,7 +256,7 @@ impl SolverArgs {
 }
 
 /// The default budget with the options' changes (`None`: threat-space search off).
-fn threat_budget(default: Option<ThreatBudget>, args: &SolverArgs) -> Option<ThreatBudget> {
+fn threat_budget(default: Option<ThreatBudget>, args: &EngineArgs) -> Option<ThreatBudget> {
     let base = default.unwrap_or_default();
     match args.threat_depth.unwrap_or(base.depth) {
         0 => None,

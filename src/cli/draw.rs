@@ -34,8 +34,8 @@ pub fn run(args: DrawArgs) -> Result<Outcome, String> {
         let session = Session::new(1, 1);
         let label = format!("analyzing {}", show_moves(&args.moves));
         let analysis = with_progress_noting(&label, None, None, || {
-            session.with_solver(rules.as_ref(), &Settings::default(), |solver| {
-                solver.analyze_values(pos.as_ref(), &limits)
+            session.with_agent(rules.as_ref(), &Settings::default(), |agent| {
+                agent.analyze_values(pos.as_ref(), &limits)
             })
         })??;
         if analysis.moves.iter().any(|m| !m.exact()) {

@@ -1,7 +1,7 @@
 //! `inarow solve`: the score of each position given, or of each line of standard input. `retro
 //! query` answers through the same [`answer`].
 
-use super::args::SolverArgs;
+use super::args::EngineArgs;
 use super::io::{
     Outcome, ctrl_c, long_search_notice, show_moves, with_progress, with_progress_noting,
 };
@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 #[derive(Args)]
 pub struct SolveArgs {
     #[command(flatten)]
-    solver: SolverArgs,
+    engine: EngineArgs,
     #[command(flatten)]
     format: Format,
     /// Write proof certificates of the position's win / draw / loss to FILE (one position
@@ -75,15 +75,15 @@ pub fn run(args: SolveArgs) -> Result<Outcome, String> {
     if let Some(depth) = args.jobs {
         return by_jobs(&args, depth);
     }
-    let rules = args.solver.rules()?;
+    let rules = args.engine.game()?;
     let tools = session::tools(rules.as_ref())?;
-    let settings = args.solver.settings(rules.as_ref(), true)?;
+    let settings = args.engine.settings(rules.as_ref(), true)?;
     let mut solver = rules.agent(&settings, 0)?;
     // Ctrl-C stops the search (its score shown as `?`, exit 3, a checkpoint saved) instead
     // of ending the process; a second Ctrl-C ends it.
     let limits = Limits {
         interrupt: Some(ctrl_c()),
-        ..args.solver.limits()?
+        ..args.engine.limits()?
     };
     if let Some(file) = &args.proof
         && solver.algorithm() == Some(Algorithm::DfPn)
@@ -143,14 +143,14 @@ fn by_jobs(args: &SolveArgs, depth: u32) -> Result<Outcome, String> {
 }
 
 fn by_jobs_on(args: &SolveArgs, depth: u32, ranks: &dyn Ranks) -> Result<Outcome, String> {
-    let rules = args.solver.rules()?;
+    let rules = args.engine.game()?;
     let tools = session::tools(rules.as_ref())?;
-    let settings = args.solver.settings(rules.as_ref(), true)?;
+    let settings = args.engine.settings(rules.as_ref(), true)?;
     let limits = Limits {
         interrupt: Some(ctrl_c()),
-        ..args.solver.limits()?
+        ..args.engine.limits()?
     };
-    let threads = args.solver.thread_count()?;
+    let threads = args.engine.thread_count()?;
     let job_nodes = (args.job_nodes > 0).then_some(args.job_nodes);
     if ranks.rank() != 0 {
         tools.serve_jobs(&settings, ranks, threads, &limits, job_nodes)?;

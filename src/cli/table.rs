@@ -4,7 +4,7 @@
 //! `--verify ALGO` a last column `check` gives the outcome found by a second, independent method
 //! (`dfpn=draw`, or `MISMATCH:dfpn=first`).
 
-use super::args::SolverArgs;
+use super::args::EngineArgs;
 use super::io::{Outcome, with_progress};
 use clap::Args;
 use inarow::game::GameSpec;
@@ -14,7 +14,7 @@ use std::sync::Arc;
 #[derive(Args)]
 pub struct TableArgs {
     #[command(flatten)]
-    solver: SolverArgs,
+    engine: EngineArgs,
     /// Largest board, in cells.
     #[arg(long, default_value_t = 25)]
     max_cells: u32,
@@ -35,7 +35,7 @@ pub struct TableArgs {
 const MINIMAX_MAX_CELLS: u32 = 20;
 
 pub fn run(args: TableArgs) -> Result<Outcome, String> {
-    let limits = args.solver.limits()?;
+    let limits = args.engine.limits()?;
     let check = match args.verify.as_deref() {
         None => None,
         Some(algo) => match algo.parse::<Algorithm>() {
@@ -47,7 +47,7 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
             }
         },
     };
-    let spec_k = match args.solver.game.game.parse::<GameSpec>()? {
+    let spec_k = match args.engine.game.game.parse::<GameSpec>()? {
         GameSpec::Connect { k, .. } => k,
         other => {
             return Err(format!(
@@ -69,7 +69,7 @@ pub fn run(args: TableArgs) -> Result<Outcome, String> {
             let Ok(rules) = session::game(&spec) else {
                 continue;
             };
-            let mut settings = args.solver.settings(rules.as_ref(), false)?;
+            let mut settings = args.engine.settings(rules.as_ref(), false)?;
             // The last move of perfect play comes from the distance.
             settings.distance = !settings.weak;
             let empty = rules.read("")?;

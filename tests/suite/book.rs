@@ -519,7 +519,7 @@ fn the_values_alone_are_the_analysis_values_without_its_line() {
         let pos = rules.read(moves).expect("a position");
         let settings = inarow::session::Settings::default();
         let (whole, alone) = session
-            .with_solver(rules.as_ref(), &settings, |agent| {
+            .with_agent(rules.as_ref(), &settings, |agent| {
                 let whole = agent.analyze(pos.as_ref(), &Limits::default());
                 agent.reset();
                 (

@@ -187,7 +187,7 @@ fn with_engine<R>(
     f: impl FnOnce(&mut dyn session::Agent) -> R,
 ) -> Result<R, String> {
     SESSION
-        .with(|s| s.borrow().with_solver(game, &asked.settings(), f))
+        .with(|s| s.borrow().with_agent(game, &asked.settings(), f))
         .map_err(|e| e.to_string())
 }
 

@@ -21,7 +21,7 @@
 //! let pos = game.read("33")?; // a move string, or a board
 //! let session = Session::new(4, 1); // warm engines kept between calls
 //! let settings = Settings::default(); // the best engine, the built-in books
-//! let analysis = session.with_solver(game.as_ref(), &settings, |agent| {
+//! let analysis = session.with_agent(game.as_ref(), &settings, |agent| {
 //!     agent.analyze(pos.as_ref(), &Limits::default())
 //! })??;
 //! for m in &analysis.moves {

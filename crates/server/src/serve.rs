@@ -292,12 +292,12 @@ fn respond(shared: &Shared, params: &Params, ask: Ask, stop: Cancel) -> Result<V
     };
     let answer = shared
         .session
-        .with_solver(game.as_ref(), &settings, |solver| match ask {
+        .with_agent(game.as_ref(), &settings, |agent| match ask {
             // Only the best move needs its value: no full analysis.
-            Ask::Move => solver
+            Ask::Move => agent
                 .best_move(pos.as_ref(), &limits)
                 .map(|m| wire::engine_move(&m)),
-            _ => solver
+            _ => agent
                 .analyze(pos.as_ref(), &limits)
                 .map(|analysis| Value::Object(wire::analysis(pos.as_ref(), &analysis))),
         })??;

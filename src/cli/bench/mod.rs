@@ -10,7 +10,7 @@ mod full;
 pub(super) mod pentago;
 pub(super) mod tables;
 
-use super::args::SolverArgs;
+use super::args::EngineArgs;
 use super::io::{Outcome, progress_bar};
 use analysis::{pentago_analysis, run_analysis, run_conversions};
 use clap::{Args, ValueEnum};
@@ -55,7 +55,7 @@ enum Suite {
 #[derive(Args)]
 pub struct BenchArgs {
     #[command(flatten)]
-    solver: SolverArgs,
+    engine: EngineArgs,
     /// Only the first N positions of each file.
     #[arg(long)]
     limit: Option<usize>,
@@ -71,18 +71,18 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: BenchArgs) -> Result<Outcome, String> {
-    let limits = args.solver.limits()?;
-    let rules = args.solver.rules()?;
+    let limits = args.engine.limits()?;
+    let rules = args.engine.game()?;
     // The flags' solver without a book (every position searched), and with the built-in book
     // where the suite measures what a player meets.
-    let settings = args.solver.settings(rules.as_ref(), false)?;
+    let settings = args.engine.settings(rules.as_ref(), false)?;
     if args.files.is_empty() {
         return match args.suite {
             Suite::Builtin => builtin(&settings, &limits),
             Suite::Full => full(&args.data, settings.threads),
             Suite::Analysis => analysis(
                 &settings,
-                &args.solver.settings(rules.as_ref(), true)?,
+                &args.engine.settings(rules.as_ref(), true)?,
                 &limits,
             ),
             Suite::Pentago => pentago(&settings),

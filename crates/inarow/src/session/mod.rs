@@ -15,8 +15,8 @@
 //! let game = game("connect4:5x4")?;
 //! let pos = game.read("33")?;
 //! let session = Session::new(2, 1);
-//! let analysis = session.with_solver(game.as_ref(), &Settings::default(), |solver| {
-//!     solver.analyze(pos.as_ref(), &Limits::default())
+//! let analysis = session.with_agent(game.as_ref(), &Settings::default(), |agent| {
+//!     agent.analyze(pos.as_ref(), &Limits::default())
 //! })??;
 //! assert_eq!(analysis.moves.len(), 5);
 //! assert!(analysis.moves.iter().all(|m| m.value.is_exact()));

@@ -73,8 +73,8 @@ impl Session {
         drop(dropped);
     }
 
-    /// Runs `f` with a solver of the game with these settings, kept warm for later calls.
-    pub fn with_solver<R>(
+    /// Runs `f` with an agent of the game with these settings, kept warm for later calls.
+    pub fn with_agent<R>(
         &self,
         rules: &dyn Game,
         settings: &Settings,
