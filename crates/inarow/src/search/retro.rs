@@ -284,14 +284,14 @@ pub trait Lookup<G>: Send + Sync {
 }
 
 /// A strong solution in memory: one byte per index.
-pub struct Solution {
+pub struct StrongSolution {
     cells: Vec<u8>,
 }
 
-impl Solution {
+impl StrongSolution {
     /// The solution whose byte of each index is `cells` (a database file's cells).
-    pub(crate) fn new(cells: Vec<u8>) -> Solution {
-        Solution { cells }
+    pub(crate) fn new(cells: Vec<u8>) -> StrongSolution {
+        StrongSolution { cells }
     }
 
     /// The value of `pos`: from the rules if the game is over, else from its index (`None` if
@@ -315,7 +315,7 @@ pub(crate) fn value_with<G: Indexed>(
     }
 }
 
-impl<G: Indexed> Lookup<G> for Solution {
+impl<G: Indexed> Lookup<G> for StrongSolution {
     fn lookup(&self, pos: &G) -> Option<RetroValue> {
         self.value(pos)
     }
@@ -328,7 +328,7 @@ impl<G: Indexed> Lookup<G> for Solution {
 /// [`Error::Unsupported`] when the game has too many positions to number (or a position with
 /// more successors than a cell counts, or a distance beyond the format's), [`Error::Memory`]
 /// when its cells cannot be allocated.
-pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(Solution, Summary), Error> {
+pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(StrongSolution, Summary), Error> {
     let quiet = |_: Progress| {};
     let mut state = State::new(game, threads, &quiet)?;
     rounds::run(
@@ -341,5 +341,5 @@ pub fn solve<G: Indexed>(game: &G, threads: usize) -> Result<(Solution, Summary)
         |_| Ok(()),
     )?;
     let (cells, summary) = state.finish();
-    Ok((Solution::new(cells), summary))
+    Ok((StrongSolution::new(cells), summary))
 }

@@ -41,7 +41,8 @@ pub use crate::search::ranks::{Ranks, Solo};
 pub use crate::search::retro::Traffic;
 use crate::search::retro::rounds::Checkpoints;
 use crate::search::retro::{
-    Lookup, Progress, RetroValue, Solution, State, Summary, index_len, memory_needed, value_with,
+    Lookup, Progress, RetroValue, State, StrongSolution, Summary, index_len, memory_needed,
+    value_with,
 };
 use std::fs;
 use std::path::Path;
@@ -61,7 +62,7 @@ pub struct Database {
 
 /// Where a database's cells are: in memory, or (larger than the memory there is) in its file.
 enum Cells {
-    Memory(Solution),
+    Memory(StrongSolution),
     Disk { file: fs::File, start: u64 },
 }
 
@@ -365,7 +366,7 @@ impl Database {
         bytes.drain(..start);
         Ok(Database {
             game: game_name,
-            cells: Cells::Memory(Solution::new(bytes)),
+            cells: Cells::Memory(StrongSolution::new(bytes)),
             summary,
         })
     }
